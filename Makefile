@@ -1,0 +1,29 @@
+# Knightwatch: `make test` runs every check CI runs; `make bench` the benchmarks.
+GO ?= go
+FUZZTIME ?= 3s
+
+.PHONY: test vet unit fuzz e2e bench deps fmt-check
+
+test: fmt-check vet unit fuzz e2e
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+# Unit tests for every package except the browser tests.
+unit:
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v /e2e)
+
+# A short run of every fuzz target (seed corpus under testdata/fuzz is committed).
+fuzz:
+	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
+
+# Browser tests: installs Debian's chromium when missing.
+e2e:
+	bash scripts/e2e.sh
+
+bench:
+	bash bench/run-all.sh
