@@ -13,6 +13,7 @@ type FENError struct {
 	Msg   string
 }
 
+// Error returns the message with the FEN and the field at fault.
 func (e *FENError) Error() string {
 	return fmt.Sprintf("invalid FEN %q: %s: %s", e.FEN, e.Field, e.Msg)
 }
@@ -135,7 +136,7 @@ func (p *Position) setFEN(fen string, validate bool) error {
 		if p.board[pushed] != MakePiece(them, Pawn) || p.board[s] != NoPiece || p.board[origin] != NoPiece {
 			return fail("en passant", "%s is impossible: no %s pawn can have just moved two squares past it", s, them)
 		}
-		p.setEnPassant(s, p.side.Other())
+		p.setEnPassant(s, p.side)
 	}
 
 	// Counters.
@@ -234,9 +235,11 @@ func (p *Position) parseCastling(field string) error {
 }
 
 // FEN returns the position in FEN. The en passant square is written only
-// when an en passant capture is legal (as python-chess and Lichess do), so
-// equal positions get equal FENs. In Chess960 mode castling rights are
-// written in X-FEN (K/Q for the outermost rook, a file letter otherwise).
+// when a pawn of the side to move stands ready to capture there, the rule
+// the Polyglot key follows, so that ParseFEN(p.FEN()) has p's Hash. (Whether
+// that capture is also legal matters only for repetition; see
+// RepetitionKey.) In Chess960 mode castling rights are written in X-FEN
+// (K/Q for the outermost rook, a file letter otherwise).
 func (p *Position) FEN() string {
 	var sb strings.Builder
 	sb.WriteString(p.BoardFEN())
@@ -247,11 +250,7 @@ func (p *Position) FEN() string {
 	}
 	sb.WriteString(p.castlingField())
 	sb.WriteByte(' ')
-	if p.hasLegalEnPassant() {
-		sb.WriteString(p.ep.String())
-	} else {
-		sb.WriteByte('-')
-	}
+	sb.WriteString(p.ep.String()) // "-" for NoSquare
 	fmt.Fprintf(&sb, " %d %d", p.halfmove, p.fullmove)
 	return sb.String()
 }
