@@ -191,10 +191,15 @@ func init() {
 	}
 }
 
+// magicSeeds seed the magic search per rank. These are the seeds Stockfish
+// found to make the search quick with this generator; with one seed for all
+// squares the rook search alone took 200 ms of every program start.
+var magicSeeds = [8]uint64{728, 10316, 55013, 32803, 12281, 15100, 16645, 255}
+
 // initMagics finds magic multipliers with a fixed-seed generator, so the
 // tables are identical on every run and take a few milliseconds to build.
 func initMagics(table *[64]magic, dirs [4][2]int) {
-	seed := uint64(728)
+	var seed uint64
 	next := func() uint64 { // xorshift64*
 		seed ^= seed >> 12
 		seed ^= seed << 25
@@ -205,6 +210,7 @@ func initMagics(table *[64]magic, dirs [4][2]int) {
 	var epoch [4096]int
 	cnt := 0
 	for s := A1; s <= H8; s++ {
+		seed = magicSeeds[s.Rank()]
 		edges := (Rank1|Rank8)&^RankMask(s.Rank()) | (FileA|FileH)&^FileMask(s.File())
 		m := &table[s]
 		m.mask = slowSliderAttacks(s, 0, dirs) &^ edges
