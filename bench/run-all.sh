@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# `make bench`: every benchmark whose figures the README quotes. Each script
+# prints its own figures; nothing here passes or fails on timings.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+run() { echo; echo "=== $*"; "$@" || echo "(failed: $*)"; }
+run go test -run '^$' -bench . -benchtime 3x ./game/
+run bash bench/perft_vs_stockfish.sh
+run go run . bench
+for s in bench/ws_latency.sh bench/page_load.sh; do
+  [ -f "$s" ] && run bash "$s"
+done
+echo
+echo "Strength matches take hours; run bench/strength.sh separately."
