@@ -1,10 +1,20 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"log"
+	"net"
 	"net/http"
 	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"knightwatch/store"
+	"knightwatch/web"
 )
 
 func init() {
@@ -25,15 +35,70 @@ func envOr(name, def string) string {
 func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH]", stderr)
 	addr := fs.String("addr", envOr("KNIGHTWATCH_ADDR", ":8080"), "listen address (env KNIGHTWATCH_ADDR)")
-	_ = fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"), "SQLite database path (env KNIGHTWATCH_DB)")
+	dbPath := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"), "SQLite database path (env KNIGHTWATCH_DB)")
+	noEngine := fs.Bool("no-engine", false, "never let the engine reply (for benchmarks of the server alone)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, "<!doctype html><title>Knightwatch</title><h1>Knightwatch</h1><p>The board is coming: play against the engine, right here.</p>")
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	logger := log.New(stderr, "", log.LstdFlags)
+	st, err := store.Open(*dbPath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	templates, static, err := assets()
+	if err != nil {
+		return err
+	}
+	srv, err := web.New(web.Config{
+		Store:     st,
+		Templates: templates,
+		Static:    static,
+		// Unset, the secret generated on first start and kept in the
+		// database is used, so restarts keep everyone's session.
+		Secret:      []byte(os.Getenv("KNIGHTWATCH_SECRET")),
+		NewSearcher: web.NewEngineSearcher,
+		Levels:      web.EngineLevels(),
+		NoEngine:    *noEngine,
+		Logger:      logger,
 	})
-	fmt.Fprintf(stdout, "Knightwatch listening on %s\n", *addr)
-	return http.ListenAndServe(*addr, mux)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          logger,
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(stdout, "Knightwatch listening on http://%s (database %s)\n", ln.Addr(), *dbPath)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		srv.Close()
+		return err
+	case <-ctx.Done():
+	}
+	// Every move is already committed; shutting down only stops the
+	// clocks of open games and closes their connections.
+	shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err = hs.Shutdown(shutCtx)
+	srv.Close()
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	fmt.Fprintln(stdout, "Knightwatch stopped")
+	return nil
 }

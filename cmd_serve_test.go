@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"knightwatch/store"
+	"knightwatch/web"
+)
+
+// serve refuses bad invocations with a clear message and a status, before
+// listening on anything.
+func TestServeBadInvocations(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name       string
+		args       []string
+		wantStatus int
+		wantErr    string
+	}{
+		{"help", []string{"serve", "-h"}, 0, "--addr"},
+		{"unknown flag", []string{"serve", "--port", "1"}, 2, "flag provided but not defined"},
+		{"stray argument", []string{"serve", "--db", filepath.Join(dir, "a.db"), "extra"}, 1, "unexpected arguments"},
+		{"database in a missing folder", []string{"serve", "--db", filepath.Join(dir, "no", "such", "x.db")}, 1, "store:"},
+		{"bad address", []string{"serve", "--db", filepath.Join(dir, "b.db"), "--addr", "256.0.0.1:bad"}, 1, ""},
+	}
+	for _, tc := range tests {
+		var out, errOut bytes.Buffer
+		got := runMain(tc.args, strings.NewReader(""), &out, &errOut)
+		if got != tc.wantStatus || !strings.Contains(errOut.String(), tc.wantErr) {
+			t.Errorf("%s: status %d, stderr %q; want %d and %q", tc.name, got, errOut.String(), tc.wantStatus, tc.wantErr)
+		}
+	}
+}
+
+// The embedded front-end templates render with the data web gives them,
+// and carry the hooks PROTOCOL.md promises.
+func TestEmbeddedPagesRender(t *testing.T) {
+	templates, static, err := assets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.Stat(templates, "game.html"); err != nil {
+		t.Skip("templates/game.html not written yet")
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "kw.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv, err := web.New(web.Config{Store: st, Templates: templates, Static: static, Levels: web.EngineLevels(), NoEngine: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	get := func(path string) string {
+		t.Helper()
+		resp, err := c.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %s", path, resp.Status)
+		}
+		return string(b)
+	}
+	home := get("/")
+	for _, want := range []string{`id="new-game"`, `name="color"`, `name="level"`, `name="variant"`, `name="clock"`, `id="your-games"`} {
+		if !strings.Contains(home, want) {
+			t.Errorf("home page lacks %s", want)
+		}
+	}
+	resp, err := c.PostForm(ts.URL+"/games", url.Values{"color": {"white"}, "level": {"1"}, "variant": {"standard"}, "clock": {"none"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Request.URL.Path, "/game/g_") {
+		t.Fatalf("new game led to %s %s", resp.Status, resp.Request.URL)
+	}
+	if !strings.Contains(get("/"), "Continue") {
+		t.Error("home page has no Continue control for the unfinished game")
+	}
+}

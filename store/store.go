@@ -1,0 +1,307 @@
+// Package store keeps Knightwatch's games and settings in SQLite through
+// gorm. It knows nothing of HTTP: the web package decides what a game means
+// and calls store only to make it durable.
+package store
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"gorm.io/driver/sqlite"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+// ErrNotFound is returned when a game does not exist (or belongs to someone else).
+var ErrNotFound = errors.New("store: not found")
+
+// Game statuses.
+const (
+	StatusPlaying = "playing"
+	StatusOver    = "over"
+)
+
+// Game is one game against the engine as it is stored: enough to rebuild it
+// exactly (start position plus moves) and to resume its clocks.
+type Game struct {
+	ID       string `gorm:"primaryKey;size:40"`
+	Owner    string `gorm:"index:idx_owner_status;size:64;not null"`
+	Variant  string `gorm:"size:16;not null"` // "standard" or "chess960"
+	StartFEN string `gorm:"size:128;not null"`
+	// Moves is the list of moves in UCI notation separated by single
+	// spaces; UCI rather than SAN because it needs no position to parse.
+	Moves string `gorm:"type:text;not null;default:''"`
+	Human string `gorm:"size:8;not null"` // the person's colour: "white" or "black"
+	Level int    `gorm:"not null"`
+	// ClockInitialMS and ClockIncrementMS are zero for an untimed game.
+	ClockInitialMS   int64 `gorm:"not null;default:0"`
+	ClockIncrementMS int64 `gorm:"not null;default:0"`
+	// WhiteMS and BlackMS are the remaining times as last committed. Time
+	// while nobody is connected is never charged, so these plus the moves
+	// are the whole clock state.
+	WhiteMS    int64  `gorm:"not null;default:0"`
+	BlackMS    int64  `gorm:"not null;default:0"`
+	Status     string `gorm:"index:idx_owner_status;size:16;not null"`
+	Result     string `gorm:"size:8;not null;default:'*'"`
+	Reason     string `gorm:"size:40;not null;default:''"`
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	FinishedAt *time.Time
+}
+
+// MoveList returns the stored moves as a slice of UCI strings.
+func (g *Game) MoveList() []string {
+	if strings.TrimSpace(g.Moves) == "" {
+		return nil
+	}
+	return strings.Fields(g.Moves)
+}
+
+// SetMoveList stores moves (UCI strings).
+func (g *Game) SetMoveList(moves []string) { g.Moves = strings.Join(moves, " ") }
+
+// Timed reports whether the game has a clock.
+func (g *Game) Timed() bool { return g.ClockInitialMS > 0 }
+
+// Setting is a key/value pair of server-wide state, such as the generated
+// session secret.
+type Setting struct {
+	Key   string `gorm:"primaryKey;size:64"`
+	Value string `gorm:"type:text;not null"`
+}
+
+// Store is the database handle. It is safe for concurrent use.
+type Store struct {
+	db *gorm.DB
+}
+
+// Open opens (creating if needed) the SQLite database at path, switches it
+// to WAL with a busy timeout and migrates the schema.
+func Open(path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("store: empty database path")
+	}
+	// WAL lets page loads read while a move commits; synchronous=NORMAL in
+	// WAL mode survives a killed process (only a power cut can lose the
+	// last commits), which is the durability resume needs.
+	q := url.Values{}
+	q.Set("_journal_mode", "WAL")
+	q.Set("_busy_timeout", "5000")
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_foreign_keys", "1")
+	dsn := "file:" + path + "?" + q.Encode()
+	db, err := gorm.Open(sqlite.Open(dsn), &gorm.Config{
+		Logger: logger.Discard,
+		// Every write here is a single statement, atomic by itself; the
+		// default wrapping transaction would only add a round trip.
+		SkipDefaultTransaction: true,
+		// Moves are committed one statement at a time; reusing prepared
+		// statements saves SQLite a parse per move.
+		PrepareStmt: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	// SQLite has one writer at a time anyway. Queueing in database/sql is
+	// fair and immediate, whereas SQLite's busy handler sleeps in steps of
+	// up to 100 ms, which would show as latency spikes under load. The busy
+	// timeout still covers other processes (a sqlite3 shell, a second server).
+	sqlDB.SetMaxOpenConns(1)
+	var mode string
+	if err := db.Raw("PRAGMA journal_mode").Scan(&mode).Error; err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if !strings.EqualFold(mode, "wal") {
+		sqlDB.Close()
+		return nil, fmt.Errorf("store: %s: journal mode is %q, want wal", path, mode)
+	}
+	if err := db.AutoMigrate(&Game{}, &Setting{}); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("store: migrate: %w", err)
+	}
+	return &Store{db: db}, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.Close()
+}
+
+// NewID returns a random game ID such as "g_3f9c0a1b2c3d4e5f6a7b".
+func NewID() string {
+	var b [10]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("store: crypto/rand failed: " + err.Error())
+	}
+	return "g_" + hex.EncodeToString(b[:])
+}
+
+// CreateGame inserts g, giving it an ID when it has none.
+func (s *Store) CreateGame(g *Game) error {
+	if g.ID == "" {
+		g.ID = NewID()
+	}
+	if g.Owner == "" {
+		return errors.New("store: game without owner")
+	}
+	if g.Status == "" {
+		g.Status = StatusPlaying
+	}
+	if g.Result == "" {
+		g.Result = "*"
+	}
+	if err := s.db.Create(g).Error; err != nil {
+		return fmt.Errorf("store: create game: %w", err)
+	}
+	return nil
+}
+
+// mutableColumns are the columns a game changes after creation; the rest
+// (owner, variant, start, colours, level, clock settings) are fixed, and
+// leaving them out keeps the per-move UPDATE small and its indexes untouched.
+var mutableColumns = []string{"moves", "white_ms", "black_ms", "status", "result", "reason", "updated_at", "finished_at"}
+
+// SaveGame writes the changing fields of g (which must exist): moves,
+// remaining times, status, result, reason and timestamps. The web package
+// calls it before telling any browser about a change.
+func (s *Store) SaveGame(g *Game) error {
+	g.UpdatedAt = time.Now()
+	res := s.db.Model(&Game{}).Where("id = ?", g.ID).Select(mutableColumns).Updates(g)
+	if res.Error != nil {
+		return fmt.Errorf("store: save game %s: %w", g.ID, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: save game %s: %w", g.ID, ErrNotFound)
+	}
+	return nil
+}
+
+// GetGame loads a game by ID.
+func (s *Store) GetGame(id string) (*Game, error) {
+	var g Game
+	err := s.db.Where("id = ?", id).Take(&g).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: get game %s: %w", id, err)
+	}
+	return &g, nil
+}
+
+// GetOwnedGame loads a game only if it belongs to owner; otherwise it
+// reports ErrNotFound, so that callers cannot tell someone else's game from
+// a missing one.
+func (s *Store) GetOwnedGame(id, owner string) (*Game, error) {
+	g, err := s.GetGame(id)
+	if err != nil {
+		return nil, err
+	}
+	if owner == "" || g.Owner != owner {
+		return nil, ErrNotFound
+	}
+	return g, nil
+}
+
+// LatestUnfinished returns the owner's most recently updated game still
+// being played, or ErrNotFound.
+func (s *Store) LatestUnfinished(owner string) (*Game, error) {
+	var g Game
+	err := s.db.Where("owner = ? AND status = ?", owner, StatusPlaying).
+		Order("updated_at DESC").Take(&g).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: latest unfinished: %w", err)
+	}
+	return &g, nil
+}
+
+// FinishedGames returns up to limit of the owner's finished games, newest first.
+func (s *Store) FinishedGames(owner string, limit int) ([]Game, error) {
+	var gs []Game
+	err := s.db.Where("owner = ? AND status = ?", owner, StatusOver).
+		Order("finished_at DESC").Limit(limit).Find(&gs).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: finished games: %w", err)
+	}
+	return gs, nil
+}
+
+// GetSetting returns a setting's value, or ErrNotFound.
+func (s *Store) GetSetting(key string) (string, error) {
+	var st Setting
+	err := s.db.Where("key = ?", key).Take(&st).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return "", ErrNotFound
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: get setting %s: %w", key, err)
+	}
+	return st.Value, nil
+}
+
+// SetSetting stores a setting, replacing any earlier value.
+func (s *Store) SetSetting(key, value string) error {
+	err := s.db.Save(&Setting{Key: key, Value: value}).Error
+	if err != nil {
+		return fmt.Errorf("store: set setting %s: %w", key, err)
+	}
+	return nil
+}
+
+// Secret returns the server's session secret, generating and storing a
+// random one on first use so that restarts keep everyone's sessions.
+func (s *Store) Secret() ([]byte, error) {
+	v, err := s.GetSetting("session_secret")
+	if err == nil {
+		b, derr := hex.DecodeString(v)
+		if derr == nil && len(b) >= 32 {
+			return b, nil
+		}
+	} else if !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	b := make([]byte, 64)
+	if _, err := rand.Read(b); err != nil {
+		return nil, fmt.Errorf("store: random secret: %w", err)
+	}
+	// Insert only if still absent, so that two servers starting on the
+	// same file agree on one secret; then read back whatever won.
+	err = s.db.Exec("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING",
+		"session_secret", hex.EncodeToString(b)).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: save secret: %w", err)
+	}
+	v, err = s.GetSetting("session_secret")
+	if err != nil {
+		return nil, err
+	}
+	b, err = hex.DecodeString(v)
+	if err != nil || len(b) < 32 {
+		// A corrupt stored value: replace it rather than run without sessions.
+		b = make([]byte, 64)
+		if _, err := rand.Read(b); err != nil {
+			return nil, fmt.Errorf("store: random secret: %w", err)
+		}
+		if err := s.SetSetting("session_secret", hex.EncodeToString(b)); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}

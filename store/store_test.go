@@ -1,0 +1,145 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func openTemp(t *testing.T) (*Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "kw.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+func TestGameRoundTrip(t *testing.T) {
+	s, path := openTemp(t)
+	g := &Game{Owner: "owner1", Variant: "standard", StartFEN: "startfen", Human: "white", Level: 3,
+		ClockInitialMS: 300000, ClockIncrementMS: 3000, WhiteMS: 300000, BlackMS: 300000}
+	if err := s.CreateGame(g); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.ID) < 10 || g.Status != StatusPlaying || g.Result != "*" {
+		t.Fatalf("defaults not applied: %+v", g)
+	}
+	g.SetMoveList([]string{"e2e4", "e7e5"})
+	g.WhiteMS = 299000
+	if err := s.SaveGame(g); err != nil {
+		t.Fatal(err)
+	}
+	// A second handle on the same file sees the committed state, as a
+	// restarted server would.
+	s2, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	got, err := s2.GetGame(g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		got, want any
+	}{
+		{"moves", len(got.MoveList()), 2},
+		{"first move", got.MoveList()[0], "e2e4"},
+		{"white ms", got.WhiteMS, int64(299000)},
+		{"black ms", got.BlackMS, int64(300000)},
+		{"increment", got.ClockIncrementMS, int64(3000)},
+		{"level", got.Level, 3},
+		{"owner", got.Owner, "owner1"},
+		{"timed", got.Timed(), true},
+	}
+	for _, tc := range tests {
+		if tc.got != tc.want {
+			t.Errorf("%s: got %v, want %v", tc.name, tc.got, tc.want)
+		}
+	}
+}
+
+func TestOwnershipAndLists(t *testing.T) {
+	s, _ := openTemp(t)
+	mk := func(owner, status string) *Game {
+		g := &Game{Owner: owner, Variant: "standard", StartFEN: "x", Human: "white", Level: 1, Status: status}
+		if status == StatusOver {
+			now := time.Now()
+			g.FinishedAt = &now
+			g.Result = "1-0"
+		}
+		if err := s.CreateGame(g); err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	a1 := mk("alice", StatusOver)
+	a2 := mk("alice", StatusPlaying)
+	b1 := mk("bob", StatusPlaying)
+
+	tests := []struct {
+		name, id, owner string
+		wantErr         error
+	}{
+		{"own game", a1.ID, "alice", nil},
+		{"someone else's", b1.ID, "alice", ErrNotFound},
+		{"empty owner", a1.ID, "", ErrNotFound},
+		{"missing", "g_nope", "alice", ErrNotFound},
+	}
+	for _, tc := range tests {
+		_, err := s.GetOwnedGame(tc.id, tc.owner)
+		if !errors.Is(err, tc.wantErr) {
+			t.Errorf("%s: err %v, want %v", tc.name, err, tc.wantErr)
+		}
+	}
+	u, err := s.LatestUnfinished("alice")
+	if err != nil || u.ID != a2.ID {
+		t.Fatalf("LatestUnfinished = %v, %v; want %s", u, err, a2.ID)
+	}
+	if _, err := s.LatestUnfinished("carol"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("carol has no game, got %v", err)
+	}
+	fin, err := s.FinishedGames("alice", 10)
+	if err != nil || len(fin) != 1 || fin[0].ID != a1.ID {
+		t.Fatalf("FinishedGames = %v, %v", fin, err)
+	}
+	if err := s.SaveGame(&Game{ID: "g_missing", Owner: "x"}); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("saving a missing game: %v", err)
+	}
+}
+
+func TestSecretPersists(t *testing.T) {
+	s, path := openTemp(t)
+	a, err := s.Secret()
+	if err != nil || len(a) < 32 {
+		t.Fatalf("Secret = %x, %v", a, err)
+	}
+	b, err := s.Secret()
+	if err != nil || !bytes.Equal(a, b) {
+		t.Fatalf("second call changed the secret")
+	}
+	s2, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	c, err := s2.Secret()
+	if err != nil || !bytes.Equal(a, c) {
+		t.Fatalf("secret not kept across reopen")
+	}
+}
+
+func TestOpenRejectsBadPath(t *testing.T) {
+	for _, p := range []string{"", filepath.Join(t.TempDir(), "no", "such", "dir", "x.db")} {
+		if s, err := Open(p); err == nil {
+			s.Close()
+			t.Errorf("Open(%q) succeeded", p)
+		}
+	}
+}

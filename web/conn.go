@@ -1,0 +1,253 @@
+package web
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"knightwatch/store"
+)
+
+// Connection timing, as in gorilla/websocket's chat example.
+const (
+	writeWait  = 10 * time.Second    // time allowed to write one message
+	pongWait   = 60 * time.Second    // time allowed between pongs
+	pingPeriod = (pongWait * 9) / 10 // must be shorter than pongWait
+	// hardReadLimit is where the connection itself is closed (1009). Below
+	// it, messages over MaxMessageBytes are read, discarded and answered
+	// with too_large, so one oversize frame does not cost the tab its game.
+	hardReadLimit = 64 << 10
+	sendQueue     = 32
+)
+
+// client is one open tab's WebSocket. Only readPump reads the connection
+// and only writePump writes it.
+type client struct {
+	conn *websocket.Conn
+	send chan []byte
+	done chan struct{} // closed when the client leaves its room
+	once sync.Once
+	room *room
+}
+
+// trySend queues b without blocking the room. A tab too slow to keep up
+// with its queue is disconnected; it will resync on reconnect.
+func (c *client) trySend(b []byte) {
+	select {
+	case <-c.done:
+	case c.send <- b:
+	default:
+		c.conn.Close()
+	}
+}
+
+func (c *client) stop() { c.once.Do(func() { close(c.done) }) }
+
+// checkSameOrigin accepts a WebSocket upgrade only from a page of this
+// host (or from non-browser clients, which send no Origin).
+func checkSameOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	return strings.EqualFold(u.Host, r.Host)
+}
+
+func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+	owner := s.currentOwner(r)
+	id := r.PathValue("id")
+	if owner == "" {
+		http.NotFound(w, r)
+		return
+	}
+	if _, err := s.store.GetOwnedGame(id, owner); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			http.NotFound(w, r)
+		} else {
+			s.serverError(w, err)
+		}
+		return
+	}
+	conn, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return // Upgrade has already replied (403 for a foreign origin)
+	}
+	c := &client{conn: conn, send: make(chan []byte, sendQueue), done: make(chan struct{})}
+	if err := s.join(id, c); err != nil {
+		s.logf("game %s: %v", id, err)
+		conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseInternalServerErr, "game unavailable"), time.Now().Add(writeWait))
+		conn.Close()
+		return
+	}
+	go c.writePump()
+	go s.readPump(c)
+}
+
+func (s *Server) readPump(c *client) {
+	defer func() {
+		s.leave(c)
+		c.conn.Close()
+		s.conns.Done()
+	}()
+	c.conn.SetReadLimit(hardReadLimit)
+	c.conn.SetReadDeadline(time.Now().Add(pongWait))
+	c.conn.SetPongHandler(func(string) error {
+		c.conn.SetReadDeadline(time.Now().Add(pongWait))
+		return nil
+	})
+	for {
+		kind, rd, err := c.conn.NextReader()
+		if err != nil {
+			return
+		}
+		if !s.readOne(c, kind, rd) {
+			return
+		}
+	}
+}
+
+// readBufs holds message buffers between messages, so an idle tab (most
+// of them, most of the time) holds none.
+var readBufs = sync.Pool{New: func() any { b := make([]byte, MaxMessageBytes+1); return &b }}
+
+// readOne reads, decodes and handles one message; false ends the connection.
+func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
+	bp := readBufs.Get().(*[]byte)
+	defer readBufs.Put(bp)
+	buf := *bp
+	n, err := io.ReadFull(rd, buf)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return false
+	}
+	if n > MaxMessageBytes {
+		if _, err := io.Copy(io.Discard, rd); err != nil {
+			return false // over the hard limit: the connection is closed
+		}
+		c.trySend(encodeError(protoErr(CodeTooLarge, "message exceeds %d bytes", MaxMessageBytes)))
+		return true
+	}
+	if kind != websocket.TextMessage {
+		c.trySend(encodeError(protoErr(CodeBadJSON, "binary frames are not accepted")))
+		return true
+	}
+	msg, perr := DecodeMessage(buf[:n])
+	if perr != nil {
+		c.trySend(encodeError(perr))
+		return true
+	}
+	c.room.handle(c, msg)
+	return true
+}
+
+func (c *client) writePump() {
+	ticker := time.NewTicker(pingPeriod)
+	defer func() {
+		ticker.Stop()
+		c.conn.Close()
+	}()
+	for {
+		select {
+		case msg := <-c.send:
+			c.conn.SetWriteDeadline(time.Now().Add(writeWait))
+			if err := c.conn.WriteMessage(websocket.TextMessage, msg); err != nil {
+				return
+			}
+		case <-ticker.C:
+			c.conn.SetWriteDeadline(time.Now().Add(writeWait))
+			if err := c.conn.WriteMessage(websocket.PingMessage, nil); err != nil {
+				return
+			}
+		case <-c.done:
+			// Flush what is queued (the last state, say) before closing.
+			for {
+				select {
+				case msg := <-c.send:
+					c.conn.SetWriteDeadline(time.Now().Add(writeWait))
+					if c.conn.WriteMessage(websocket.TextMessage, msg) != nil {
+						return
+					}
+				default:
+					c.conn.SetWriteDeadline(time.Now().Add(writeWait))
+					c.conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, ""))
+					return
+				}
+			}
+		}
+	}
+}
+
+// hub maps game IDs to their rooms (rooms exist while a tab is open).
+type hub struct {
+	mu    sync.Mutex
+	rooms map[string]*room
+}
+
+// join adds c to its game's room, loading the game from the database when
+// no tab had it open, and sends c the state. If the engine is to move (say
+// after a restart), it starts thinking.
+// On success the caller must run readPump, which ends with conns.Done.
+func (s *Server) join(id string, c *client) error {
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	if s.closed {
+		return errRoomGone
+	}
+	r := s.hub.rooms[id]
+	if r == nil {
+		rec, err := s.store.GetGame(id)
+		if err != nil {
+			return err
+		}
+		g, human, err := buildGame(rec)
+		if err != nil {
+			return err
+		}
+		r = &room{srv: s, id: id, rec: *rec, g: g, human: human, clients: map[*client]struct{}{}}
+		s.hub.rooms[id] = r
+	}
+	// Counted under hub.mu, where Close also looks, so Close never
+	// waits on a WaitGroup that is still being added to.
+	s.conns.Add(1)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c.room = r
+	r.clients[c] = struct{}{}
+	now := time.Now()
+	r.syncClockLocked(now)
+	r.maybeStartSearchLocked(now)
+	r.sendLocked(c, r.stateLocked(now))
+	return nil
+}
+
+// leave removes c from its room; the last one out closes the room.
+func (s *Server) leave(c *client) {
+	c.stop()
+	r := c.room
+	if r == nil {
+		return
+	}
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.clients[c]; !ok {
+		return
+	}
+	delete(r.clients, c)
+	if len(r.clients) == 0 {
+		r.shutdownLocked(time.Now())
+		if s.hub.rooms[r.id] == r {
+			delete(s.hub.rooms, r.id)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package web
+
+import (
+	"context"
+
+	"knightwatch/engine"
+	"knightwatch/game"
+)
+
+// engineSearcher adapts the Knightwatch engine to Searcher. The pool's
+// engines serve every game, so each search sets the level it plays at.
+type engineSearcher struct {
+	e *engine.Engine
+}
+
+// NewEngineSearcher returns a Searcher backed by a new engine with a
+// small hash table (16 MB) and one thread: the pool runs one engine per
+// core, so parallelism comes from the games, not from Lazy SMP.
+func NewEngineSearcher() Searcher {
+	return &engineSearcher{e: engine.New(engine.Options{HashMB: 16, Threads: 1, OwnBook: true})}
+}
+
+// Search implements Searcher.
+func (s *engineSearcher) Search(ctx context.Context, pos *game.Position, history []uint64, req SearchRequest) SearchResult {
+	s.e.SetLevel(req.Level)
+	// A Polyglot book is for standard chess; its moves carry no score.
+	s.e.SetBook(!req.Evaluate && !pos.Chess960(), "")
+	var lim engine.Limits
+	if req.WTime > 0 || req.BTime > 0 {
+		// The engine budgets from its clock; MoveTime caps it at the
+		// level's time (the first limit reached stops the search).
+		lim = engine.Limits{WTime: req.WTime, BTime: req.BTime, WInc: req.WInc, BInc: req.BInc, MoveTime: req.MoveTime}
+	} else if req.MoveTime > 0 {
+		lim.MoveTime = req.MoveTime
+	}
+	r := s.e.Search(ctx, pos, history, lim, nil)
+	return SearchResult{Move: r.Move, CP: r.Score.CP, Mate: r.Score.Mate}
+}
+
+// NewGame implements Searcher.
+func (s *engineSearcher) NewGame() { s.e.NewGame() }
+
+// EngineLevels returns the engine's difficulty levels for Config.Levels.
+func EngineLevels() []LevelInfo {
+	out := make([]LevelInfo, len(engine.Levels))
+	for i, l := range engine.Levels {
+		out[i] = LevelInfo{Number: l.Number, Name: l.Name, Description: l.Description, MoveTime: l.MoveTime, ApproxElo: l.ApproxElo}
+	}
+	return out
+}

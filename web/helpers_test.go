@@ -1,0 +1,298 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"knightwatch/game"
+	"knightwatch/store"
+)
+
+// fallbackTemplates stand in for the front-end's templates: just enough to
+// exercise the data each page gets.
+var fallbackTemplates = fstest.MapFS{
+	"home.html": {Data: []byte(`<!doctype html><title>home</title>
+{{if .Error}}<p class="error">{{.Error}}</p>{{end}}
+{{with .Continue}}<a href="{{.URL}}">Continue</a>{{end}}
+<form id="new-game" method="post" action="/games">{{range .Levels}}<option value="{{.Number}}">{{.Name}} ~{{.ApproxElo}}</option>{{end}}</form>
+<ul id="your-games">{{range .Finished}}<li><a href="{{.PGNURL}}">{{.White}} - {{.Black}} {{.Result}}</a></li>{{end}}</ul>`)},
+	"game.html": {Data: []byte(`<!doctype html><title>game</title><div id="board" data-ws="{{.WSURL}}" data-id="{{.ID}}"></div><a data-action="pgn" href="{{.PGNURL}}">PGN</a>`)},
+}
+
+var testLevels = func() []LevelInfo {
+	var ls []LevelInfo
+	for i := 1; i <= 8; i++ {
+		ls = append(ls, LevelInfo{Number: i, Name: "L" + string(rune('0'+i)), Description: "test level", MoveTime: time.Duration(i) * 100 * time.Millisecond, ApproxElo: 800 + 200*i})
+	}
+	return ls
+}()
+
+// fakeSearcher plays the alphabetically first legal move (in UCI), so
+// tests know the reply. With block set it thinks until cancelled, the way a
+// long search looks from outside; it still returns a move then, as the
+// real engine does.
+type fakeSearcher struct {
+	block bool
+	cp    int
+	mate  int
+	mu    *sync.Mutex
+	count *int
+}
+
+func (f *fakeSearcher) Search(ctx context.Context, pos *game.Position, _ []uint64, _ SearchRequest) SearchResult {
+	if f.count != nil {
+		f.mu.Lock()
+		*f.count++
+		f.mu.Unlock()
+	}
+	if f.block {
+		<-ctx.Done()
+	}
+	return SearchResult{Move: firstMove(pos), CP: f.cp, Mate: f.mate}
+}
+
+func (f *fakeSearcher) NewGame() {}
+
+func firstMove(pos *game.Position) game.Move {
+	ms := pos.LegalMoves()
+	if len(ms) == 0 {
+		return game.NoMove
+	}
+	sort.Slice(ms, func(i, j int) bool { return pos.UCI(ms[i]) < pos.UCI(ms[j]) })
+	return ms[0]
+}
+
+type testEnv struct {
+	t      *testing.T
+	srv    *Server
+	ts     *httptest.Server
+	store  *store.Store
+	dbPath string
+}
+
+type envOpts struct {
+	searcher Searcher
+	real     bool // the real engine and its levels
+	noEngine bool
+	dbPath   string
+}
+
+func newEnv(t *testing.T, o envOpts) *testEnv {
+	t.Helper()
+	if o.dbPath == "" {
+		o.dbPath = filepath.Join(t.TempDir(), "kw.db")
+	}
+	st, err := store.Open(o.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.searcher == nil {
+		o.searcher = &fakeSearcher{}
+	}
+	cfg := Config{
+		Store: st, Templates: fallbackTemplates, Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
+		NewSearcher: func() Searcher { return o.searcher }, Searchers: 2, Levels: testLevels,
+		NoEngine: o.noEngine, ReplyPause: -1, Logger: log.New(io.Discard, "", 0),
+	}
+	if o.real {
+		cfg.NewSearcher, cfg.Levels, cfg.ReplyPause = NewEngineSearcher, EngineLevels(), 0
+	}
+	srv, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	e := &testEnv{t: t, srv: srv, ts: ts, store: st, dbPath: o.dbPath}
+	t.Cleanup(e.close)
+	return e
+}
+
+func (e *testEnv) close() {
+	e.srv.Close()
+	e.ts.Close()
+	e.store.Close()
+}
+
+// browser is an HTTP client with its own cookie jar: one person.
+func (e *testEnv) browser() *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// newGame posts the new-game form and returns the game's ID.
+func (e *testEnv) newGame(c *http.Client, form url.Values) string {
+	e.t.Helper()
+	resp, err := c.PostForm(e.ts.URL+"/games", form)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		b, _ := io.ReadAll(resp.Body)
+		e.t.Fatalf("POST /games: %s %s", resp.Status, b)
+	}
+	loc := resp.Header.Get("Location")
+	if !strings.HasPrefix(loc, "/game/g_") {
+		e.t.Fatalf("redirect to %q", loc)
+	}
+	return strings.TrimPrefix(loc, "/game/")
+}
+
+func form(color, level, variant, clock string) url.Values {
+	return url.Values{"color": {color}, "level": {level}, "variant": {variant}, "clock": {clock}}
+}
+
+// wsConn is a test WebSocket client that keeps messages in order.
+type wsConn struct {
+	t    *testing.T
+	conn *websocket.Conn
+}
+
+func (e *testEnv) dial(c *http.Client, id string) (*wsConn, *http.Response, error) {
+	u := "ws" + strings.TrimPrefix(e.ts.URL, "http") + "/ws/game/" + id
+	d := wsDialer(c)
+	conn, resp, err := d.Dial(u, nil)
+	if err != nil {
+		return nil, resp, err
+	}
+	w := &wsConn{t: e.t, conn: conn}
+	e.t.Cleanup(func() { conn.Close() })
+	return w, resp, nil
+}
+
+func (e *testEnv) mustDial(c *http.Client, id string) *wsConn {
+	e.t.Helper()
+	w, resp, err := e.dial(c, id)
+	if err != nil {
+		status := ""
+		if resp != nil {
+			status = resp.Status
+		}
+		e.t.Fatalf("dial: %v %s", err, status)
+	}
+	return w
+}
+
+type anyMsg struct {
+	Type    string `json:"type"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Text    string `json:"text"`
+	URL     string `json:"url"`
+	raw     []byte
+	state   *StateMessage
+}
+
+// next reads the next message, failing the test after timeout.
+func (w *wsConn) next(timeout time.Duration) (anyMsg, bool) {
+	w.conn.SetReadDeadline(time.Now().Add(timeout))
+	_, b, err := w.conn.ReadMessage()
+	if err != nil {
+		return anyMsg{}, false
+	}
+	var m anyMsg
+	if err := json.Unmarshal(b, &m); err != nil {
+		w.t.Fatalf("server sent invalid JSON %q: %v", b, err)
+	}
+	m.raw = b
+	if m.Type == "state" {
+		m.state = &StateMessage{}
+		if err := json.Unmarshal(b, m.state); err != nil {
+			w.t.Fatal(err)
+		}
+	}
+	return m, true
+}
+
+// waitFor reads until a message satisfying ok arrives.
+func (w *wsConn) waitFor(what string, ok func(anyMsg) bool) anyMsg {
+	w.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		m, got := w.next(time.Until(deadline))
+		if !got {
+			break
+		}
+		if ok(m) {
+			return m
+		}
+	}
+	w.t.Fatalf("timed out waiting for %s", what)
+	return anyMsg{}
+}
+
+func (w *wsConn) state() *StateMessage {
+	w.t.Helper()
+	return w.waitFor("state", func(m anyMsg) bool { return m.Type == "state" }).state
+}
+
+func (w *wsConn) stateAt(ply int) *StateMessage {
+	w.t.Helper()
+	return w.waitFor("state at ply", func(m anyMsg) bool { return m.Type == "state" && m.state.Ply == ply }).state
+}
+
+func (w *wsConn) send(v any) {
+	w.t.Helper()
+	var b []byte
+	switch x := v.(type) {
+	case string:
+		b = []byte(x)
+	case []byte:
+		b = x
+	default:
+		var err error
+		if b, err = json.Marshal(v); err != nil {
+			w.t.Fatal(err)
+		}
+	}
+	if err := w.conn.WriteMessage(websocket.TextMessage, b); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// sync asks for the state and returns it, skipping anything before.
+func (w *wsConn) sync() *StateMessage {
+	w.t.Helper()
+	w.send(`{"type":"sync"}`)
+	return w.state()
+}
+
+// quiet waits d, then asks for a fresh state, and fails if any message
+// up to and including that state matches bad. (A read deadline would
+// break the connection, so it waits first and reads afterwards.)
+func (w *wsConn) quiet(d time.Duration, bad func(anyMsg) bool) *StateMessage {
+	w.t.Helper()
+	time.Sleep(d)
+	w.send(`{"type":"sync"}`)
+	for {
+		m, ok := w.next(10 * time.Second)
+		if !ok {
+			w.t.Fatal("no reply to sync")
+		}
+		if bad(m) {
+			w.t.Fatalf("unexpected message %s", m.raw)
+		}
+		if m.Type == "state" {
+			return m.state
+		}
+	}
+}
+
+func wsDialer(c *http.Client) *websocket.Dialer {
+	return &websocket.Dialer{Jar: c.Jar, HandshakeTimeout: 5 * time.Second}
+}

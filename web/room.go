@@ -1,0 +1,674 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"knightwatch/game"
+	"knightwatch/store"
+)
+
+// room is one game with at least one open tab: the per-game hub. It owns
+// the in-memory game, the connected clients, the clock and the engine's
+// running search. Everything that changes the game happens under mu, and
+// the change is committed to the database before any client hears of it.
+type room struct {
+	srv *Server
+	id  string
+
+	mu      sync.Mutex
+	rec     store.Game // the committed record; replaced only after a successful save
+	g       *game.Game
+	human   game.Color
+	clients map[*client]struct{}
+	closed  bool // the last tab left; late engine replies are dropped
+
+	// runStart is when the clock of the side to move started running;
+	// zero when the clock is stopped (untimed, game over, before each side's
+	// first move, or nobody connected). rec holds that side's time as of
+	// runStart, so the remaining time is rec's minus the time since.
+	runStart time.Time
+	flag     *time.Timer
+
+	search *job // the engine's running search for its move, or nil
+	draw   *job // a running draw-offer evaluation, or nil
+}
+
+// job is a cancellable engine task. Comparing the room's pointer with the
+// job's own after the search tells a current reply from a withdrawn one.
+type job struct {
+	cancel context.CancelFunc
+}
+
+// buildGame rebuilds a game from its stored record.
+func buildGame(rec *store.Game) (*game.Game, game.Color, error) {
+	p, err := game.ParseFEN(rec.StartFEN)
+	if err != nil {
+		return nil, 0, fmt.Errorf("game %s: start position: %w", rec.ID, err)
+	}
+	if rec.Variant == VariantChess960 {
+		p.SetChess960(true)
+	}
+	g := game.NewGameFrom(p)
+	for i, u := range rec.MoveList() {
+		pos := g.PositionAt(g.Len())
+		m, err := pos.ParseUCI(u)
+		if err == nil {
+			err = g.Play(m)
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("game %s: move %d %q: %w", rec.ID, i+1, u, err)
+		}
+	}
+	if rec.Status == store.StatusOver {
+		g.SetOutcome(game.Outcome{Result: game.Result(rec.Result), Termination: parseTermination(rec.Reason)})
+	}
+	human := game.White
+	if rec.Human == "black" {
+		human = game.Black
+	}
+	return g, human, nil
+}
+
+// parseTermination maps a stored reason back to its Termination.
+func parseTermination(reason string) game.Termination {
+	for t := game.Checkmate; t <= game.Adjudication; t++ {
+		if t.String() == reason {
+			return t
+		}
+	}
+	return game.Adjudication
+}
+
+func (r *room) pos() *game.Position { return r.g.PositionAt(r.g.Len()) }
+
+func (r *room) over() bool { return r.rec.Status == store.StatusOver }
+
+// msOf returns a pointer to colour c's remaining time in rec.
+func msOf(rec *store.Game, c game.Color) *int64 {
+	if c == game.White {
+		return &rec.WhiteMS
+	}
+	return &rec.BlackMS
+}
+
+// clockShouldRunLocked says whether the side to move's clock runs now. As
+// on lichess, it starts only after each side has made a first move, and it
+// never runs while nobody has the game open.
+func (r *room) clockShouldRunLocked() bool {
+	return r.rec.Timed() && !r.over() && r.g.Len() >= 2 && len(r.clients) > 0
+}
+
+// remainingLocked returns colour c's remaining time in ms at now.
+func (r *room) remainingLocked(c game.Color, now time.Time) int64 {
+	ms := *msOf(&r.rec, c)
+	if !r.runStart.IsZero() && c == r.pos().Side() {
+		ms -= now.Sub(r.runStart).Milliseconds()
+	}
+	return ms
+}
+
+// chargeLocked moves the time used since runStart into rec (a copy of
+// r.rec that the caller is about to commit). It reports whether the side
+// to move has run out of time.
+func (r *room) chargeLocked(rec *store.Game, now time.Time) (flagged bool) {
+	if r.runStart.IsZero() {
+		return false
+	}
+	side := r.pos().Side()
+	ms := msOf(rec, side)
+	*ms -= now.Sub(r.runStart).Milliseconds()
+	if *ms <= 0 {
+		*ms = 0
+		return true
+	}
+	return false
+}
+
+// syncClockLocked starts or stops the clock to match the game after a
+// committed change, arming the flag timer while it runs.
+func (r *room) syncClockLocked(now time.Time) {
+	if r.flag != nil {
+		r.flag.Stop()
+		r.flag = nil
+	}
+	if !r.clockShouldRunLocked() {
+		r.runStart = time.Time{}
+		return
+	}
+	if r.runStart.IsZero() {
+		r.runStart = now
+	}
+	rem := r.remainingLocked(r.pos().Side(), now)
+	if rem < 0 {
+		rem = 0
+	}
+	r.flag = time.AfterFunc(time.Duration(rem)*time.Millisecond+5*time.Millisecond, r.onFlag)
+}
+
+// finish marks rec as over with outcome o.
+func finish(rec *store.Game, o game.Outcome, now time.Time) {
+	rec.Status = store.StatusOver
+	rec.Result = string(o.Result)
+	rec.Reason = o.Termination.String()
+	t := now
+	rec.FinishedAt = &t
+}
+
+// commitLocked saves rec and makes it the room's record.
+func (r *room) commitLocked(rec *store.Game) error {
+	if err := r.srv.store.SaveGame(rec); err != nil {
+		r.srv.logf("game %s: commit: %v", r.id, err)
+		return err
+	}
+	r.rec = *rec
+	return nil
+}
+
+// flagLocked ends the game on time for the side to move, whose clock has
+// run out (rec already charged). A side with no mating material left
+// against it only loses half a point: FIDE's rule for a flag fall.
+func (r *room) flagLocked(rec *store.Game, now time.Time) error {
+	side := r.pos().Side()
+	o := game.Outcome{Result: game.WinFor(side.Other()), Termination: game.TimeForfeit}
+	if r.pos().HasInsufficientMaterial(side.Other()) {
+		o.Result = game.Draw
+	}
+	finish(rec, o, now)
+	if err := r.commitLocked(rec); err != nil {
+		return err
+	}
+	r.g.SetOutcome(o)
+	r.cancelJobsLocked()
+	r.runStart = time.Time{}
+	r.syncClockLocked(now)
+	return nil
+}
+
+func (r *room) onFlag() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed || r.over() || r.runStart.IsZero() {
+		return
+	}
+	now := time.Now()
+	rec := r.rec
+	if !r.chargeLocked(&rec, now) {
+		r.syncClockLocked(now) // woke early: re-arm
+		return
+	}
+	if err := r.flagLocked(&rec, now); err != nil {
+		return
+	}
+	r.broadcastStateLocked(now)
+}
+
+// playLocked plays m for the side to move, charging its clock, and commits.
+// On any failure the game is unchanged.
+func (r *room) playLocked(m game.Move, now time.Time) *ProtoError {
+	pos := r.pos()
+	if !pos.IsLegal(m) {
+		return protoErr(CodeIllegalMove, "illegal move %s", m)
+	}
+	rec := r.rec
+	wasRunning := !r.runStart.IsZero()
+	if r.chargeLocked(&rec, now) {
+		if err := r.flagLocked(&rec, now); err != nil {
+			return protoErr(CodeServer, "could not save the game")
+		}
+		return protoErr(CodeGameOver, "time is up")
+	}
+	if wasRunning {
+		*msOf(&rec, pos.Side()) += rec.ClockIncrementMS
+	}
+	uci := pos.UCI(m)
+	if err := r.g.Play(m); err != nil {
+		return protoErr(CodeIllegalMove, "illegal move %s: %v", uci, err)
+	}
+	rec.SetMoveList(append(r.rec.MoveList(), uci))
+	o := r.g.OutcomeWithClaims()
+	if o.Over() {
+		finish(&rec, o, now)
+	}
+	if err := r.commitLocked(&rec); err != nil {
+		r.g.Undo()
+		return protoErr(CodeServer, "could not save the move")
+	}
+	if o.Over() {
+		// Draws by threefold repetition and the fifty-move rule are
+		// claimed automatically, as lichess does against the computer.
+		r.g.SetOutcome(o)
+		r.cancelJobsLocked()
+	}
+	r.runStart = time.Time{}
+	r.syncClockLocked(now)
+	return nil
+}
+
+// cancelJobsLocked withdraws the engine's search and any draw evaluation;
+// their results will find their job gone and be dropped.
+func (r *room) cancelJobsLocked() {
+	if r.search != nil {
+		r.search.cancel()
+		r.search = nil
+	}
+	if r.draw != nil {
+		r.draw.cancel()
+		r.draw = nil
+	}
+}
+
+// maybeStartSearchLocked starts the engine when it is to move.
+func (r *room) maybeStartSearchLocked(now time.Time) {
+	if r.closed || r.over() || r.search != nil || len(r.clients) == 0 || r.srv.cfg.NoEngine {
+		return
+	}
+	pos := r.pos()
+	if pos.Side() == r.human {
+		return
+	}
+	ctx, cancel := context.WithCancel(r.srv.ctx)
+	j := &job{cancel: cancel}
+	r.search = j
+	req := SearchRequest{Level: r.rec.Level, MoveTime: r.srv.levelInfo(r.rec.Level).MoveTime}
+	if r.rec.Timed() {
+		req.WTime = time.Duration(r.remainingLocked(game.White, now)) * time.Millisecond
+		req.BTime = time.Duration(r.remainingLocked(game.Black, now)) * time.Millisecond
+		req.WInc = time.Duration(r.rec.ClockIncrementMS) * time.Millisecond
+		req.BInc = req.WInc
+	}
+	go r.runSearch(ctx, j, pos, r.g.HashHistory(), req, r.g.Len(), now)
+}
+
+// runSearch searches off the connection's goroutine, waits for the
+// natural pause, then plays the reply if it is still wanted.
+func (r *room) runSearch(ctx context.Context, j *job, pos *game.Position, hist []uint64, req SearchRequest, ply int, started time.Time) {
+	defer j.cancel()
+	res, ok := r.srv.pool.search(ctx, r.id, pos, hist, req)
+	if ok {
+		// A reply found at once still waits a moment, so the person sees
+		// their own move land first; never longer than the level's time.
+		pause := r.srv.replyPause()
+		if req.MoveTime > 0 && pause > req.MoveTime {
+			pause = req.MoveTime
+		}
+		if wait := time.Until(started.Add(pause)); wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+			}
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.search != j {
+		return // withdrawn: resign, takeback, flag or every tab closed
+	}
+	r.search = nil
+	if !ok || ctx.Err() != nil || r.closed || r.over() || r.g.Len() != ply {
+		return
+	}
+	m := res.Move
+	if !pos.IsLegal(m) {
+		// The engine promises a legal move; if it ever breaks that
+		// promise the game must still go on.
+		r.srv.logf("game %s: engine returned illegal move %v in %s", r.id, m, pos.FEN())
+		var ml game.MoveList
+		pos.GenerateLegal(&ml)
+		if ml.N == 0 {
+			return
+		}
+		m = ml.Moves[0]
+	}
+	now := time.Now()
+	if perr := r.playLocked(m, now); perr != nil {
+		r.broadcastLocked(encodeError(perr))
+		if perr.Code == CodeGameOver {
+			r.broadcastStateLocked(now)
+		}
+		return
+	}
+	r.broadcastStateLocked(now)
+}
+
+// drawEvalTime is how long the engine thinks about a draw offer; enough
+// for a sound evaluation, short enough to feel like an answer.
+const drawEvalTime = 400 * time.Millisecond
+
+func (r *room) startDrawEvalLocked(from *client) {
+	ctx, cancel := context.WithCancel(r.srv.ctx)
+	j := &job{cancel: cancel}
+	r.draw = j
+	pos := r.pos()
+	hist := r.g.HashHistory()
+	ply := r.g.Len()
+	engineSide := r.human.Other()
+	go func() {
+		defer cancel()
+		// Full strength: the answer should be honest whatever the level.
+		res, ok := r.srv.pool.search(ctx, r.id, pos, hist, SearchRequest{Level: len(r.srv.cfg.Levels), MoveTime: drawEvalTime, Evaluate: true})
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.draw != j {
+			return
+		}
+		r.draw = nil
+		if !ok || r.closed || r.over() || r.g.Len() != ply {
+			r.broadcastLocked(encodeNotice("The draw offer lapsed: the game moved on."))
+			return
+		}
+		cp, mate := res.CP, res.Mate
+		if pos.Side() != engineSide {
+			cp, mate = -cp, -mate
+		}
+		// The engine accepts only when it does not think it is better.
+		if mate > 0 || (mate == 0 && cp > 0) {
+			r.broadcastLocked(encodeNotice("The engine declines the draw."))
+			return
+		}
+		now := time.Now()
+		rec := r.rec
+		r.chargeLocked(&rec, now)
+		o := game.Outcome{Result: game.Draw, Termination: game.DrawAgreed}
+		finish(&rec, o, now)
+		if err := r.commitLocked(&rec); err != nil {
+			r.sendLocked(from, encodeError(protoErr(CodeServer, "could not save the game")))
+			return
+		}
+		r.g.SetOutcome(o)
+		r.cancelJobsLocked()
+		r.runStart = time.Time{}
+		r.syncClockLocked(now)
+		r.broadcastLocked(encodeNotice("The engine accepts the draw."))
+		r.broadcastStateLocked(now)
+	}()
+}
+
+// handle applies one decoded message from c.
+func (r *room) handle(c *client, m Message) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	now := time.Now()
+	if needsPly[m.Type] && m.Ply != r.g.Len() {
+		r.sendLocked(c, encodeError(protoErr(CodeStale, "message for ply %d, but the game is at ply %d", m.Ply, r.g.Len())))
+		r.sendLocked(c, r.stateLocked(now))
+		return
+	}
+	var perr *ProtoError
+	switch m.Type {
+	case "sync":
+		r.sendLocked(c, r.stateLocked(now))
+		return
+	case "move":
+		perr = r.humanMoveLocked(m.Move, now)
+	case "resign":
+		perr = r.resignLocked(now)
+	case "draw":
+		if r.over() {
+			perr = protoErr(CodeGameOver, "the game is over")
+		} else if r.srv.pool == nil {
+			r.sendLocked(c, encodeNotice("The engine declines the draw."))
+			return
+		} else if r.draw != nil {
+			r.sendLocked(c, encodeNotice("The engine is still considering your draw offer."))
+			return
+		} else {
+			r.startDrawEvalLocked(c)
+			r.broadcastLocked(encodeNotice("You offer a draw."))
+			return
+		}
+	case "takeback":
+		perr = r.takebackLocked(now)
+	case "rematch":
+		r.rematchLocked(c)
+		return
+	default:
+		perr = protoErr(CodeUnknownType, "unknown message type %q", m.Type)
+	}
+	if perr != nil {
+		r.sendLocked(c, encodeError(perr))
+		if perr.Code == CodeGameOver {
+			// The game may have just ended (a flag fell as the move
+			// arrived): every tab needs to know, not only the sender.
+			r.broadcastStateLocked(now)
+		}
+		return
+	}
+	r.maybeStartSearchLocked(now)
+	r.broadcastStateLocked(now)
+}
+
+func (r *room) humanMoveLocked(s string, now time.Time) *ProtoError {
+	if r.over() {
+		return protoErr(CodeGameOver, "the game is over")
+	}
+	pos := r.pos()
+	if pos.Side() != r.human {
+		return protoErr(CodeNotYourTurn, "it is the engine's turn")
+	}
+	m, err := pos.ParseMove(strings.TrimSpace(s))
+	if err != nil || m == game.NullMove || m == game.NoMove {
+		return protoErr(CodeIllegalMove, "illegal move %s", s)
+	}
+	return r.playLocked(m, now)
+}
+
+func (r *room) resignLocked(now time.Time) *ProtoError {
+	if r.over() {
+		return protoErr(CodeGameOver, "the game is over")
+	}
+	rec := r.rec
+	r.chargeLocked(&rec, now)
+	o := game.Outcome{Result: game.WinFor(r.human.Other()), Termination: game.Resignation}
+	finish(&rec, o, now)
+	if err := r.commitLocked(&rec); err != nil {
+		return protoErr(CodeServer, "could not save the game")
+	}
+	r.g.SetOutcome(o)
+	r.cancelJobsLocked()
+	r.runStart = time.Time{}
+	r.syncClockLocked(now)
+	return nil
+}
+
+// takebackLocked takes back the person's last move and the engine's reply
+// (or just the person's move while the engine is still thinking).
+func (r *room) takebackLocked(now time.Time) *ProtoError {
+	if r.over() {
+		return protoErr(CodeGameOver, "the game is over")
+	}
+	n := 1
+	if r.pos().Side() == r.human {
+		n = 2 // the engine has replied: take back both
+	}
+	if r.g.Len() < n {
+		return protoErr(CodeNoTakeback, "you have no move to take back")
+	}
+	rec := r.rec
+	if r.chargeLocked(&rec, now) {
+		if err := r.flagLocked(&rec, now); err != nil {
+			return protoErr(CodeServer, "could not save the game")
+		}
+		return protoErr(CodeGameOver, "time is up")
+	}
+	moves := r.rec.MoveList()
+	rec.SetMoveList(moves[:len(moves)-n])
+	if err := r.commitLocked(&rec); err != nil {
+		return protoErr(CodeServer, "could not save the take-back")
+	}
+	for i := 0; i < n; i++ {
+		r.g.Undo()
+	}
+	r.cancelJobsLocked()
+	r.runStart = time.Time{}
+	r.syncClockLocked(now)
+	return nil
+}
+
+func (r *room) rematchLocked(c *client) {
+	human := "white"
+	if r.rec.Human == "white" {
+		human = "black"
+	}
+	rec := &store.Game{
+		Owner: r.rec.Owner, Variant: r.rec.Variant, StartFEN: r.rec.StartFEN, Human: human,
+		Level: r.rec.Level, ClockInitialMS: r.rec.ClockInitialMS, ClockIncrementMS: r.rec.ClockIncrementMS,
+		WhiteMS: r.rec.ClockInitialMS, BlackMS: r.rec.ClockInitialMS,
+	}
+	if err := r.srv.store.CreateGame(rec); err != nil {
+		r.srv.logf("rematch of %s: %v", r.id, err)
+		r.sendLocked(c, encodeError(protoErr(CodeServer, "could not create the rematch")))
+		return
+	}
+	r.sendLocked(c, encodeRedirect("/game/"+rec.ID))
+}
+
+// shutdownLocked runs when the last tab leaves: the engine stops and the
+// clock stops, so time away is never charged.
+func (r *room) shutdownLocked(now time.Time) {
+	r.cancelJobsLocked()
+	if !r.runStart.IsZero() {
+		rec := r.rec
+		r.chargeLocked(&rec, now)
+		_ = r.commitLocked(&rec) // logged; at worst the time since the last move is not charged
+	}
+	r.runStart = time.Time{}
+	if r.flag != nil {
+		r.flag.Stop()
+		r.flag = nil
+	}
+	r.closed = true
+}
+
+func (r *room) sendLocked(c *client, b []byte) { c.trySend(b) }
+
+func (r *room) broadcastLocked(b []byte) {
+	for c := range r.clients {
+		c.trySend(b)
+	}
+}
+
+func (r *room) broadcastStateLocked(now time.Time) { r.broadcastLocked(r.stateLocked(now)) }
+
+// pieceValue is the material count shown beside the board, in pawns.
+var pieceValue = [...]int{game.Pawn: 1, game.Knight: 3, game.Bishop: 3, game.Rook: 5, game.Queen: 9, game.King: 0}
+
+// stateLocked builds the state message.
+func (r *room) stateLocked(now time.Time) []byte {
+	return mustJSON(r.buildStateLocked(now))
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("web: marshal: " + err.Error()) // only our own plain structs get here
+	}
+	return b
+}
+
+func (r *room) buildStateLocked(now time.Time) *StateMessage {
+	pos := r.pos()
+	st := &StateMessage{
+		Type:      "state",
+		ID:        r.id,
+		Variant:   r.rec.Variant,
+		StartFEN:  r.rec.StartFEN,
+		FEN:       pos.FEN(),
+		Ply:       r.g.Len(),
+		Turn:      pos.Side().String(),
+		Human:     r.human.String(),
+		Level:     r.rec.Level,
+		LevelName: r.srv.levelInfo(r.rec.Level).Name,
+		Moves:     make([]MoveView, 0, r.g.Len()),
+		Legal:     []LegalView{},
+		Status:    r.rec.Status,
+		Result:    r.rec.Result,
+		Reason:    r.rec.Reason,
+		Captured:  CapturedView{White: []string{}, Black: []string{}},
+		Thinking:  r.search != nil,
+	}
+	moves := r.g.Moves()
+	for i, m := range moves {
+		before := r.g.PositionAt(i)
+		uci := before.UCI(m)
+		st.Moves = append(st.Moves, MoveView{SAN: before.SAN(m), UCI: uci, FEN: r.g.PositionAt(i + 1).FEN()})
+		if before.IsCapture(m) {
+			letter := before.CapturedPiece(m).String()
+			if before.Side() == game.White {
+				st.Captured.White = append(st.Captured.White, letter)
+			} else {
+				st.Captured.Black = append(st.Captured.Black, letter)
+			}
+		}
+		if i == len(moves)-1 {
+			st.LastMove = &LastMoveView{From: uci[0:2], To: uci[2:4]}
+		}
+	}
+	if pos.InCheck() {
+		st.Check = pos.KingSquare(pos.Side()).String()
+	}
+	for pt := game.Pawn; pt <= game.Queen; pt++ {
+		st.Material += pieceValue[pt] * (pos.Pieces(game.White, pt).Count() - pos.Pieces(game.Black, pt).Count())
+	}
+	if !r.over() && pos.Side() == r.human {
+		st.Legal = legalViews(pos)
+	}
+	if r.rec.Timed() {
+		cv := &ClockView{
+			White:     max(r.remainingLocked(game.White, now), 0),
+			Black:     max(r.remainingLocked(game.Black, now), 0),
+			Initial:   r.rec.ClockInitialMS,
+			Increment: r.rec.ClockIncrementMS,
+		}
+		if !r.runStart.IsZero() {
+			cv.Running = pos.Side().String()
+		}
+		st.Clock = cv
+	}
+	return st
+}
+
+// legalViews lists the legal moves as the board offers them. A castling
+// move is offered on the king's destination; in Chess960, where the move is
+// written king-takes-rook, on the rook's square as well.
+func legalViews(pos *game.Position) []LegalView {
+	var ml game.MoveList
+	pos.GenerateLegal(&ml)
+	out := make([]LegalView, 0, ml.N+2)
+	for _, m := range ml.Slice() {
+		uci := pos.UCI(m)
+		lv := LegalView{From: m.From().String(), To: uci[2:4], UCI: uci}
+		if m.IsPromotion() {
+			lv.Promotion = m.Promotion().String()
+		}
+		if m.IsCastling() && pos.Chess960() {
+			kingFile := 6
+			if m.To() < m.From() {
+				kingFile = 2
+			}
+			dest := game.NewSquare(kingFile, m.From().Rank())
+			lv.To = m.To().String()
+			out = append(out, lv)
+			if dest != m.To() && dest != m.From() {
+				lv.To = dest.String()
+				out = append(out, lv)
+			}
+			continue
+		}
+		out = append(out, lv)
+	}
+	return out
+}
+
+// errRoomGone is returned when a game cannot be opened.
+var errRoomGone = errors.New("web: game not available")

@@ -1,0 +1,566 @@
+// Package web serves Knightwatch in the browser: the pages, the cookie
+// session, and the WebSocket game against the engine (web/PROTOCOL.md is
+// the contract with the front-end). The server is the authority on every
+// game; each change is committed to the store before any browser hears of it.
+package web
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"path"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/sessions"
+	"github.com/gorilla/websocket"
+
+	"knightwatch/game"
+	"knightwatch/store"
+)
+
+// Variants.
+const (
+	VariantStandard  = "standard"
+	VariantChess960  = "chess960"
+	defaultPause     = 300 * time.Millisecond
+	finishedListSize = 50
+)
+
+// ClockChoices are the time controls offered on the new-game form.
+var ClockChoices = []string{"none", "5+3", "10+5", "15+10", "30+20"}
+
+// Config configures a Server.
+type Config struct {
+	Store *store.Store
+	// Templates holds home.html and game.html at its root; any other
+	// *.html there is parsed with both, for shared layouts and partials.
+	Templates fs.FS
+	// Static is served under /static/.
+	Static fs.FS
+	// Secret signs session cookies. When empty, the secret kept in the
+	// database is used (generated on first start).
+	Secret []byte
+	// NewSearcher makes one engine for the pool; Searchers is the pool
+	// size (default runtime.NumCPU()).
+	NewSearcher func() Searcher
+	Searchers   int
+	// Levels are the engine's difficulty levels, 1..len(Levels).
+	Levels []LevelInfo
+	// NoEngine stops the engine from replying: benchmarks use it to
+	// measure the server alone.
+	NoEngine bool
+	// ReplyPause is the shortest time between the person's move and the
+	// engine's reply (default 300 ms; negative for none).
+	ReplyPause time.Duration
+	// Logger receives server errors (default: the standard logger).
+	Logger *log.Logger
+}
+
+// Server is the web app. Create it with New; it is an http.Handler.
+type Server struct {
+	cfg      Config
+	store    *store.Store
+	cookies  *sessions.CookieStore
+	pages    map[string]*template.Template
+	static   http.Handler
+	upgrader websocket.Upgrader
+	pool     *pool
+	hub      hub
+	mux      *http.ServeMux
+	ctx      context.Context
+	cancel   context.CancelFunc
+	closed   bool // under hub.mu
+	conns    sync.WaitGroup
+}
+
+// New builds a Server. It fails when the templates are missing or broken.
+func New(cfg Config) (*Server, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("web: Config.Store is required")
+	}
+	if cfg.NewSearcher == nil && !cfg.NoEngine {
+		return nil, errors.New("web: Config.NewSearcher is required unless NoEngine")
+	}
+	if len(cfg.Levels) == 0 {
+		return nil, errors.New("web: Config.Levels is empty")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = log.Default()
+	}
+	secret := cfg.Secret
+	if len(secret) == 0 {
+		var err error
+		if secret, err = cfg.Store.Secret(); err != nil {
+			return nil, err
+		}
+	}
+	s := &Server{
+		cfg:     cfg,
+		store:   cfg.Store,
+		cookies: newCookieStore(secret),
+		hub:     hub{rooms: map[string]*room{}},
+		mux:     http.NewServeMux(),
+	}
+	// Write buffers come from a pool: an idle tab then holds none.
+	s.upgrader = websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{}, CheckOrigin: checkSameOrigin}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	if err := s.loadTemplates(); err != nil {
+		return nil, err
+	}
+	if cfg.Static != nil {
+		s.static = http.StripPrefix("/static/", http.FileServerFS(cfg.Static))
+	} else {
+		s.static = http.NotFoundHandler()
+	}
+	n := cfg.Searchers
+	if n <= 0 {
+		n = runtime.NumCPU()
+	}
+	if cfg.NewSearcher != nil {
+		s.pool = newPool(n, cfg.NewSearcher)
+	}
+	s.routes()
+	return s, nil
+}
+
+// Close stops every engine search, closes every WebSocket and waits for
+// their rooms to stop the clocks and commit. Games are already committed
+// move by move, so nothing is lost either way.
+func (s *Server) Close() {
+	defer s.conns.Wait()
+	s.cancel()
+	s.hub.mu.Lock()
+	s.closed = true
+	var conns []*client
+	for _, r := range s.hub.rooms {
+		r.mu.Lock()
+		for c := range r.clients {
+			conns = append(conns, c)
+		}
+		r.mu.Unlock()
+	}
+	s.hub.mu.Unlock()
+	for _, c := range conns {
+		c.conn.Close()
+	}
+}
+
+func (s *Server) logf(format string, args ...any) { s.cfg.Logger.Printf("web: "+format, args...) }
+
+func (s *Server) replyPause() time.Duration {
+	switch {
+	case s.cfg.ReplyPause < 0:
+		return 0
+	case s.cfg.ReplyPause == 0:
+		return defaultPause
+	}
+	return s.cfg.ReplyPause
+}
+
+func (s *Server) levelInfo(n int) LevelInfo {
+	if n >= 1 && n <= len(s.cfg.Levels) {
+		return s.cfg.Levels[n-1]
+	}
+	return LevelInfo{Number: n, Name: fmt.Sprintf("Level %d", n)}
+}
+
+// ServeHTTP makes Server an http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	h.Set("X-Frame-Options", "DENY")
+	// Everything the app needs is served from here: no CDN, no fonts from
+	// elsewhere. The policy makes an accidental external request fail loudly.
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; media-src 'self' data: blob:; "+
+		"style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; font-src 'self' data:; "+
+		"connect-src 'self' ws://"+r.Host+" wss://"+r.Host+"; frame-ancestors 'none'; base-uri 'self'; form-action 'self'")
+	s.mux.ServeHTTP(w, r)
+}
+
+func (s *Server) routes() {
+	s.mux.HandleFunc("GET /{$}", s.handleHome)
+	s.mux.HandleFunc("POST /games", s.handleCreate)
+	s.mux.HandleFunc("GET /game/{id}", s.handleGamePage)
+	s.mux.HandleFunc("GET /game/{id}/pgn", s.handlePGN)
+	s.mux.HandleFunc("GET /ws/game/{id}", s.handleWS)
+	s.mux.Handle("GET /static/", s.static)
+	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write([]byte("ok"))
+	})
+	s.mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/static/favicon.svg", http.StatusMovedPermanently)
+	})
+}
+
+// Page names the templates must provide.
+const (
+	pageHome = "home.html"
+	pageGame = "game.html"
+)
+
+var templateFuncs = template.FuncMap{
+	"inc": func(i int) int { return i + 1 },
+}
+
+// loadTemplates parses each page together with the shared (non-page)
+// templates, so pages may each define the same block names.
+func (s *Server) loadTemplates() error {
+	if s.cfg.Templates == nil {
+		return errors.New("web: Config.Templates is required")
+	}
+	names, err := fs.Glob(s.cfg.Templates, "*.html")
+	if err != nil {
+		return fmt.Errorf("web: templates: %w", err)
+	}
+	pages := []string{pageHome, pageGame}
+	isPage := map[string]bool{pageHome: true, pageGame: true}
+	var shared []string
+	for _, n := range names {
+		if !isPage[n] {
+			shared = append(shared, n)
+		}
+	}
+	if more, _ := fs.Glob(s.cfg.Templates, "partials/*.html"); len(more) > 0 {
+		shared = append(shared, more...)
+	}
+	s.pages = map[string]*template.Template{}
+	for _, p := range pages {
+		t, err := template.New(p).Funcs(templateFuncs).ParseFS(s.cfg.Templates, append([]string{p}, shared...)...)
+		if err != nil {
+			return fmt.Errorf("web: template %s: %w", p, err)
+		}
+		s.pages[p] = t
+	}
+	return nil
+}
+
+// render executes a page into a buffer first, so a template error becomes
+// a clean 500 instead of half a page.
+func (s *Server) render(w http.ResponseWriter, status int, page string, data any) {
+	var buf bytes.Buffer
+	if err := s.pages[page].ExecuteTemplate(&buf, page, data); err != nil {
+		s.serverError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+func (s *Server) serverError(w http.ResponseWriter, err error) {
+	s.logf("%v", err)
+	http.Error(w, "internal server error", http.StatusInternalServerError)
+}
+
+// LevelView is a level as the new-game form shows it.
+type LevelView struct {
+	Number       int
+	Name         string
+	Description  string
+	ApproxElo    int
+	MoveTimeText string
+}
+
+// GameSummary is a game in the home page's lists.
+type GameSummary struct {
+	ID, URL, PGNURL string
+	White, Black    string
+	Result, Reason  string
+	Date            string
+	Variant         string
+	LevelName       string
+	Moves           int
+}
+
+// HomeData is home.html's data.
+type HomeData struct {
+	Continue *GameSummary
+	Finished []GameSummary
+	Levels   []LevelView
+	Clocks   []string
+	Error    string
+}
+
+// GameData is game.html's data.
+type GameData struct {
+	ID, WSURL, PGNURL string
+}
+
+func (s *Server) summary(g *store.Game) GameSummary {
+	lv := s.levelInfo(g.Level)
+	engineName := fmt.Sprintf("Knightwatch level %d", g.Level)
+	white, black := "You", engineName
+	if g.Human == "black" {
+		white, black = engineName, "You"
+	}
+	date := g.CreatedAt
+	if g.FinishedAt != nil {
+		date = *g.FinishedAt
+	}
+	return GameSummary{
+		ID: g.ID, URL: "/game/" + g.ID, PGNURL: "/game/" + g.ID + "/pgn",
+		White: white, Black: black, Result: g.Result, Reason: g.Reason,
+		Date: date.UTC().Format("2006-01-02"), Variant: g.Variant, LevelName: lv.Name,
+		Moves: len(g.MoveList()),
+	}
+}
+
+func (s *Server) levelViews() []LevelView {
+	out := make([]LevelView, len(s.cfg.Levels))
+	for i, l := range s.cfg.Levels {
+		out[i] = LevelView{Number: l.Number, Name: l.Name, Description: l.Description, ApproxElo: l.ApproxElo,
+			MoveTimeText: formatMoveTime(l.MoveTime)}
+	}
+	return out
+}
+
+func formatMoveTime(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
+}
+
+func (s *Server) homeData(owner, errText string) (*HomeData, error) {
+	d := &HomeData{Levels: s.levelViews(), Clocks: ClockChoices, Error: errText, Finished: []GameSummary{}}
+	if g, err := s.store.LatestUnfinished(owner); err == nil {
+		sum := s.summary(g)
+		d.Continue = &sum
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	fin, err := s.store.FinishedGames(owner, finishedListSize)
+	if err != nil {
+		return nil, err
+	}
+	for i := range fin {
+		d.Finished = append(d.Finished, s.summary(&fin[i]))
+	}
+	return d, nil
+}
+
+func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
+	owner, err := s.ensureOwner(w, r)
+	if err != nil {
+		s.serverError(w, err)
+		return
+	}
+	d, err := s.homeData(owner, "")
+	if err != nil {
+		s.serverError(w, err)
+		return
+	}
+	s.render(w, http.StatusOK, pageHome, d)
+}
+
+// sameOriginPost refuses cross-site form posts that carry an Origin;
+// SameSite=Lax already keeps the cookie off them, this says so plainly.
+func sameOriginPost(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	if o == "" || o == "null" {
+		return o == ""
+	}
+	u, err := url.Parse(o)
+	return err == nil && strings.EqualFold(u.Host, r.Host)
+}
+
+// newGameForm is a validated new-game form.
+type newGameForm struct {
+	human     game.Color
+	level     int
+	variant   string
+	initialMS int64
+	incMS     int64
+	start     *game.Position
+}
+
+// parseClock parses "none" or "M+S" from ClockChoices.
+func parseClock(v string) (initialMS, incMS int64, ok bool) {
+	found := false
+	for _, c := range ClockChoices {
+		if c == v {
+			found = true
+		}
+	}
+	if !found {
+		return 0, 0, false
+	}
+	if v == "none" {
+		return 0, 0, true
+	}
+	m, sec, _ := strings.Cut(v, "+")
+	mi, err1 := strconv.Atoi(m)
+	si, err2 := strconv.Atoi(sec)
+	if err1 != nil || err2 != nil {
+		return 0, 0, false
+	}
+	return int64(mi) * 60000, int64(si) * 1000, true
+}
+
+// parseNewGame validates the form; the error names the field.
+func (s *Server) parseNewGame(r *http.Request) (*newGameForm, error) {
+	if err := r.ParseForm(); err != nil {
+		return nil, fmt.Errorf("form: %v", err)
+	}
+	f := &newGameForm{}
+	switch r.PostForm.Get("color") {
+	case "white":
+		f.human = game.White
+	case "black":
+		f.human = game.Black
+	case "random", "":
+		f.human = game.Color(rand.IntN(2))
+	default:
+		return nil, fmt.Errorf("color: must be white, black or random")
+	}
+	lv, err := strconv.Atoi(r.PostForm.Get("level"))
+	if err != nil || lv < 1 || lv > len(s.cfg.Levels) {
+		return nil, fmt.Errorf("level: must be a number from 1 to %d", len(s.cfg.Levels))
+	}
+	f.level = lv
+	f.variant = r.PostForm.Get("variant")
+	if f.variant == "" {
+		f.variant = VariantStandard
+	}
+	if f.variant != VariantStandard && f.variant != VariantChess960 {
+		return nil, fmt.Errorf("variant: must be standard or chess960")
+	}
+	clock := r.PostForm.Get("clock")
+	if clock == "" {
+		clock = "none"
+	}
+	var ok bool
+	if f.initialMS, f.incMS, ok = parseClock(clock); !ok {
+		return nil, fmt.Errorf("clock: must be one of %s", strings.Join(ClockChoices, ", "))
+	}
+	fen := strings.TrimSpace(r.PostForm.Get("fen"))
+	switch {
+	case fen != "" && f.variant != VariantStandard:
+		return nil, fmt.Errorf("fen: a start position can only be given for standard chess")
+	case fen != "":
+		if len(fen) > 120 {
+			return nil, fmt.Errorf("fen: too long")
+		}
+		p, err := game.ParseFEN(fen)
+		if err != nil {
+			return nil, fmt.Errorf("fen: %v", err)
+		}
+		if p.Chess960() {
+			return nil, fmt.Errorf("fen: Chess960 castling rights need the chess960 variant")
+		}
+		if o := game.NewGameFrom(p).OutcomeWithClaims(); o.Over() {
+			return nil, fmt.Errorf("fen: the position is already over (%s)", o.Termination)
+		}
+		f.start = p
+	case f.variant == VariantChess960:
+		p, err := randomChess960()
+		if err != nil {
+			return nil, err
+		}
+		f.start = p
+	default:
+		f.start = game.NewPosition()
+	}
+	return f, nil
+}
+
+func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
+	if !sameOriginPost(r) {
+		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 8<<10)
+	owner, err := s.ensureOwner(w, r)
+	if err != nil {
+		s.serverError(w, err)
+		return
+	}
+	f, ferr := s.parseNewGame(r)
+	if ferr != nil {
+		d, err := s.homeData(owner, ferr.Error())
+		if err != nil {
+			s.serverError(w, err)
+			return
+		}
+		s.render(w, http.StatusBadRequest, pageHome, d)
+		return
+	}
+	rec := &store.Game{
+		Owner: owner, Variant: f.variant, StartFEN: f.start.FEN(), Human: f.human.String(), Level: f.level,
+		ClockInitialMS: f.initialMS, ClockIncrementMS: f.incMS, WhiteMS: f.initialMS, BlackMS: f.initialMS,
+	}
+	if err := s.store.CreateGame(rec); err != nil {
+		s.serverError(w, err)
+		return
+	}
+	http.Redirect(w, r, "/game/"+rec.ID, http.StatusSeeOther)
+}
+
+// ownedGame loads the request's game for its owner, replying 404 when it
+// is missing or someone else's (the two are indistinguishable on purpose).
+func (s *Server) ownedGame(w http.ResponseWriter, r *http.Request) (*store.Game, bool) {
+	owner, err := s.ensureOwner(w, r)
+	if err != nil {
+		s.serverError(w, err)
+		return nil, false
+	}
+	g, err := s.store.GetOwnedGame(r.PathValue("id"), owner)
+	if errors.Is(err, store.ErrNotFound) {
+		http.NotFound(w, r)
+		return nil, false
+	}
+	if err != nil {
+		s.serverError(w, err)
+		return nil, false
+	}
+	return g, true
+}
+
+func (s *Server) handleGamePage(w http.ResponseWriter, r *http.Request) {
+	g, ok := s.ownedGame(w, r)
+	if !ok {
+		return
+	}
+	scheme := "ws"
+	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+		scheme = "wss"
+	}
+	s.render(w, http.StatusOK, pageGame, &GameData{
+		ID:     g.ID,
+		WSURL:  scheme + "://" + r.Host + "/ws/game/" + g.ID,
+		PGNURL: "/game/" + g.ID + "/pgn",
+	})
+}
+
+func (s *Server) handlePGN(w http.ResponseWriter, r *http.Request) {
+	g, ok := s.ownedGame(w, r)
+	if !ok {
+		return
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	var buf bytes.Buffer
+	if err := s.writePGN(&buf, g, scheme+"://"+r.Host); err != nil {
+		s.serverError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+path.Base("knightwatch-"+g.ID)+`.pgn"`)
+	w.Write(buf.Bytes())
+}
