@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"knightwatch/engine"
+)
+
+func init() {
+	register(command{
+		name:    "bench",
+		summary: "search a fixed set of positions to a fixed depth; print total nodes and nodes per second",
+		run:     runBench,
+	})
+}
+
+func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("bench", "[--depth N] [--threads N] [--hash MB] [-v]", stderr)
+	depth := fs.Int("depth", engine.BenchDepth, "search depth in plies for every position")
+	threads := fs.Int("threads", 1, "search threads (node counts are deterministic only with 1)")
+	hash := fs.Int("hash", 16, "transposition table size in MB")
+	verbose := fs.Bool("v", false, "print each position's best move and node count")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *depth < 1 || *depth > 60 {
+		return fmt.Errorf("--depth must be in 1..60, got %d", *depth)
+	}
+	if *threads < 1 || *threads > 64 {
+		return fmt.Errorf("--threads must be in 1..64, got %d", *threads)
+	}
+	if *hash < 1 || *hash > 4096 {
+		return fmt.Errorf("--hash must be in 1..4096, got %d", *hash)
+	}
+	r, err := engine.Bench(*depth, *threads, *hash, func(i int, fen string, res engine.Result) {
+		if *verbose {
+			fmt.Fprintf(stdout, "%2d %-8s %10d  %s\n", i+1, res.Move, res.Nodes, fen)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "positions %d depth %d threads %d\n", len(engine.BenchFENs), *depth, *threads)
+	fmt.Fprintf(stdout, "time %d ms\n", r.Time.Milliseconds())
+	fmt.Fprintf(stdout, "nodes %d\n", r.Nodes)
+	fmt.Fprintf(stdout, "nps %d\n", r.NPS())
+	return nil
+}

@@ -1,0 +1,218 @@
+// Package engine is Knightwatch's chess engine: an alpha-beta searcher
+// (iterative deepening, aspiration windows, PVS, quiescence with SEE, a
+// shared transposition table, Lazy SMP) over a tapered hand-written
+// evaluation, with time management, difficulty levels, a Polyglot opening
+// book reader and a UCI front end.
+//
+// The API is deliberately small: build an Engine with New, call Search with a
+// position, the game's hash history and Limits, and read the Result.
+package engine
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"knightwatch/game"
+)
+
+// Limits says how long or how deep to search. The zero value means "use the
+// level's time per move". Several limits may be combined; the first one
+// reached stops the search.
+type Limits struct {
+	Depth     int           // maximum depth in plies (0 = none)
+	Nodes     uint64        // maximum nodes (0 = none)
+	MoveTime  time.Duration // exact time for this move (0 = none)
+	WTime     time.Duration // White's remaining clock time
+	BTime     time.Duration // Black's remaining clock time
+	WInc      time.Duration // White's increment per move
+	BInc      time.Duration // Black's increment per move
+	MovesToGo int           // moves until the next time control (0 = sudden death)
+	Infinite  bool          // search until ctx is cancelled, even after reaching a depth limit
+	// Ponder starts the search in pondering mode: it runs without time
+	// limits until Engine.PonderHit, after which the other limits apply
+	// counting from that moment.
+	Ponder bool
+}
+
+// hasLimit reports whether lim restricts the search in any way.
+func (l Limits) hasLimit() bool {
+	return l.Depth > 0 || l.Nodes > 0 || l.MoveTime > 0 || l.WTime > 0 || l.BTime > 0 || l.Infinite || l.Ponder
+}
+
+// Score is a search score from the side to move's point of view.
+type Score struct {
+	CP   int // centipawns (when Mate != 0, a large value of the same sign)
+	Mate int // mate in N moves; negative when the side to move gets mated; 0 when no mate is seen
+}
+
+// Info is a progress report sent after each completed iteration.
+type Info struct {
+	Depth, SelDepth int
+	Score           Score
+	Nodes, NPS      uint64
+	Time            time.Duration
+	PV              []game.Move
+	HashFull        int // permille of the transposition table in use
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	Move, Ponder game.Move // best move and expected reply (NoMove when unknown)
+	Score        Score
+	Depth        int
+	Nodes        uint64
+	PV           []game.Move
+}
+
+// Options configure an Engine.
+type Options struct {
+	HashMB  int  // transposition table size; 0 means 16
+	Threads int  // search goroutines (Lazy SMP); 0 means 1
+	Level   int  // 1..8; 0 means 8 (full strength)
+	OwnBook bool // play from a Polyglot book when one is found
+	// BookFile is the Polyglot book to use; empty means DefaultBookFile.
+	BookFile string
+}
+
+// DefaultBookFile is where Debian's gnuchess-book package installs its
+// Polyglot book; the engine uses it (with OwnBook) when it exists.
+const DefaultBookFile = "/usr/share/games/gnuchess/book.bin"
+
+// Engine is a chess engine instance with its own transposition table and
+// search state. It is used by one goroutine at a time (PonderHit excepted);
+// separate Engines are independent.
+type Engine struct {
+	opts    Options
+	tt      *transTable
+	threads []*thread
+	rng     *rand.Rand
+	level   levelParams
+
+	mu      sync.Mutex   // guards pondCtl (PonderHit comes from another goroutine)
+	pondCtl *searchState // the running search, for PonderHit
+}
+
+// New returns an engine configured by opts (out-of-range values are clamped).
+func New(opts Options) *Engine {
+	if opts.HashMB <= 0 {
+		opts.HashMB = 16
+	}
+	if opts.HashMB > 4096 {
+		opts.HashMB = 4096
+	}
+	if opts.Threads <= 0 {
+		opts.Threads = 1
+	}
+	if opts.Threads > 64 {
+		opts.Threads = 64
+	}
+	if opts.Level <= 0 || opts.Level > len(Levels) {
+		opts.Level = len(Levels)
+	}
+	e := &Engine{
+		opts: opts,
+		tt:   newTransTable(opts.HashMB),
+		rng:  rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x6b6e6967687477)),
+	}
+	e.level = levelTable[opts.Level-1]
+	return e
+}
+
+// Options returns the engine's effective options.
+func (e *Engine) Options() Options { return e.opts }
+
+// SetLevel changes the playing level (1..8, 0 = 8) without clearing the hash.
+func (e *Engine) SetLevel(level int) {
+	if level <= 0 || level > len(Levels) {
+		level = len(Levels)
+	}
+	e.opts.Level = level
+	e.level = levelTable[level-1]
+}
+
+// SetThreads changes the number of search goroutines.
+func (e *Engine) SetThreads(n int) {
+	if n <= 0 {
+		n = 1
+	}
+	if n > 64 {
+		n = 64
+	}
+	e.opts.Threads = n
+}
+
+// SetHash resizes (and clears) the transposition table.
+func (e *Engine) SetHash(mb int) {
+	if mb <= 0 {
+		mb = 16
+	}
+	if mb > 4096 {
+		mb = 4096
+	}
+	e.opts.HashMB = mb
+	e.tt = newTransTable(mb)
+}
+
+// SetBook sets the book options.
+func (e *Engine) SetBook(own bool, file string) {
+	e.opts.OwnBook = own
+	e.opts.BookFile = file
+}
+
+// SetSeed makes the engine's random choices (book moves, level weakening)
+// reproducible; tests use it.
+func (e *Engine) SetSeed(seed uint64) {
+	e.rng = rand.New(rand.NewPCG(seed, 0x6b6e6967687477))
+}
+
+// NewGame clears the hash table and the move-ordering history, so that one
+// game does not influence the next.
+func (e *Engine) NewGame() {
+	e.tt.clear()
+	for _, t := range e.threads {
+		t.clearHistory()
+	}
+}
+
+// PonderHit tells a search started with Limits.Ponder that the opponent
+// played the expected move: the search continues under its normal limits,
+// counted from now. It is safe to call from another goroutine; it does
+// nothing when no pondering search is running.
+func (e *Engine) PonderHit() {
+	e.mu.Lock()
+	st := e.pondCtl
+	e.mu.Unlock()
+	if st != nil {
+		st.ponderHit()
+	}
+}
+
+// Search finds a move for the side to move in pos. history holds the
+// Polyglot keys of the earlier positions since the last irreversible move,
+// oldest first (game.Game.HashHistory), for repetition detection. onInfo,
+// when not nil, receives a report after every completed iteration.
+//
+// Search always returns a legal move when one exists, even when ctx is
+// already cancelled; Result.Move is game.NoMove only when there is none.
+func (e *Engine) Search(ctx context.Context, pos *game.Position, history []uint64, lim Limits, onInfo func(Info)) Result {
+	var ml game.MoveList
+	pos.GenerateLegal(&ml)
+	if ml.N == 0 {
+		r := Result{}
+		if pos.InCheck() {
+			r.Score = Score{CP: -mateValue} // already checkmated
+		}
+		return r
+	}
+	if e.opts.OwnBook && !lim.Infinite && !lim.Ponder && lim.Depth == 0 && lim.Nodes == 0 {
+		if m, ok := e.bookMove(pos); ok {
+			return Result{Move: m, PV: []game.Move{m}}
+		}
+	}
+	if !lim.hasLimit() {
+		lim.MoveTime = e.level.moveTime
+	}
+	return e.search(ctx, pos, history, lim, onInfo, ml.Slice())
+}

@@ -1,0 +1,204 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"knightwatch/game"
+)
+
+func TestSEE(t *testing.T) {
+	cases := []struct {
+		fen, move string
+		want      int
+	}{
+		{"4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 100},               // free pawn
+		{"4k3/8/2p5/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 0},               // pawn for pawn
+		{"4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1", "d2d5", 100 - 950},       // queen takes defended pawn
+		{"4k3/3r4/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100},            // x-ray: Rd1 backs up Rd2
+		{"4k3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5", 100},               // undefended
+		{"4k3/8/4p3/3n4/8/4N3/8/4K3 w - - 0 1", "e3d5", 320 - 320},       // knight trade
+		{"3k4/8/8/3p4/8/8/8/3KQ3 w - - 0 1", "e1e2", 0},                  // quiet move
+		{"4k3/8/8/8/8/8/5q2/4K3 w - - 0 1", "e1f2", 950},                 // king takes undefended queen
+		{"4k3/8/8/8/8/6n1/5q2/4K3 w - - 0 1", "", 0},                     // (king may not take: illegal, skipped)
+		{"4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", 950 - 100},          // promotion
+		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", 100},               // en passant
+		{"1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 100}, // classic example
+		{"1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "d3e5", 100 - 320},
+	}
+	for _, c := range cases {
+		if c.move == "" {
+			continue
+		}
+		p := mustFEN(t, c.fen)
+		m, err := p.ParseUCI(c.move)
+		if err != nil {
+			t.Fatalf("%s %s: %v", c.fen, c.move, err)
+		}
+		if got := see(p, m); got != c.want {
+			t.Errorf("see(%s, %s) = %d, want %d", c.fen, c.move, got, c.want)
+		}
+	}
+}
+
+// mirror flips the board vertically and swaps the colours.
+func mirror(t *testing.T, fen string) string {
+	f := strings.Fields(fen)
+	ranks := strings.Split(f[0], "/")
+	for i, j := 0, len(ranks)-1; i < j; i, j = i+1, j-1 {
+		ranks[i], ranks[j] = ranks[j], ranks[i]
+	}
+	swap := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch {
+			case r >= 'a' && r <= 'z':
+				return r - 'a' + 'A'
+			case r >= 'A' && r <= 'Z':
+				return r - 'A' + 'a'
+			}
+			return r
+		}, s)
+	}
+	side := "w"
+	if f[1] == "w" {
+		side = "b"
+	}
+	castle := swap(f[2])
+	ep := f[3]
+	if ep != "-" {
+		ep = string(ep[0]) + string('1'+'8'-ep[1])
+	}
+	return strings.Join([]string{swap(strings.Join(ranks, "/")), side, castle, ep, f[4], f[5]}, " ")
+}
+
+func TestEvalSymmetry(t *testing.T) {
+	for _, fen := range append(legalPositions[:8], BenchFENs...) {
+		p := mustFEN(t, fen)
+		q := mustFEN(t, mirror(t, fen))
+		if a, b := evaluate(p), evaluate(q); a != b {
+			t.Errorf("eval(%s) = %d but mirrored %d", fen, a, b)
+		}
+	}
+}
+
+func TestEvalSanity(t *testing.T) {
+	cases := []struct {
+		name          string
+		better, worse string // same side to move; better must score higher
+	}{
+		{"extra queen", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "3qk3/8/8/8/8/8/8/3QK3 w - - 0 1"},
+		{"passed pawn further up", "4k3/8/1P6/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/1P6/8/4K3 w - - 0 1"},
+		{"bishop pair", "4k3/8/8/8/8/8/8/2BBK3 w - - 0 1", "4k3/8/8/8/8/8/8/2BNK3 w - - 0 1"},
+		{"rook on open file", "4k3/pp4p1/8/8/8/8/PP4P1/3RK3 w - - 0 1", "4k3/pp1p2p1/8/8/8/8/PP1P2P1/3RK3 w - - 0 1"},
+		{"isolated pawns hurt", "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1", "4k3/8/8/8/8/8/P1P1P3/4K3 w - - 0 1"},
+	}
+	for _, c := range cases {
+		b := evaluate(mustFEN(t, c.better))
+		w := evaluate(mustFEN(t, c.worse))
+		if b <= w {
+			t.Errorf("%s: %d <= %d", c.name, b, w)
+		}
+	}
+	// Lone minor piece: scaled towards a draw.
+	if v := evaluate(mustFEN(t, "4k3/8/8/8/8/8/8/3NK3 w - - 0 1")); v > 60 {
+		t.Errorf("KNK evaluates %d", v)
+	}
+}
+
+func TestTTRoundTrip(t *testing.T) {
+	tt := newTransTable(1)
+	cases := []struct {
+		key   uint64
+		move  game.Move
+		score int
+		eval  int
+		depth int
+		bound int
+	}{
+		{0x1234, game.NewMove(game.E2, game.E4), 35, -12, 7, boundExact},
+		{0xdeadbeef, game.NewPromotion(game.A7, game.A8, game.Queen), mateValue - 5, 300, 20, boundLower},
+		{0xfeedface, game.NoMove, -mateValue + 9, -32000, 0, boundUpper},
+	}
+	for _, c := range cases {
+		tt.store(c.key, c.move, c.score, c.eval, c.depth, c.bound)
+		e, ok := tt.probe(c.key)
+		if !ok || e.move != c.move || e.score != c.score || e.eval != c.eval || e.depth != c.depth || e.bound != c.bound {
+			t.Errorf("stored %+v, probed %+v %v", c, e, ok)
+		}
+	}
+	if _, ok := tt.probe(0x999); ok {
+		t.Error("probe hit a key never stored")
+	}
+	// Mate scores are stored relative to the node and restored at any ply.
+	for _, s := range []int{mateValue - 3, -mateValue + 4, 150} {
+		for _, ply := range []int{0, 5, 40} {
+			if got := scoreFromTT(scoreToTT(s, ply), ply); got != s {
+				t.Errorf("mate adjust %d at ply %d: %d", s, ply, got)
+			}
+		}
+	}
+}
+
+func TestLevelsTable(t *testing.T) {
+	if len(Levels) != 8 || len(levelTable) != 8 {
+		t.Fatalf("want 8 levels")
+	}
+	for i, l := range Levels {
+		if l.Number != i+1 || l.Name == "" || l.Description == "" || l.MoveTime <= 0 {
+			t.Errorf("level %+v", l)
+		}
+		if i > 0 && (l.MoveTime < Levels[i-1].MoveTime || l.ApproxElo <= Levels[i-1].ApproxElo) {
+			t.Errorf("level %d not above level %d", i+1, i)
+		}
+		if i < 6 && l.MoveTime >= 1e9 {
+			t.Errorf("level %d thinks %v; low levels must be well under a second", i+1, l.MoveTime)
+		}
+	}
+}
+
+// TestLowLevelsDoNotBlunder checks the "human" weakening: over many random
+// draws the weakest level never chooses a move that a full-strength search
+// judges to lose heavy material compared with the best move.
+func TestLowLevelsDoNotBlunder(t *testing.T) {
+	fens := []string{
+		// After 1.e4 e5 2.Nf3 d6: the knight on f3 can be hit, the queen is safe.
+		"rnbqkbnr/ppp2ppp/3p4/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3",
+		// The white queen on d4 is attacked by the knight on c6 (1.e4 e5 2.d4 exd4 3.Qxd4 Nc6).
+		"r1bqkbnr/pppp1ppp/2n5/8/3QP3/8/PPP2PPP/RNB1KBNR w KQkq - 1 4",
+		// Scholar's-mate threat: Black must defend f7.
+		"r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR b KQkq - 3 3",
+	}
+	judge := New(Options{HashMB: 8})
+	for _, fen := range fens {
+		p := mustFEN(t, fen)
+		best := judge.Search(context.Background(), p, nil, Limits{Depth: 7}, nil).Score.CP
+		for _, level := range []int{1, 2} {
+			e := New(Options{HashMB: 1, Level: level})
+			for seed := uint64(0); seed < 12; seed++ {
+				e.SetSeed(seed)
+				res := e.Search(context.Background(), p, nil, Limits{}, nil)
+				q := *p
+				q.MakeMove(res.Move)
+				reply := judge.Search(context.Background(), &q, nil, Limits{Depth: 6}, nil)
+				score := -reply.Score.CP
+				if reply.Score.Mate > 0 || score < best-500 {
+					t.Errorf("level %d seed %d in %s plays %s: %d vs best %d", level, seed, fen, p.UCI(res.Move), score, best)
+				}
+			}
+		}
+	}
+}
+
+func TestLevelsVaryFirstMoves(t *testing.T) {
+	e := New(Options{HashMB: 1, Level: 3})
+	seen := map[game.Move]bool{}
+	for seed := uint64(0); seed < 30; seed++ {
+		e.SetSeed(seed)
+		e.NewGame()
+		seen[e.Search(context.Background(), game.NewPosition(), nil, Limits{}, nil).Move] = true
+	}
+	if len(seen) < 3 {
+		t.Errorf("level 3 without a book played only %d distinct first moves", len(seen))
+	}
+}

@@ -1,0 +1,949 @@
+package engine
+
+import (
+	"context"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"knightwatch/game"
+)
+
+const (
+	maxPly    = 100
+	infinity  = 32001
+	mateValue = 32000
+	// Scores beyond mateBound are mates; the margin leaves room for the
+	// distance to mate.
+	mateBound = mateValue - 2*maxPly
+)
+
+// lmrTable[d][n] is the late-move reduction at depth d for the n-th move.
+var lmrTable [64][64]int
+
+func init() {
+	for d := 1; d < 64; d++ {
+		for n := 1; n < 64; n++ {
+			lmrTable[d][n] = int(0.75 + math.Log(float64(d))*math.Log(float64(n))/2.25)
+		}
+	}
+}
+
+// searchState is shared by the threads of one search.
+type searchState struct {
+	stop       atomic.Bool
+	pondering  atomic.Bool
+	startNanos atomic.Int64 // when the clock started (reset by PonderHit)
+	soft, hard time.Duration
+	nodeLimit  uint64
+	depthLimit int
+	threads    []*thread
+}
+
+func (st *searchState) elapsed() time.Duration {
+	return time.Duration(time.Now().UnixNano() - st.startNanos.Load())
+}
+
+func (st *searchState) ponderHit() {
+	if st.pondering.Load() {
+		st.startNanos.Store(time.Now().UnixNano())
+		st.pondering.Store(false)
+	}
+}
+
+func (st *searchState) totalNodes() uint64 {
+	var n uint64
+	for _, t := range st.threads {
+		n += t.pubNodes.Load()
+	}
+	return n
+}
+
+type stackEntry struct {
+	move  game.Move
+	piece game.Piece // the piece that made move
+	eval  int
+	// excluded is skipped by the singular-extension search of this node.
+	excluded game.Move
+}
+
+// contHistory scores a quiet move by the move played just before it
+// (counter-move history): [previous piece][previous target][piece][target].
+type contHistory [16][64][16][64]int16
+
+// thread is one search goroutine's private state. Threads persist across
+// searches so that history tables carry over within a game.
+type thread struct {
+	id    int
+	tt    *transTable
+	st    *searchState
+	nodes uint64
+	// pubNodes is nodes, published every few thousand nodes for the
+	// main thread's node limit and info lines.
+	pubNodes atomic.Uint64
+	seldepth int
+	keys     []uint64 // hashes of the game history and the search path
+	stack    [maxPly + 4]stackEntry
+	pv       [maxPly + 1][maxPly + 1]game.Move
+	pvLen    [maxPly + 1]int
+	killers  [maxPly + 2][2]game.Move
+	history  [2][64][64]int
+	cont     *contHistory
+	counter  [64][64]game.Move
+
+	noise     int
+	noiseSeed uint64
+	// fullWidth turns off every pruning and reduction: the blunder guard
+	// must not miss a short tactic that a reduction hides.
+	fullWidth bool
+
+	rootDepth      int
+	rootBestMove   game.Move
+	rootBestScore  int
+	rootPV         []game.Move
+	completedDepth int
+}
+
+func (t *thread) clearHistory() {
+	t.history = [2][64][64]int{}
+	if t.cont != nil {
+		*t.cont = contHistory{}
+	}
+	t.counter = [64][64]game.Move{}
+	t.killers = [maxPly + 2][2]game.Move{}
+}
+
+// evaluate adds the level's evaluation noise, a fixed function of the
+// position within one search so that transpositions agree.
+func (t *thread) evaluate(p *game.Position) int {
+	v := evaluate(p)
+	if t.noise > 0 {
+		h := (p.Hash() ^ t.noiseSeed) * 0x9E3779B97F4A7C15
+		v += int(h>>33)%(2*t.noise+1) - t.noise
+	}
+	return v
+}
+
+func scoreToTT(s, ply int) int {
+	switch {
+	case s >= mateBound:
+		return s + ply
+	case s <= -mateBound:
+		return s - ply
+	}
+	return s
+}
+
+func scoreFromTT(s, ply int) int {
+	switch {
+	case s >= mateBound:
+		return s - ply
+	case s <= -mateBound:
+		return s + ply
+	}
+	return s
+}
+
+// toScore converts an internal score to the API's Score.
+func toScore(s int) Score {
+	switch {
+	case s >= mateBound:
+		return Score{CP: s, Mate: (mateValue - s + 1) / 2}
+	case s <= -mateBound:
+		return Score{CP: s, Mate: -(mateValue + s) / 2}
+	}
+	return Score{CP: s}
+}
+
+// checkStop is called at every node; it polls the clock and the node
+// limit every 1024 nodes (main thread only) and reports whether to stop.
+func (t *thread) checkStop() bool {
+	if t.nodes&1023 == 0 {
+		t.pubNodes.Store(t.nodes)
+		if t.id == 0 && !t.st.stop.Load() {
+			st := t.st
+			if st.hard > 0 && !st.pondering.Load() && st.elapsed() >= st.hard {
+				st.stop.Store(true)
+			}
+			if st.nodeLimit > 0 && st.totalNodes() >= st.nodeLimit {
+				st.stop.Store(true)
+			}
+		}
+	}
+	return t.stopped()
+}
+
+// stopped reports whether the search must unwind. The main thread's first
+// iteration is protected (up to a node budget far above what depth 1 needs)
+// so that even a 1 ms or cancelled search returns a considered move.
+func (t *thread) stopped() bool {
+	if !t.st.stop.Load() {
+		return false
+	}
+	return !(t.id == 0 && t.rootDepth == 1 && t.completedDepth == 0 && t.nodes <= 20000)
+}
+
+// isDraw reports a draw by the 50-move rule, repetition (a single
+// repetition inside the search counts) or insufficient material.
+func (t *thread) isDraw(p *game.Position) bool {
+	hm := p.HalfmoveClock()
+	if hm >= 100 {
+		return true
+	}
+	n := len(t.keys)
+	key := t.keys[n-1]
+	for i := n - 3; i >= 0 && i >= n-1-hm; i -= 2 {
+		if t.keys[i] == key {
+			return true
+		}
+	}
+	return p.IsInsufficientMaterial()
+}
+
+func hasNonPawnMaterial(p *game.Position, c game.Color) bool {
+	return p.ByColor(c)&^(p.ByType(game.Pawn)|p.ByType(game.King)) != 0
+}
+
+// Move ordering scores.
+const (
+	orderHash    = 1 << 30
+	orderGoodCap = 1 << 28
+	orderKiller  = 1 << 27
+	orderCounter = 1 << 26
+	orderBadCap  = -(1 << 26)
+)
+
+func mvvLva(p *game.Position, m game.Move) int {
+	v := seeValue[p.CapturedPiece(m).Type()]
+	if m.IsPromotion() {
+		v += seeValue[m.Promotion()]
+	}
+	return v*16 - int(p.PieceAt(m.From()).Type())
+}
+
+// scoreMoves assigns ordering scores to the moves in ml.
+func (t *thread) scoreMoves(p *game.Position, ml *game.MoveList, scores *[256]int, ttMove game.Move, ply int) {
+	var counter game.Move
+	if ply > 0 {
+		if prev := t.stack[ply-1].move; prev != game.NoMove && prev != game.NullMove {
+			counter = t.counter[prev.From()][prev.To()]
+		}
+	}
+	for i, m := range ml.Moves[:ml.N] {
+		switch {
+		case m == ttMove:
+			scores[i] = orderHash
+		case p.IsCapture(m) || m.IsPromotion():
+			if m.Promotion() == game.Queen || see(p, m) >= 0 {
+				scores[i] = orderGoodCap + mvvLva(p, m)
+			} else {
+				scores[i] = orderBadCap + mvvLva(p, m)
+			}
+		case m == t.killers[ply][0]:
+			scores[i] = orderKiller + 1
+		case m == t.killers[ply][1]:
+			scores[i] = orderKiller
+		case m == counter:
+			scores[i] = orderCounter
+		default:
+			scores[i] = t.quietScore(p, m, ply)
+		}
+	}
+}
+
+// pickMove swaps the best-scored remaining move to position i.
+func pickMove(ml *game.MoveList, scores *[256]int, i int) game.Move {
+	best := i
+	for j := i + 1; j < ml.N; j++ {
+		if scores[j] > scores[best] {
+			best = j
+		}
+	}
+	ml.Moves[i], ml.Moves[best] = ml.Moves[best], ml.Moves[i]
+	scores[i], scores[best] = scores[best], scores[i]
+	return ml.Moves[i]
+}
+
+// contEntry returns the counter-move history slot for m at ply, or nil
+// at the root and after a null move.
+func (t *thread) contEntry(p *game.Position, m game.Move, ply int) *int16 {
+	if ply == 0 {
+		return nil
+	}
+	prev := t.stack[ply-1]
+	if prev.move == game.NoMove || prev.move == game.NullMove {
+		return nil
+	}
+	to := prev.move.To()
+	if prev.move.IsCastling() {
+		to = p.KingSquare(p.Side().Other())
+	}
+	return &t.cont[prev.piece][to][p.PieceAt(m.From())][m.To()]
+}
+
+// quietScore orders quiet moves by butterfly plus counter-move history.
+func (t *thread) quietScore(p *game.Position, m game.Move, ply int) int {
+	s := t.history[p.Side()][m.From()][m.To()]
+	if c := t.contEntry(p, m, ply); c != nil {
+		s += int(*c)
+	}
+	return s
+}
+
+func (t *thread) updateHistory(p *game.Position, m game.Move, ply, bonus int) {
+	h := &t.history[p.Side()][m.From()][m.To()]
+	abs := bonus
+	if abs < 0 {
+		abs = -abs
+	}
+	*h += bonus - *h*abs/16384
+	if c := t.contEntry(p, m, ply); c != nil {
+		v := int(*c)
+		v += bonus - v*abs/16384
+		*c = int16(v)
+	}
+}
+
+// negamax is the principal-variation alpha-beta search.
+func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode bool) int {
+	pvNode := beta-alpha > 1
+	t.pvLen[ply] = 0
+	if depth <= 0 {
+		return t.qsearch(p, alpha, beta, ply)
+	}
+	t.nodes++
+	if t.checkStop() {
+		return 0
+	}
+	if ply > t.seldepth {
+		t.seldepth = ply
+	}
+	key := p.Hash()
+	if ply > 0 {
+		if t.isDraw(p) {
+			return 0
+		}
+		if ply >= maxPly {
+			return t.evaluate(p)
+		}
+		// Mate distance pruning: no line here can beat a shorter mate.
+		alpha = max(alpha, -mateValue+ply)
+		beta = min(beta, mateValue-ply-1)
+		if alpha >= beta {
+			return alpha
+		}
+	}
+	inCheck := p.InCheck()
+
+	excluded := t.stack[ply].excluded
+	tte, hit := t.tt.probe(key)
+	ttMove := game.NoMove
+	ttScore := 0
+	if hit {
+		ttMove = tte.move
+		ttScore = scoreFromTT(tte.score, ply)
+		if !pvNode && ply > 0 && excluded == game.NoMove && !t.fullWidth && tte.depth >= depth &&
+			(tte.bound == boundExact ||
+				tte.bound == boundLower && ttScore >= beta ||
+				tte.bound == boundUpper && ttScore <= alpha) {
+			return ttScore
+		}
+	}
+	if ply == 0 && t.rootBestMove != game.NoMove {
+		ttMove = t.rootBestMove
+	}
+
+	eval, staticEval := -infinity, 0
+	if !inCheck {
+		if hit {
+			staticEval = tte.eval
+		} else {
+			staticEval = t.evaluate(p)
+		}
+		eval = staticEval
+		// The stored score is a better estimate when its bound allows.
+		if hit && (tte.bound == boundExact || tte.bound == boundLower && ttScore > eval || tte.bound == boundUpper && ttScore < eval) {
+			eval = ttScore
+		}
+	}
+	t.stack[ply].eval = eval
+	improving := !inCheck && ply >= 2 && eval > t.stack[ply-2].eval
+	us := p.Side()
+
+	if !pvNode && !inCheck && ply > 0 && excluded == game.NoMove && !t.fullWidth {
+		// Razoring: hopelessly below alpha near the leaves, check with
+		// quiescence whether any capture rescues the position.
+		if depth <= 2 && eval+250*depth <= alpha {
+			if s := t.qsearch(p, alpha, alpha+1, ply); s <= alpha {
+				return s
+			}
+		}
+		// Reverse futility: far above beta at low depth, assume it holds.
+		if depth <= 7 && eval < mateBound && eval-70*depth+boolInt(improving)*20 >= beta {
+			return eval
+		}
+		// Null move: give the opponent a free move; if we still beat beta
+		// a real move surely does (not in zugzwang-prone pawn endings).
+		if depth >= 3 && eval >= beta && t.stack[ply-1].move != game.NullMove && hasNonPawnMaterial(p, us) {
+			r := 3 + depth/4 + min((eval-beta)/200, 3)
+			save := *p
+			p.MakeNullMove()
+			t.stack[ply].move = game.NullMove
+			t.keys = append(t.keys, p.Hash())
+			s := -t.negamax(p, -beta, -beta+1, depth-1-r, ply+1, !cutNode)
+			t.keys = t.keys[:len(t.keys)-1]
+			*p = save
+			if t.stopped() {
+				return 0
+			}
+			if s >= beta {
+				if s >= mateBound {
+					s = beta
+				}
+				return s
+			}
+		}
+	}
+	// Internal iterative reduction: without a hash move the ordering is
+	// poor, so search a little shallower.
+	if ttMove == game.NoMove && depth >= 6 && (pvNode || cutNode) {
+		depth--
+	}
+
+	var ml game.MoveList
+	p.GenerateLegal(&ml)
+	if ml.N == 0 {
+		if inCheck {
+			return -mateValue + ply
+		}
+		return 0
+	}
+	var scores [256]int
+	t.scoreMoves(p, &ml, &scores, ttMove, ply)
+
+	// Singular extension: when the hash move is much better than every
+	// alternative (searched shallower without it), extend it; when even
+	// the alternatives beat beta, cut off at once (multi-cut).
+	singular := false
+	if ply > 0 && depth >= 8 && excluded == game.NoMove && hit && ttMove != game.NoMove &&
+		tte.depth >= depth-3 && tte.bound&boundLower != 0 && ttScore < mateBound && ttScore > -mateBound {
+		sBeta := ttScore - 2*depth
+		t.stack[ply].excluded = ttMove
+		s := t.negamax(p, sBeta-1, sBeta, (depth-1)/2, ply, cutNode)
+		t.stack[ply].excluded = game.NoMove
+		if t.stopped() {
+			return 0
+		}
+		if s < sBeta {
+			singular = true
+		} else if sBeta >= beta {
+			return sBeta
+		}
+	}
+
+	origAlpha := alpha
+	bestScore := -infinity
+	bestMove := game.NoMove
+	var quiets [64]game.Move
+	nQuiets := 0
+	t.killers[ply+1] = [2]game.Move{}
+
+	for i := 0; i < ml.N; i++ {
+		m := pickMove(&ml, &scores, i)
+		if m == excluded {
+			continue
+		}
+		isTactical := p.IsCapture(m) || m.IsPromotion()
+		moveCount := i + 1
+
+		// Decide pruning before making the move; checks are exempt.
+		prune := false
+		if ply > 0 && !inCheck && bestScore > -mateBound && !t.fullWidth {
+			if !isTactical {
+				if depth <= 5 && nQuiets >= (3+depth*depth)/(2-boolInt(improving)) {
+					prune = true // late move pruning
+				} else if depth <= 6 && eval+100+90*depth <= alpha {
+					prune = true // futility
+				} else if depth <= 3 && scores[i] < -3000*depth {
+					prune = true // history: this move keeps failing here
+				}
+			} else if depth <= 6 && scores[i] < orderGoodCap && !seeGE(p, m, -90*depth) {
+				prune = true
+			}
+		}
+
+		save := *p
+		t.stack[ply].piece = p.PieceAt(m.From())
+		p.MakeMove(m)
+		givesCheck := p.InCheck()
+		if prune && !givesCheck {
+			*p = save
+			continue
+		}
+		t.stack[ply].move = m
+		t.keys = append(t.keys, p.Hash())
+		newDepth := depth - 1
+		if givesCheck || singular && m == ttMove {
+			newDepth++ // check and singular extensions
+		}
+
+		var s int
+		if depth >= 3 && moveCount > 1+boolInt(pvNode) && !isTactical && !inCheck && !t.fullWidth {
+			r := lmrTable[min(depth, 63)][min(moveCount, 63)]
+			if pvNode {
+				r--
+			}
+			if !improving {
+				r++
+			}
+			if cutNode {
+				r++
+			}
+			if scores[i] >= orderCounter {
+				r-- // killers and counter-moves
+			}
+			if givesCheck {
+				r--
+			}
+			r -= scores[i] / 8000
+			r = max(0, min(r, newDepth-1))
+			s = -t.negamax(p, -alpha-1, -alpha, newDepth-r, ply+1, true)
+			if s > alpha && r > 0 {
+				s = -t.negamax(p, -alpha-1, -alpha, newDepth, ply+1, !cutNode)
+			}
+		} else if !pvNode || moveCount > 1 {
+			s = -t.negamax(p, -alpha-1, -alpha, newDepth, ply+1, !cutNode)
+		}
+		if pvNode && (moveCount == 1 || s > alpha && s < beta) {
+			s = -t.negamax(p, -beta, -alpha, newDepth, ply+1, false)
+		}
+		t.keys = t.keys[:len(t.keys)-1]
+		*p = save
+		if t.stopped() {
+			return 0
+		}
+
+		if s > bestScore {
+			bestScore = s
+			if s > alpha {
+				bestMove = m
+				alpha = s
+				t.pv[ply][0] = m
+				n := t.pvLen[ply+1]
+				copy(t.pv[ply][1:], t.pv[ply+1][:n])
+				t.pvLen[ply] = n + 1
+				if ply == 0 {
+					t.rootBestMove = m
+					t.rootBestScore = s
+					t.rootPV = append(t.rootPV[:0], t.pv[0][:t.pvLen[0]]...)
+				}
+				if s >= beta {
+					break
+				}
+			}
+		}
+		if !isTactical && nQuiets < len(quiets) {
+			quiets[nQuiets] = m
+			nQuiets++
+		}
+	}
+
+	if excluded != game.NoMove {
+		if bestScore == -infinity {
+			return alpha // the excluded move was the only one
+		}
+		return bestScore
+	}
+	if bestScore >= beta && bestMove != game.NoMove && !p.IsCapture(bestMove) && !bestMove.IsPromotion() {
+		if t.killers[ply][0] != bestMove {
+			t.killers[ply][1] = t.killers[ply][0]
+			t.killers[ply][0] = bestMove
+		}
+		bonus := min(depth*depth*8, 1600)
+		t.updateHistory(p, bestMove, ply, bonus)
+		for _, q := range quiets[:nQuiets] {
+			if q != bestMove {
+				t.updateHistory(p, q, ply, -bonus)
+			}
+		}
+		if ply > 0 {
+			if prev := t.stack[ply-1].move; prev != game.NoMove && prev != game.NullMove {
+				t.counter[prev.From()][prev.To()] = bestMove
+			}
+		}
+	}
+
+	bound := boundUpper
+	switch {
+	case bestScore >= beta:
+		bound = boundLower
+	case bestScore > origAlpha:
+		bound = boundExact
+	}
+	t.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
+	return bestScore
+}
+
+// qsearch resolves captures (and check evasions) until the position is quiet.
+func (t *thread) qsearch(p *game.Position, alpha, beta, ply int) int {
+	t.nodes++
+	if t.checkStop() {
+		return 0
+	}
+	if ply > t.seldepth {
+		t.seldepth = ply
+	}
+	if ply >= maxPly {
+		return t.evaluate(p)
+	}
+	inCheck := p.InCheck()
+	key := p.Hash()
+	tte, hit := t.tt.probe(key)
+	if hit {
+		s := scoreFromTT(tte.score, ply)
+		if tte.bound == boundExact || tte.bound == boundLower && s >= beta || tte.bound == boundUpper && s <= alpha {
+			return s
+		}
+	}
+	bestScore := -infinity
+	eval := 0
+	if !inCheck {
+		if hit {
+			eval = tte.eval
+		} else {
+			eval = t.evaluate(p)
+		}
+		if eval >= beta {
+			return eval
+		}
+		if eval > alpha {
+			alpha = eval
+		}
+		bestScore = eval
+	}
+	var ml game.MoveList
+	if inCheck {
+		p.GenerateLegal(&ml)
+		if ml.N == 0 {
+			return -mateValue + ply
+		}
+	} else {
+		p.GenerateCaptures(&ml)
+	}
+	var scores [256]int
+	for i, m := range ml.Moves[:ml.N] {
+		if p.IsCapture(m) || m.IsPromotion() {
+			scores[i] = orderGoodCap + mvvLva(p, m)
+		} else {
+			scores[i] = t.history[p.Side()][m.From()][m.To()]
+		}
+	}
+	origAlpha := alpha
+	bestMove := game.NoMove
+	for i := 0; i < ml.N; i++ {
+		m := pickMove(&ml, &scores, i)
+		if !inCheck {
+			if m.IsPromotion() && m.Promotion() != game.Queen {
+				continue
+			}
+			// Delta pruning: even winning the piece cannot reach alpha.
+			if !m.IsPromotion() && eval+seeValue[p.CapturedPiece(m).Type()]+200 <= alpha {
+				continue
+			}
+			if see(p, m) < 0 {
+				continue
+			}
+		}
+		save := *p
+		p.MakeMove(m)
+		s := -t.qsearch(p, -beta, -alpha, ply+1)
+		*p = save
+		if t.stopped() {
+			return 0
+		}
+		if s > bestScore {
+			bestScore = s
+			if s > alpha {
+				alpha = s
+				bestMove = m
+				if s >= beta {
+					break
+				}
+			}
+		}
+	}
+	bound := boundUpper
+	switch {
+	case bestScore >= beta:
+		bound = boundLower
+	case bestScore > origAlpha:
+		bound = boundExact
+	}
+	t.tt.store(key, bestMove, scoreToTT(bestScore, ply), eval, 0, bound)
+	return bestScore
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// iterate runs iterative deepening with aspiration windows on one thread.
+// The main thread (id 0) reports progress and decides when to stop.
+func (t *thread) iterate(root *game.Position, onIter func(t *thread, depth, score int) bool) {
+	p := *root
+	score := 0
+	for depth := 1 + t.id%2; depth <= t.st.depthLimit; depth++ {
+		t.rootDepth = depth
+		t.seldepth = 0
+		delta := 18
+		alpha, beta := -infinity, infinity
+		if depth >= 5 && score > -mateBound && score < mateBound {
+			alpha, beta = score-delta, score+delta
+		}
+		var s int
+		for {
+			s = t.negamax(&p, alpha, beta, depth, 0, false)
+			if t.stopped() {
+				break
+			}
+			if s <= alpha {
+				beta = (alpha + beta) / 2
+				alpha = max(s-delta, -infinity)
+			} else if s >= beta {
+				beta = min(s+delta, infinity)
+			} else {
+				break
+			}
+			delta += delta
+		}
+		if t.stopped() {
+			break
+		}
+		score = s
+		t.completedDepth = depth
+		if t.id == 0 && !onIter(t, depth, s) {
+			break
+		}
+		if t.st.stop.Load() {
+			break
+		}
+	}
+}
+
+// search runs a full search: threads, time control and level weakening.
+func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint64, lim Limits, onInfo func(Info), rootMoves []game.Move) Result {
+	st := &searchState{}
+	st.startNanos.Store(time.Now().UnixNano())
+	st.soft, st.hard = planTime(lim, pos.Side())
+	st.nodeLimit = lim.Nodes
+	st.depthLimit = maxPly - 1
+	if lim.Depth > 0 {
+		st.depthLimit = min(lim.Depth, maxPly-1)
+	}
+	if e.level.maxDepth > 0 {
+		st.depthLimit = min(st.depthLimit, e.level.maxDepth)
+	}
+	if lim.Ponder {
+		st.pondering.Store(true)
+	}
+	if lim.Infinite {
+		st.soft, st.hard = 0, 0
+	}
+	e.mu.Lock()
+	e.pondCtl = st
+	e.mu.Unlock()
+	defer func() {
+		e.mu.Lock()
+		e.pondCtl = nil
+		e.mu.Unlock()
+	}()
+	stopCtx := context.AfterFunc(ctx, func() { st.stop.Store(true) })
+	defer stopCtx()
+	if ctx.Err() != nil {
+		st.stop.Store(true)
+	}
+
+	e.tt.newSearch()
+	for len(e.threads) < e.opts.Threads {
+		e.threads = append(e.threads, &thread{id: len(e.threads)})
+	}
+	threads := e.threads[:e.opts.Threads]
+	st.threads = threads
+	noiseSeed := e.rng.Uint64()
+	for _, t := range threads {
+		if t.cont == nil {
+			t.cont = new(contHistory)
+		}
+		t.tt = e.tt
+		t.st = st
+		t.nodes = 0
+		t.pubNodes.Store(0)
+		t.keys = append(t.keys[:0], history...)
+		t.keys = append(t.keys, pos.Hash())
+		t.noise = e.level.noise
+		t.noiseSeed = noiseSeed
+		t.rootBestMove = game.NoMove
+		t.rootBestScore = 0
+		t.rootPV = t.rootPV[:0]
+		t.completedDepth = 0
+		t.rootDepth = 0
+	}
+	main := threads[0]
+	var wg sync.WaitGroup
+	for _, t := range threads[1:] {
+		wg.Add(1)
+		go func(t *thread) {
+			defer wg.Done()
+			t.iterate(pos, nil)
+		}(t)
+	}
+
+	lastBest := game.NoMove
+	stable := 0
+	onIter := func(t *thread, depth, score int) bool {
+		if t.rootBestMove == lastBest {
+			stable++
+		} else {
+			stable = 0
+			lastBest = t.rootBestMove
+		}
+		elapsed := st.elapsed()
+		if onInfo != nil {
+			nodes := st.totalNodes()
+			if t.nodes > nodes {
+				nodes = t.nodes
+			}
+			nps := uint64(0)
+			if elapsed > 0 {
+				nps = uint64(float64(nodes) / elapsed.Seconds())
+			}
+			onInfo(Info{
+				Depth: depth, SelDepth: t.seldepth, Score: toScore(t.rootBestScore),
+				Nodes: nodes, NPS: nps, Time: elapsed,
+				PV: append([]game.Move(nil), t.rootPV...), HashFull: e.tt.hashFull(),
+			})
+		}
+		if st.soft > 0 && !st.pondering.Load() {
+			// Stop early when the best move has been stable; think longer
+			// when it keeps changing.
+			scale := 1.0
+			switch {
+			case stable >= 4:
+				scale = 0.6
+			case stable == 0 && depth > 4:
+				scale = 1.4
+			}
+			if elapsed >= time.Duration(float64(st.soft)*scale) {
+				return false
+			}
+		}
+		if score >= mateBound && depth >= 2*(mateValue-score)+4 && !lim.Infinite && !st.pondering.Load() {
+			return false // a mate is proven well within the horizon
+		}
+		return true
+	}
+	main.iterate(pos, onIter)
+	// In infinite or ponder mode wait to be stopped: the caller decides
+	// when the search ends.
+	for (lim.Infinite || st.pondering.Load()) && !st.stop.Load() && ctx.Err() == nil {
+		time.Sleep(time.Millisecond)
+		if !st.pondering.Load() && !lim.Infinite {
+			break
+		}
+	}
+	st.stop.Store(true)
+	wg.Wait()
+	main.pubNodes.Store(main.nodes)
+
+	res := Result{Move: main.rootBestMove, Score: toScore(main.rootBestScore), Depth: main.completedDepth, Nodes: st.totalNodes()}
+	res.PV = append([]game.Move(nil), main.rootPV...)
+	if res.Move == game.NoMove {
+		// Nothing finished (the search was cancelled before it began):
+		// fall back to the best-looking move by simple ordering.
+		var ml game.MoveList
+		ml.N = copy(ml.Moves[:], rootMoves)
+		var scores [256]int
+		main.scoreMoves(pos, &ml, &scores, game.NoMove, 0)
+		res.Move = pickMove(&ml, &scores, 0)
+		res.PV = []game.Move{res.Move}
+	}
+	if len(res.PV) == 0 || res.PV[0] != res.Move {
+		res.PV = []game.Move{res.Move}
+	}
+	if e.level.margin > 0 && ctx.Err() == nil && main.completedDepth > 0 {
+		budget := e.level.moveTime
+		if st.hard > 0 {
+			budget = max(st.hard-st.elapsed(), 20*time.Millisecond)
+		}
+		if m, s, ok := e.weakenedChoice(ctx, pos, main, res, budget); ok && m != res.Move {
+			res.Move = m
+			res.Score = toScore(s)
+			res.PV = []game.Move{m}
+		}
+	}
+	if len(res.PV) > 1 {
+		res.Ponder = res.PV[1]
+	}
+	return res
+}
+
+// planTime returns the soft limit (do not start another iteration after
+// it) and the hard limit (abort the search) for lim; zero means none. When
+// both a clock and MoveTime are given, the tighter of the two applies.
+func planTime(lim Limits, side game.Color) (soft, hard time.Duration) {
+	soft, hard = clockTime(lim, side)
+	if lim.MoveTime > 0 {
+		// A small safety margin keeps the reply inside the limit.
+		margin := min(lim.MoveTime/20, 5*time.Millisecond)
+		mt := lim.MoveTime - margin
+		if hard == 0 || mt < hard {
+			hard = mt
+		}
+		if soft == 0 || soft > hard {
+			soft = hard
+		}
+	}
+	return soft, hard
+}
+
+// clockTime budgets from the remaining clock time and increment.
+func clockTime(lim Limits, side game.Color) (soft, hard time.Duration) {
+	remaining, inc := lim.WTime, lim.WInc
+	if side == game.Black {
+		remaining, inc = lim.BTime, lim.BInc
+	}
+	if remaining <= 0 {
+		// Only the opponent's clock was given: budget as if ours matched,
+		// rather than searching without any limit.
+		remaining = max(lim.WTime, lim.BTime)
+		if remaining <= 0 {
+			return 0, 0
+		}
+	}
+	mtg := lim.MovesToGo
+	if mtg <= 0 || mtg > 50 {
+		mtg = 25
+	}
+	overhead := min(20*time.Millisecond, remaining/20)
+	avail := remaining - overhead
+	if avail < time.Millisecond {
+		avail = time.Millisecond
+	}
+	base := avail/time.Duration(mtg) + inc*3/4
+	hard = min(base*4, avail/3+inc/2, avail*3/4)
+	if mtg == 1 {
+		hard = avail * 9 / 10
+	}
+	soft = min(base*8/10, hard)
+	if hard < time.Millisecond {
+		hard = time.Millisecond
+	}
+	if soft <= 0 {
+		soft = hard
+	}
+	return soft, hard
+}

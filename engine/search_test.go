@@ -1,0 +1,272 @@
+package engine
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"knightwatch/game"
+)
+
+func mustFEN(t testing.TB, fen string) *game.Position {
+	t.Helper()
+	p, err := game.ParseFEN(fen)
+	if err != nil {
+		t.Fatalf("ParseFEN(%q): %v", fen, err)
+	}
+	return p
+}
+
+// legalPositions exercise special cases: checks, promotions, castling,
+// en passant, a single legal move, Chess960 castling.
+var legalPositions = []string{
+	game.StartFEN,
+	"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+	"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+	"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+	"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+	"7k/8/8/8/8/8/6q1/7K w - - 0 1",                                     // only Kxg2
+	"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",                                 // en passant
+	"k7/8/8/8/8/8/1q6/K7 w - - 0 1",                                     // only Kxb2
+	"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", // Chess960
+}
+
+func TestSearchAlwaysReturnsLegalMove(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	cases := []struct {
+		name string
+		ctx  context.Context
+		lim  Limits
+	}{
+		{"movetime 1ms", context.Background(), Limits{MoveTime: time.Millisecond}},
+		{"one node", context.Background(), Limits{Nodes: 1}},
+		{"cancelled", cancelled, Limits{Infinite: true}},
+		{"depth 1", context.Background(), Limits{Depth: 1}},
+		{"tiny clock", context.Background(), Limits{WTime: time.Millisecond, BTime: time.Millisecond}},
+	}
+	for _, c := range cases {
+		for _, fen := range legalPositions {
+			for _, level := range []int{1, 8} {
+				e := New(Options{HashMB: 1, Level: level})
+				p := mustFEN(t, fen)
+				before := p.FEN()
+				res := e.Search(c.ctx, p, nil, c.lim, nil)
+				if !p.IsLegal(res.Move) {
+					t.Errorf("%s level %d %s: move %v is not legal", c.name, level, fen, res.Move)
+				}
+				if p.FEN() != before {
+					t.Errorf("%s: Search changed the position to %s", c.name, p.FEN())
+				}
+			}
+		}
+	}
+}
+
+func TestSearchNoLegalMove(t *testing.T) {
+	for _, fen := range []string{
+		"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", // fool's mate
+		"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",                                // stalemate
+	} {
+		e := New(Options{HashMB: 1})
+		res := e.Search(context.Background(), mustFEN(t, fen), nil, Limits{Depth: 3}, nil)
+		if res.Move != game.NoMove {
+			t.Errorf("%s: got move %v, want NoMove", fen, res.Move)
+		}
+	}
+}
+
+func TestSearchFindsMates(t *testing.T) {
+	cases := []struct {
+		fen   string
+		depth int
+		mate  int
+	}{
+		{"r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 3", 3, 1},
+		{"6k1/5ppp/8/8/8/8/5PPP/1R1R2K1 w - - 0 1", 3, 1},
+		{"7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 5, 2},
+		{"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 6, 2},
+		{"k7/8/1K6/8/8/8/8/7R b - - 0 1", 4, -1}, // Kb8 Rh8#
+	}
+	for _, c := range cases {
+		e := New(Options{HashMB: 4})
+		p := mustFEN(t, c.fen)
+		res := e.Search(context.Background(), p, nil, Limits{Depth: c.depth}, nil)
+		if res.Score.Mate != c.mate {
+			t.Errorf("%s: score %+v, want mate %d (move %v, pv %v)", c.fen, res.Score, c.mate, res.Move, res.PV)
+			continue
+		}
+		// Play out the principal variation: it must end in checkmate.
+		q := *p
+		for _, m := range res.PV {
+			if !q.IsLegal(m) {
+				t.Fatalf("%s: PV move %v illegal", c.fen, m)
+			}
+			q.MakeMove(m)
+		}
+		if c.mate > 0 && !q.IsCheckmate() {
+			t.Errorf("%s: PV %v does not end in mate", c.fen, res.PV)
+		}
+	}
+}
+
+func TestSearchWinsMaterial(t *testing.T) {
+	cases := []struct {
+		name, fen, want string
+	}{
+		{"free queen", "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", "d1d5"},
+		{"knight fork", "r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "b5c7"},
+		{"pinned queen", "4k3/4q3/8/8/8/8/8/4RK2 w - - 0 1", "e1e7"},
+		{"promotion", "8/P6k/8/8/8/8/8/K7 w - - 0 1", "a7a8q"},
+		{"skewer", "3B3K/8/8/8/3k4/8/8/6q1 w - - 0 1", "d8b6"},
+	}
+	for _, c := range cases {
+		e := New(Options{HashMB: 4})
+		p := mustFEN(t, c.fen)
+		res := e.Search(context.Background(), p, nil, Limits{Depth: 6}, nil)
+		if got := p.UCI(res.Move); got != c.want {
+			t.Errorf("%s: got %s (score %+v), want %s", c.name, got, res.Score, c.want)
+		}
+	}
+}
+
+func TestSearchSeesDraws(t *testing.T) {
+	// K+Q v K: with the halfmove clock at 99 every move ends the game drawn.
+	e := New(Options{HashMB: 1})
+	res := e.Search(context.Background(), mustFEN(t, "8/8/8/8/8/2k5/8/3K3Q w - - 99 80"), nil, Limits{Depth: 5}, nil)
+	if res.Score.CP != 0 || res.Score.Mate != 0 {
+		t.Errorf("50-move rule: score %+v, want 0", res.Score)
+	}
+	res = e.Search(context.Background(), mustFEN(t, "8/8/8/8/8/2k5/8/3K3Q w - - 0 80"), nil, Limits{Depth: 5}, nil)
+	if res.Score.CP < 500 && res.Score.Mate <= 0 {
+		t.Errorf("without the clock the queen should win: score %+v", res.Score)
+	}
+
+	// Black, a queen down, walks into a repetition.
+	g, err := game.NewGameFromFEN("k7/8/8/8/8/8/2Q5/4K3 b - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"a8b8", "e1e2", "b8a8", "e2e1"} {
+		if _, err := g.PlayMove(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res = e.Search(context.Background(), g.Position(), g.HashHistory(), Limits{Depth: 6}, nil)
+	if got := g.Position().UCI(res.Move); got != "a8b8" || res.Score.CP != 0 {
+		t.Errorf("repetition: got %s score %+v, want a8b8 with 0", got, res.Score)
+	}
+}
+
+func TestSearchCancellation(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		e := New(Options{HashMB: 4, Threads: threads})
+		p := mustFEN(t, legalPositions[1])
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan Result)
+		go func() { done <- e.Search(ctx, p, nil, Limits{Infinite: true}, nil) }()
+		time.Sleep(50 * time.Millisecond)
+		start := time.Now()
+		cancel()
+		select {
+		case res := <-done:
+			t.Logf("threads %d: returned %v after cancel in %v", threads, res.Move, time.Since(start))
+			if !p.IsLegal(res.Move) {
+				t.Errorf("illegal move %v after cancel", res.Move)
+			}
+		case <-time.After(10 * time.Second): // a hang guard, not a timing assertion
+			t.Fatal("search did not stop after cancel")
+		}
+	}
+}
+
+// TestMoveTimeOvershoot reports (does not assert) how far beyond MoveTime
+// searches return; the figure goes into the README.
+func TestMoveTimeOvershoot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measurement")
+	}
+	e := New(Options{HashMB: 8})
+	worst := time.Duration(-1 << 62)
+	for _, fen := range legalPositions[:4] {
+		for _, mt := range []time.Duration{time.Millisecond, 20 * time.Millisecond, 100 * time.Millisecond} {
+			p := mustFEN(t, fen)
+			start := time.Now()
+			res := e.Search(context.Background(), p, nil, Limits{MoveTime: mt}, nil)
+			over := time.Since(start) - mt
+			worst = max(worst, over)
+			if !p.IsLegal(res.Move) {
+				t.Errorf("illegal move")
+			}
+		}
+	}
+	t.Logf("worst overshoot beyond MoveTime: %v", worst)
+}
+
+func TestPlanTimeNeverExceedsClock(t *testing.T) {
+	cases := []Limits{
+		{WTime: time.Millisecond},
+		{WTime: 50 * time.Millisecond, WInc: time.Second},
+		{WTime: 10 * time.Second, WInc: 100 * time.Millisecond},
+		{WTime: 60 * time.Second, MovesToGo: 1},
+		{WTime: 300 * time.Second, MovesToGo: 40},
+		{MoveTime: time.Millisecond},
+		{MoveTime: 5 * time.Second},
+		{WTime: 500 * time.Millisecond, MoveTime: 3 * time.Second}, // the clock is tighter
+		{WTime: 300 * time.Second, MoveTime: 200 * time.Millisecond},
+	}
+	for _, lim := range cases {
+		soft, hard := planTime(lim, game.White)
+		limit := lim.WTime
+		if lim.MoveTime > 0 && (limit == 0 || lim.MoveTime < limit) {
+			limit = lim.MoveTime
+		}
+		if lim.WTime > 10*time.Millisecond && hard > lim.WTime*3/4 && lim.MovesToGo != 1 {
+			t.Errorf("%+v: hard limit %v risks the clock", lim, hard)
+		}
+		if hard <= 0 || soft <= 0 || soft > hard || hard > limit {
+			t.Errorf("%+v: soft %v hard %v (limit %v)", lim, soft, hard, limit)
+		}
+	}
+}
+
+func TestBenchDeterministic(t *testing.T) {
+	a, err := Bench(6, 1, 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Bench(6, 1, 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Nodes != b.Nodes || a.Nodes == 0 {
+		t.Errorf("bench node counts differ: %d vs %d", a.Nodes, b.Nodes)
+	}
+}
+
+func TestLazySMPFindsSameTactics(t *testing.T) {
+	e := New(Options{HashMB: 8, Threads: 2})
+	p := mustFEN(t, "r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1")
+	res := e.Search(context.Background(), p, nil, Limits{Depth: 8}, nil)
+	if p.UCI(res.Move) != "b5c7" {
+		t.Errorf("2 threads: got %v", res.Move)
+	}
+}
+
+func TestInfoReports(t *testing.T) {
+	e := New(Options{HashMB: 4})
+	p := game.NewPosition()
+	var infos []Info
+	res := e.Search(context.Background(), p, nil, Limits{Depth: 6}, func(i Info) { infos = append(infos, i) })
+	if len(infos) != 6 {
+		t.Fatalf("got %d info reports, want 6", len(infos))
+	}
+	for i, info := range infos {
+		if info.Depth != i+1 || info.Nodes == 0 || len(info.PV) == 0 || info.SelDepth < info.Depth {
+			t.Errorf("info %d: %+v", i, info)
+		}
+	}
+	if res.Depth != 6 || res.PV[0] != res.Move || res.Ponder != res.PV[1] {
+		t.Errorf("result %+v", res)
+	}
+}

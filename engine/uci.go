@@ -1,0 +1,406 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"knightwatch/game"
+)
+
+// UCI runs the Universal Chess Interface protocol: commands are read from
+// in line by line and answers written to out. It returns when "quit" is
+// read or in ends. Malformed commands are reported with "info string" and
+// change nothing.
+func UCI(in io.Reader, out io.Writer) error {
+	u := newUCISession(out)
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	quit := false
+	for sc.Scan() {
+		if !u.handle(sc.Text()) {
+			quit = true
+			break
+		}
+	}
+	if quit {
+		u.stopSearch()
+	} else {
+		// End of input without "quit" (a script piped in): let a finite
+		// search finish and print its move.
+		u.waitSearch()
+	}
+	return sc.Err()
+}
+
+// uciSession is the state of one UCI conversation.
+type uciSession struct {
+	outMu sync.Mutex
+	out   io.Writer
+
+	eng      *Engine
+	game     *game.Game
+	chess960 bool
+
+	// maxHashMB caps the Hash option (the fuzz test keeps memory small).
+	maxHashMB int
+
+	// The running search, if any.
+	cancel  context.CancelFunc
+	done    chan struct{}
+	endless bool // the search runs until stopped
+}
+
+func newUCISession(out io.Writer) *uciSession {
+	u := &uciSession{out: out, game: game.NewGame()}
+	u.eng = New(Options{OwnBook: true})
+	return u
+}
+
+func (u *uciSession) send(format string, args ...any) {
+	u.outMu.Lock()
+	defer u.outMu.Unlock()
+	fmt.Fprintf(u.out, format+"\n", args...)
+}
+
+// handle processes one command line; it returns false on "quit".
+func (u *uciSession) handle(line string) bool {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return true
+	}
+	cmd, args := fields[0], fields[1:]
+	switch cmd {
+	case "uci":
+		u.send("id name Knightwatch")
+		u.send("id author the Knightwatch developers")
+		u.send("option name Hash type spin default 16 min 1 max 4096")
+		u.send("option name Threads type spin default 1 min 1 max 64")
+		u.send("option name Level type spin default 8 min 1 max %d", len(Levels))
+		u.send("option name OwnBook type check default true")
+		u.send("option name BookFile type string default %s", DefaultBookFile)
+		u.send("option name UCI_Chess960 type check default false")
+		u.send("option name Ponder type check default false")
+		u.send("option name Clear Hash type button")
+		u.send("uciok")
+	case "isready":
+		u.send("readyok")
+	case "ucinewgame":
+		u.stopSearch()
+		u.eng.NewGame()
+		u.game = u.newGameFrom(nil)
+	case "setoption":
+		u.stopSearch()
+		if err := u.setOption(args); err != nil {
+			u.send("info string error: %v", err)
+		}
+	case "position":
+		u.stopSearch()
+		g, err := u.parsePosition(args)
+		if err != nil {
+			u.send("info string error: %v", err)
+			return true
+		}
+		u.game = g
+	case "go":
+		u.stopSearch()
+		lim, err := parseGo(args)
+		if err != nil {
+			u.send("info string error: %v", err)
+			return true
+		}
+		u.startSearch(lim)
+	case "stop":
+		u.stopSearch()
+	case "ponderhit":
+		u.eng.PonderHit()
+	case "quit":
+		return false
+	case "debug", "register":
+		// Accepted and ignored, as the protocol allows.
+	default:
+		u.send("info string error: unknown command %q", cmd)
+	}
+	return true
+}
+
+func (u *uciSession) newGameFrom(p *game.Position) *game.Game {
+	if p == nil {
+		p = game.NewPosition()
+	}
+	if u.chess960 {
+		p.SetChess960(true)
+	}
+	return game.NewGameFrom(p)
+}
+
+// parsePosition handles "position startpos|fen FEN... [moves m1 m2 ...]".
+func (u *uciSession) parsePosition(args []string) (*game.Game, error) {
+	if len(args) == 0 {
+		return nil, fmt.Errorf("position: missing startpos or fen")
+	}
+	var p *game.Position
+	rest := args[1:]
+	switch args[0] {
+	case "startpos":
+		p = game.NewPosition()
+	case "fen":
+		n := 0
+		for n < len(rest) && rest[n] != "moves" {
+			n++
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("position fen: missing FEN")
+		}
+		var err error
+		p, err = game.ParseFEN(strings.Join(rest[:n], " "))
+		if err != nil {
+			return nil, fmt.Errorf("position fen: %w", err)
+		}
+		rest = rest[n:]
+	default:
+		return nil, fmt.Errorf("position: expected startpos or fen, got %q", args[0])
+	}
+	g := u.newGameFrom(p)
+	if len(rest) == 0 {
+		return g, nil
+	}
+	if rest[0] != "moves" {
+		return nil, fmt.Errorf("position: expected \"moves\", got %q", rest[0])
+	}
+	for _, s := range rest[1:] {
+		m, err := g.Position().ParseUCI(s)
+		if err != nil {
+			return nil, fmt.Errorf("position: %w", err)
+		}
+		if m == game.NullMove {
+			return nil, fmt.Errorf("position: null move not supported")
+		}
+		if err := g.Play(m); err != nil {
+			return nil, fmt.Errorf("position: move %s: %w", s, err)
+		}
+	}
+	return g, nil
+}
+
+func (u *uciSession) setOption(args []string) error {
+	// setoption name <id, may contain spaces> [value <x, may contain spaces>]
+	if len(args) < 2 || args[0] != "name" {
+		return fmt.Errorf("setoption: expected \"name\"")
+	}
+	var name, value []string
+	i := 1
+	for ; i < len(args) && args[i] != "value"; i++ {
+		name = append(name, args[i])
+	}
+	if i < len(args) {
+		value = args[i+1:]
+	}
+	n := strings.ToLower(strings.Join(name, " "))
+	v := strings.Join(value, " ")
+	spin := func(lo, hi int) (int, error) {
+		x, err := strconv.Atoi(v)
+		if err != nil || x < lo || x > hi {
+			return 0, fmt.Errorf("setoption %s: value %q is not a number in %d..%d", n, v, lo, hi)
+		}
+		return x, nil
+	}
+	check := func() (bool, error) {
+		switch strings.ToLower(v) {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+		return false, fmt.Errorf("setoption %s: value %q is not true or false", n, v)
+	}
+	switch n {
+	case "hash":
+		x, err := spin(1, 4096)
+		if err != nil {
+			return err
+		}
+		if u.maxHashMB > 0 {
+			x = min(x, u.maxHashMB)
+		}
+		u.eng.SetHash(x)
+	case "threads":
+		x, err := spin(1, 64)
+		if err != nil {
+			return err
+		}
+		u.eng.SetThreads(x)
+	case "level":
+		x, err := spin(1, len(Levels))
+		if err != nil {
+			return err
+		}
+		u.eng.SetLevel(x)
+	case "ownbook":
+		b, err := check()
+		if err != nil {
+			return err
+		}
+		u.eng.SetBook(b, u.eng.opts.BookFile)
+	case "bookfile":
+		u.eng.SetBook(u.eng.opts.OwnBook, v)
+	case "uci_chess960":
+		b, err := check()
+		if err != nil {
+			return err
+		}
+		u.chess960 = b // applies to the next "position" and to searches
+	case "ponder":
+		if _, err := check(); err != nil {
+			return err
+		}
+	case "clear hash":
+		u.eng.NewGame()
+	default:
+		return fmt.Errorf("setoption: unknown option %q", strings.Join(name, " "))
+	}
+	return nil
+}
+
+// parseGo reads the arguments of "go".
+func parseGo(args []string) (Limits, error) {
+	var lim Limits
+	for i := 0; i < len(args); i++ {
+		key := args[i]
+		switch key {
+		case "infinite":
+			lim.Infinite = true
+			continue
+		case "ponder":
+			lim.Ponder = true
+			continue
+		case "searchmoves":
+			return lim, fmt.Errorf("go: searchmoves is not supported")
+		case "mate":
+			// Searching for a mate is what a depth-limited search does anyway.
+		case "depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo":
+		default:
+			return lim, fmt.Errorf("go: unknown parameter %q", key)
+		}
+		if i+1 >= len(args) {
+			return lim, fmt.Errorf("go: %s needs a value", key)
+		}
+		i++
+		x, err := strconv.ParseInt(args[i], 10, 64)
+		if err != nil {
+			return lim, fmt.Errorf("go: %s: %q is not a number", key, args[i])
+		}
+		// Some GUIs send negative clock times when a player is in time
+		// trouble; treat them as almost nothing left.
+		if x < 0 {
+			x = 0
+			if key == "wtime" || key == "btime" {
+				x = 1
+			}
+		}
+		ms := time.Duration(min(x, 1<<40)) * time.Millisecond
+		switch key {
+		case "depth":
+			lim.Depth = int(min(x, maxPly))
+		case "mate":
+			lim.Depth = int(min(2*x+1, maxPly))
+		case "nodes":
+			lim.Nodes = uint64(x)
+		case "movetime":
+			lim.MoveTime = max(ms, time.Millisecond)
+		case "wtime":
+			lim.WTime = max(ms, time.Millisecond)
+		case "btime":
+			lim.BTime = max(ms, time.Millisecond)
+		case "winc":
+			lim.WInc = ms
+		case "binc":
+			lim.BInc = ms
+		case "movestogo":
+			lim.MovesToGo = int(min(x, 1000))
+		}
+	}
+	return lim, nil
+}
+
+func (u *uciSession) startSearch(lim Limits) {
+	ctx, cancel := context.WithCancel(context.Background())
+	u.cancel = cancel
+	u.done = make(chan struct{})
+	u.endless = lim.Infinite || lim.Ponder
+	g := u.game
+	pos := *g.Position()
+	if u.chess960 {
+		pos.SetChess960(true)
+	}
+	history := g.HashHistory()
+	done := u.done
+	go func() {
+		defer close(done)
+		res := u.eng.Search(ctx, &pos, history, lim, func(info Info) {
+			u.send("%s", formatInfo(&pos, info))
+		})
+		if res.Move == game.NoMove {
+			u.send("bestmove 0000")
+			return
+		}
+		if res.Ponder != game.NoMove {
+			after := pos
+			after.MakeMove(res.Move)
+			u.send("bestmove %s ponder %s", pos.UCI(res.Move), after.UCI(res.Ponder))
+		} else {
+			u.send("bestmove %s", pos.UCI(res.Move))
+		}
+	}()
+}
+
+// waitSearch waits for a finite search to end by itself; infinite and
+// pondering searches are stopped.
+func (u *uciSession) waitSearch() {
+	if u.cancel == nil {
+		return
+	}
+	if !u.endless {
+		<-u.done
+	}
+	u.stopSearch()
+}
+
+// stopSearch ends a running search and waits for its bestmove line.
+func (u *uciSession) stopSearch() {
+	if u.cancel == nil {
+		return
+	}
+	u.cancel()
+	<-u.done
+	u.cancel, u.done = nil, nil
+}
+
+// formatInfo renders an Info as a UCI info line.
+func formatInfo(pos *game.Position, info Info) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "info depth %d seldepth %d multipv 1 ", info.Depth, info.SelDepth)
+	if info.Score.Mate != 0 {
+		fmt.Fprintf(&b, "score mate %d", info.Score.Mate)
+	} else {
+		fmt.Fprintf(&b, "score cp %d", info.Score.CP)
+	}
+	fmt.Fprintf(&b, " nodes %d nps %d hashfull %d time %d", info.Nodes, info.NPS, info.HashFull, info.Time.Milliseconds())
+	if len(info.PV) > 0 {
+		b.WriteString(" pv")
+		p := *pos
+		for _, m := range info.PV {
+			if !p.IsLegal(m) {
+				break
+			}
+			b.WriteString(" " + p.UCI(m))
+			p.MakeMove(m)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,244 @@
+package engine
+
+import (
+	"bufio"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"knightwatch/game"
+)
+
+// syncBuffer is an io.Writer safe for the session's two writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func runTranscript(t *testing.T, script string) []string {
+	t.Helper()
+	var out syncBuffer
+	if err := UCI(strings.NewReader(script), &out); err != nil {
+		t.Fatalf("UCI: %v", err)
+	}
+	return strings.Split(strings.TrimSpace(out.String()), "\n")
+}
+
+func linesWith(lines []string, prefix string) []string {
+	var out []string
+	for _, l := range lines {
+		if strings.HasPrefix(l, prefix) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func TestUCITranscripts(t *testing.T) {
+	cases := []struct {
+		name   string
+		script string
+		check  func(t *testing.T, lines []string)
+	}{
+		{"handshake", "uci\nisready\nquit\n", func(t *testing.T, lines []string) {
+			if len(linesWith(lines, "id name ")) != 1 || len(linesWith(lines, "option name ")) < 6 {
+				t.Errorf("missing id/options: %q", lines)
+			}
+			if lines[len(lines)-2] != "uciok" || lines[len(lines)-1] != "readyok" {
+				t.Errorf("want uciok then readyok, got %q", lines)
+			}
+		}},
+		{"go depth from startpos with moves", "position startpos moves e2e4 e7e5 g1f3\ngo depth 4\nisready\n", func(t *testing.T, lines []string) {
+			best := linesWith(lines, "bestmove ")
+			if len(best) != 1 {
+				t.Fatalf("want one bestmove, got %q", lines)
+			}
+			g := game.NewGame()
+			for _, m := range []string{"e2e4", "e7e5", "g1f3"} {
+				g.PlayMove(m)
+			}
+			f := strings.Fields(best[0])
+			if _, err := g.Position().ParseUCI(f[1]); err != nil {
+				t.Errorf("bestmove %q illegal: %v", f[1], err)
+			}
+			infos := linesWith(lines, "info depth ")
+			if len(infos) != 4 {
+				t.Errorf("want 4 info lines, got %q", infos)
+			}
+			for _, want := range []string{" seldepth ", " score cp ", " nodes ", " nps ", " time ", " hashfull ", " pv "} {
+				if !strings.Contains(infos[len(infos)-1], want) {
+					t.Errorf("info line lacks %q: %s", want, infos[len(infos)-1])
+				}
+			}
+		}},
+		{"mate score", "position fen r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 3\ngo depth 3\n", func(t *testing.T, lines []string) {
+			if b := linesWith(lines, "bestmove"); len(b) != 1 || b[0] != "bestmove h5f7" {
+				t.Errorf("got %q", b)
+			}
+			if len(linesWith(lines, "info depth 3 ")) != 1 || !strings.Contains(linesWith(lines, "info depth 3 ")[0], "score mate 1") {
+				t.Errorf("no mate score: %q", lines)
+			}
+		}},
+		{"castling written as king move", "setoption name OwnBook value false\nposition fen r3k2r/8/8/8/8/8/8/4K2R w Kkq - 0 1\ngo depth 1\nposition startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1\ngo depth 1\n", func(t *testing.T, lines []string) {
+			if len(linesWith(lines, "info string error")) != 0 {
+				t.Errorf("castling e1g1 rejected: %q", lines)
+			}
+		}},
+		{"chess960 castling", "setoption name UCI_Chess960 value true\nposition fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 moves g2g3\ngo depth 2\nposition fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1 e8a8\nposition fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1g1\n", func(t *testing.T, lines []string) {
+			errs := linesWith(lines, "info string error")
+			if len(errs) != 1 || !strings.Contains(errs[0], "e1g1") || len(linesWith(lines, "bestmove ")) != 1 {
+				t.Errorf("960: %q", lines)
+			}
+		}},
+		{"bad input keeps state", "position startpos moves e2e4\nposition startpos moves e2e5\nposition fen nonsense\ngo depth x\nsetoption name Hash value -3\nsetoption name Nope value 1\nfrobnicate\ngo depth 1\n", func(t *testing.T, lines []string) {
+			if n := len(linesWith(lines, "info string error")); n != 6 {
+				t.Errorf("want 6 errors, got %d: %q", n, lines)
+			}
+			// The position is still the one after e2e4: Black moves.
+			b := linesWith(lines, "bestmove ")
+			if len(b) != 1 {
+				t.Fatalf("got %q", lines)
+			}
+			p := game.NewPosition()
+			m, _ := p.ParseUCI("e2e4")
+			p.MakeMove(m)
+			if _, err := p.ParseUCI(strings.Fields(b[0])[1]); err != nil {
+				t.Errorf("bestmove %s is not a Black move after e2e4", b[0])
+			}
+		}},
+		{"options", "setoption name Hash value 8\nsetoption name Threads value 2\nsetoption name Level value 3\nsetoption name Clear Hash\nucinewgame\nposition startpos\ngo nodes 5000\n", func(t *testing.T, lines []string) {
+			if len(linesWith(lines, "info string error")) != 0 || len(linesWith(lines, "bestmove ")) != 1 {
+				t.Errorf("got %q", lines)
+			}
+		}},
+		{"checkmated side", "position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\ngo depth 3\n", func(t *testing.T, lines []string) {
+			if b := linesWith(lines, "bestmove"); len(b) != 1 || b[0] != "bestmove 0000" {
+				t.Errorf("got %q", b)
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.check(t, runTranscript(t, c.script))
+		})
+	}
+}
+
+// TestUCIStopAndPonder drives an interactive session through a pipe:
+// infinite search ended by stop, and pondering converted by ponderhit.
+func TestUCIStopAndPonder(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- UCI(inR, outW); outW.Close() }()
+	lines := make(chan string, 1000)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	send := func(s string) { io.WriteString(inW, s+"\n") }
+	waitFor := func(prefix string) string {
+		t.Helper()
+		timeout := time.After(20 * time.Second) // hang guard only
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					t.Fatalf("output closed waiting for %q", prefix)
+				}
+				if strings.HasPrefix(l, prefix) {
+					return l
+				}
+			case <-timeout:
+				t.Fatalf("no %q line", prefix)
+			}
+		}
+	}
+	send("setoption name OwnBook value false")
+	send("position startpos")
+	send("go infinite")
+	waitFor("info depth 3 ")
+	send("isready")
+	waitFor("readyok")
+	send("stop")
+	waitFor("bestmove ")
+
+	send("position startpos moves e2e4")
+	send("go ponder wtime 1000 btime 1000")
+	waitFor("info depth 2 ")
+	send("ponderhit")
+	waitFor("bestmove ")
+
+	// go ponder then stop (the opponent played something else).
+	send("go ponder wtime 100000 btime 100000")
+	waitFor("info depth 1 ")
+	send("stop")
+	waitFor("bestmove ")
+	send("quit")
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParseGo(t *testing.T) {
+	cases := []struct {
+		in   string
+		want Limits
+		bad  bool
+	}{
+		{"depth 7", Limits{Depth: 7}, false},
+		{"wtime 1000 btime 2000 winc 10 binc 20 movestogo 5", Limits{WTime: time.Second, BTime: 2 * time.Second, WInc: 10 * time.Millisecond, BInc: 20 * time.Millisecond, MovesToGo: 5}, false},
+		{"movetime 0", Limits{MoveTime: time.Millisecond}, false},
+		{"wtime -50 btime 10", Limits{WTime: time.Millisecond, BTime: 10 * time.Millisecond}, false},
+		{"infinite", Limits{Infinite: true}, false},
+		{"nodes 12345", Limits{Nodes: 12345}, false},
+		{"depth", Limits{}, true},
+		{"depth seven", Limits{}, true},
+		{"warp 9", Limits{}, true},
+	}
+	for _, c := range cases {
+		got, err := parseGo(strings.Fields(c.in))
+		if (err != nil) != c.bad || (!c.bad && got != c.want) {
+			t.Errorf("parseGo(%q) = %+v, %v; want %+v (error %v)", c.in, got, err, c.want, c.bad)
+		}
+	}
+}
+
+// FuzzUCI feeds arbitrary command lines to a session: no panic, and
+// searches are stopped at once so that "go infinite" cannot hang.
+func FuzzUCI(f *testing.F) {
+	for _, s := range []string{
+		"uci", "isready", "position startpos moves e2e4 e7e5", "go depth 2",
+		"position fen 8/8/8/8/8/2k5/8/3K3Q w - - 0 1 moves h1h2", "setoption name Hash value 2",
+		"go wtime 10 btime 10", "setoption name UCI_Chess960 value true", "go infinite", "stop", "ponderhit",
+		"position fen", "go movetime", "setoption name", "position startpos moves e1g1",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		u := newUCISession(io.Discard)
+		u.eng = New(Options{HashMB: 1, OwnBook: true})
+		u.maxHashMB = 4
+		for _, l := range strings.Split(line, "\n") {
+			u.handle(l)
+			u.stopSearch()
+		}
+	})
+}
