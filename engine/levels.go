@@ -8,9 +8,11 @@ type Level struct {
 	Name        string
 	Description string
 	MoveTime    time.Duration // time per move when the caller sets no limit
-	// ApproxElo is a rough estimate on Stockfish's UCI_Elo scale (level 8
-	// scored 25% against UCI_Elo 2400 in a 20-game 2+0.05 sample; the
-	// lower levels are extrapolated). The README has the measured figures.
+	// ApproxElo is a rough estimate on Stockfish's UCI_Elo scale: level 8
+	// scored 25% against UCI_Elo 2400 in a 20-game 2+0.05 sample (about
+	// 2200), and each lower level is chained down from it by the Elo
+	// difference its ~40-game match against the level above measured at
+	// 1s+0.01 (README, Performance). Small samples: +-100 or so.
 	ApproxElo int
 }
 
@@ -42,12 +44,12 @@ var levelTable = [...]levelParams{
 
 // Levels lists the difficulty levels; index 0 is level 1.
 var Levels = []Level{
-	{1, "Beginner", "Looks one move ahead; misses most tactics and sometimes drifts.", levelTable[0].moveTime, 700},
-	{2, "Novice", "Sees simple captures and threats, little more.", levelTable[1].moveTime, 950},
-	{3, "Casual", "Spots two-move tactics, plays loosely.", levelTable[2].moveTime, 1200},
-	{4, "Club", "A solid club player with an occasional slip.", levelTable[3].moveTime, 1400},
-	{5, "Strong club", "Calculates short combinations reliably.", levelTable[4].moveTime, 1600},
-	{6, "Expert", "Deeper calculation, rarely misses a tactic.", levelTable[5].moveTime, 1800},
-	{7, "Master", "Nearly full strength, thinking one second a move.", levelTable[6].moveTime, 2000},
+	{1, "Beginner", "Looks one move ahead; misses most tactics and sometimes drifts.", levelTable[0].moveTime, 750},
+	{2, "Novice", "Sees simple captures and threats, little more.", levelTable[1].moveTime, 900},
+	{3, "Casual", "Spots two-move tactics, plays loosely.", levelTable[2].moveTime, 1100},
+	{4, "Club", "A solid club player with an occasional slip.", levelTable[3].moveTime, 1350},
+	{5, "Strong club", "Calculates short combinations reliably.", levelTable[4].moveTime, 1500},
+	{6, "Expert", "Deeper calculation, rarely misses a tactic.", levelTable[5].moveTime, 1750},
+	{7, "Master", "Nearly full strength, thinking one second a move.", levelTable[6].moveTime, 2050},
 	{8, "Grandmaster", "Full strength, a few seconds a move.", levelTable[7].moveTime, 2200},
 }
