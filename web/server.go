@@ -119,7 +119,11 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	if cfg.Static != nil {
-		s.static = http.StripPrefix("/static/", http.FileServerFS(cfg.Static))
+		static, err := newStaticHandler(cfg.Static)
+		if err != nil {
+			return nil, err
+		}
+		s.static = static
 	} else {
 		s.static = http.NotFoundHandler()
 	}

@@ -1,0 +1,379 @@
+// game.js is the game page's entry: it wires the board, the side panel and
+// the WebSocket together. The server's `state` message is the only truth;
+// this file shows it and sends the person's requests.
+
+import { Board, parseBoard, pieceURL } from './board.js';
+import { GameSocket } from './socket.js';
+import { Panel, sanWords, resultWords, endWords } from './panel.js';
+import * as sound from './sound.js';
+
+const root = document.querySelector('main.game-page');
+const boardEl = document.getElementById('board');
+const promoEl = document.getElementById('promotion');
+const announcer = document.getElementById('announcer');
+const dialog = document.getElementById('game-over');
+const banner = document.getElementById('conn-banner');
+const moveForm = document.getElementById('move-form');
+const moveInput = document.getElementById('move-input');
+
+let state = null; // last state from the server
+let shown = 0; // ply on the board; equals state.ply unless reviewing
+let flipped = false; // the person turned the board round
+let pending = null; // {from, to} of a move sent and drawn early, until the server answers
+let dialogShownFor = ''; // the game whose end we already announced
+
+const board = new Board(boardEl, { onMove: requestMove });
+const panel = new Panel(root, { onPick: (ply) => showPly(ply) });
+const socket = new GameSocket(socketURL(), {
+  onMessage,
+  onStatus: (up) => {
+    banner.hidden = up;
+    if (!up) panel.say('Connection lost; reconnecting…', true);
+    else if (panel.status.textContent.startsWith('Connection lost')) panel.say('');
+  },
+});
+socket.connect();
+
+// socketURL is the server's absolute ws(s):// address for this game (in
+// data-socket: an attribute name without "url", which html/template would
+// filter as an unsafe link), or one built from the page's own address.
+function socketURL() {
+  const given = root.dataset.socket || '';
+  if (/^wss?:\/\//.test(given)) return given;
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}/ws/game/${encodeURIComponent(root.dataset.gameId)}`;
+}
+window.addEventListener('pagehide', () => socket.stop());
+window.addEventListener('pageshow', (e) => { if (e.persisted) { socket.stopped = false; socket.connect(); } });
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case 'state':
+      applyState(msg);
+      break;
+    case 'error':
+      panel.say(msg.message || msg.code || 'The server refused that.', true);
+      if (pending && state) {
+        pending = null;
+        redraw(); // snap the early-drawn move back
+      }
+      break;
+    case 'notice':
+      panel.say(msg.text || '');
+      announce(msg.text || '');
+      break;
+    case 'redirect':
+      if (typeof msg.url === 'string' && msg.url.startsWith('/')) {
+        socket.stop();
+        location.assign(msg.url);
+      }
+      break;
+    default:
+      break; // newer server messages this page does not know
+  }
+}
+
+function applyState(next) {
+  const prev = state;
+  state = next;
+  // The person's own move is already on its square: no slide for it.
+  const lm = next.lastMove;
+  const mine = pending && lm && pending.from === lm.from && pending.to === lm.to;
+  pending = null;
+  if (!prev && !flipped) board.setOrientation(next.human === 'black' ? 'black' : 'white');
+  boardEl.dataset.ply = String(next.ply);
+  boardEl.dataset.status = next.status;
+  boardEl.dataset.thinking = String(!!next.thinking);
+
+  const wasLive = !prev || shown === prev.ply;
+  if (wasLive || shown > next.ply || (prev && next.ply < prev.ply)) {
+    const anim = prev && next.ply === prev.ply + 1 && !mine ? next.lastMove : null;
+    shown = next.ply;
+    redraw(anim);
+  } else {
+    redraw(null, true); // reviewing: keep the shown position
+  }
+
+  if (prev && next.ply > prev.ply) {
+    const said = [];
+    for (let i = prev.ply; i < next.ply; i++) {
+      const m = next.moves[i];
+      if (m) said.push(`${i % 2 === sideOffset(next) ? 'White' : 'Black'}: ${sanWords(m.san)}`);
+    }
+    announce(said.join('. '));
+    const last = next.moves[next.ply - 1];
+    if (next.status === 'over') sound.play('end');
+    else if (last && /[+#]$/.test(last.san)) sound.play('check');
+    else if (last && last.san.includes('x')) sound.play('capture');
+    else sound.play('move');
+    if (!panel.status.classList.contains('error') || next.moves.length) panel.say('');
+  } else if (prev && next.ply < prev.ply) {
+    announce(`Moves taken back. ${next.turn === next.human ? 'Your move.' : ''}`);
+    panel.say('Moves taken back.');
+  }
+
+  if (next.status === 'over') {
+    const words = endWords(next);
+    if (dialogShownFor !== next.id + next.ply) {
+      dialogShownFor = next.id + next.ply;
+      openDialog(next);
+      if (prev) announce(words);
+    }
+    panel.say(words);
+  }
+  updateChrome();
+}
+
+// sideOffset is 0 when White made the game's first move, 1 when Black did
+// (a start position with Black to move), so ply parity names the mover.
+function sideOffset(s) {
+  return (s.startFen || '').split(' ')[1] === 'b' ? 1 : 0;
+}
+
+/** redraw shows ply `shown` with its highlights and what may move. */
+function redraw(anim, keepBoard) {
+  if (!state) return;
+  const live = shown === state.ply;
+  if (!keepBoard) {
+    if (live) {
+      board.setPosition(state.fen, anim);
+      board.setHighlights(state.lastMove, state.check);
+    } else {
+      const fen = shown === 0 ? state.startFen : state.moves[shown - 1].fen;
+      const last = shown === 0 ? null : squaresOf(state.moves[shown - 1].uci);
+      board.setPosition(fen, anim);
+      board.setHighlights(last, shown === 0 ? '' : checkedKing(fen, state.moves[shown - 1].san));
+    }
+  }
+  const dests = new Map();
+  if (live && state.status === 'playing' && !pending) {
+    for (const m of state.legal || []) {
+      if (!dests.has(m.from)) dests.set(m.from, new Set());
+      dests.get(m.from).add(m.to);
+    }
+  }
+  board.setMovable(state.human === 'black' ? 'b' : 'w', dests);
+  panel.players(state, board.orientation);
+  panel.setClock(state.clock, state.status === 'over');
+  panel.list(state, shown);
+}
+
+function squaresOf(uci) {
+  return uci && uci.length >= 4 ? { from: uci.slice(0, 2), to: uci.slice(2, 4) } : null;
+}
+
+// checkedKing finds the king of the side to move when the move gave check,
+// so a reviewed position shows its check like the live one does.
+function checkedKing(fen, san) {
+  if (!/[+#]$/.test(san || '')) return '';
+  const code = (fen.split(' ')[1] === 'b' ? 'b' : 'w') + 'K';
+  for (const [sq, p] of parseBoard(fen)) if (p === code) return sq;
+  return '';
+}
+
+/** showPly moves the review cursor; moving is only possible on the live ply. */
+function showPly(n) {
+  if (!state) return;
+  const target = Math.max(0, Math.min(state.ply, n));
+  if (target === shown) return;
+  const anim = target === shown + 1 ? squaresOf(state.moves[target - 1]?.uci) : null;
+  shown = target;
+  hidePromotion();
+  board.select('');
+  redraw(anim);
+  updateChrome();
+  if (shown !== state.ply) {
+    const m = state.moves[shown - 1];
+    announce(shown === 0 ? 'Start position' : `Reviewing move ${Math.ceil(shown / 2)}: ${sanWords(m.san)}`);
+  }
+}
+
+function requestMove(from, to) {
+  if (!state || shown !== state.ply || state.status !== 'playing') return;
+  const options = (state.legal || []).filter((m) => m.from === from && m.to === to);
+  if (options.length === 0) return;
+  if (options.some((m) => m.promotion)) {
+    showPromotion(from, to, options);
+    return;
+  }
+  sendMove(options[0].uci, from, to);
+}
+
+function sendMove(uci, from, to) {
+  socket.send({ type: 'move', move: uci, ply: state.ply });
+  if (from && to) {
+    pending = { from, to };
+    board.showPending(from, to);
+  }
+}
+
+function showPromotion(from, to, options) {
+  const color = state.human === 'black' ? 'b' : 'w';
+  for (const b of promoEl.querySelectorAll('[data-promotion]')) {
+    const p = b.dataset.promotion;
+    b.querySelector('img').src = pieceURL(color + p.toUpperCase());
+    b.onclick = () => {
+      const m = options.find((o) => o.promotion === p);
+      hidePromotion();
+      if (m) sendMove(m.uci, from, to);
+    };
+  }
+  promoEl.hidden = false;
+  promoEl.querySelector('[data-promotion="q"]').focus();
+}
+
+function hidePromotion() {
+  promoEl.hidden = true;
+}
+promoEl.querySelector('.promo-cancel').addEventListener('click', () => { hidePromotion(); redraw(); });
+
+function openDialog(s) {
+  const res = dialog.querySelector('[data-result]');
+  const why = dialog.querySelector('[data-reason]');
+  res.dataset.result = s.result;
+  const winner = s.result === '1-0' ? 'white' : s.result === '0-1' ? 'black' : '';
+  const verdict = winner ? (winner === s.human ? 'You won' : 'Knightwatch won') : 'Draw';
+  res.textContent = `${s.result} · ${verdict}`;
+  why.dataset.reason = s.reason;
+  why.textContent = endWords(s);
+  if (!dialog.open) {
+    try { dialog.showModal(); } catch { dialog.setAttribute('open', ''); }
+  }
+}
+dialog.addEventListener('click', (e) => { if (e.target === dialog) dialog.close(); });
+
+/** updateChrome sets buttons, title and the back-to-live control. */
+function updateChrome() {
+  if (!state) return;
+  const over = state.status === 'over';
+  const humanPlies = state.moves.filter((_, i) => (i + sideOffset(state)) % 2 === (state.human === 'white' ? 0 : 1)).length;
+  setDisabled('resign', over);
+  setDisabled('draw', over);
+  setDisabled('takeback', over || humanPlies === 0);
+  moveInput.disabled = over;
+  let title;
+  if (over) title = `${resultWords(state.result)}`;
+  else if (state.turn === state.human) title = 'Your turn';
+  else title = state.thinking ? 'Knightwatch is thinking' : "Knightwatch's turn";
+  document.title = `${title} · Knightwatch`;
+  boardEl.setAttribute('aria-label', `Chess board, ${shown === state.ply ? 'current position' : 'reviewing an earlier position'}. ${title}.`);
+}
+
+function setDisabled(action, off) {
+  for (const b of document.querySelectorAll(`button[data-action="${action}"]`)) b.disabled = off;
+}
+
+let announceSeq = 0;
+function announce(text) {
+  if (!text) return;
+  // Re-setting the same words would not be read again; a trailing
+  // invisible change makes repeats audible.
+  announcer.textContent = text + (announceSeq++ % 2 ? '\u00a0' : '');
+}
+
+// ---- actions ----
+document.addEventListener('click', (e) => {
+  const el = e.target.closest('[data-action], [data-nav], #back-live');
+  if (!el) return;
+  if (el.id === 'back-live') { showPly(state ? state.ply : 0); return; }
+  if (el.dataset.nav) { nav(el.dataset.nav); return; }
+  const ply = state ? state.ply : 0;
+  switch (el.dataset.action) {
+    case 'resign':
+      if (state && state.status === 'playing' && confirm('Resign this game?')) socket.send({ type: 'resign', ply });
+      break;
+    case 'draw':
+      socket.send({ type: 'draw', ply });
+      break;
+    case 'takeback':
+      socket.send({ type: 'takeback', ply });
+      break;
+    case 'flip':
+      flipped = true;
+      board.setOrientation(board.orientation === 'white' ? 'black' : 'white');
+      if (state) panel.players(state, board.orientation), panel.drawClocks();
+      break;
+    case 'rematch':
+      socket.send({ type: 'rematch' });
+      panel.say('Starting a rematch…');
+      break;
+    case 'new-game':
+      location.assign('/#new-game-card');
+      break;
+    case 'copy-fen':
+      copy(boardEl.dataset.fen);
+      break;
+    case 'sound':
+      sound.setEnabled(!sound.enabled());
+      soundButton();
+      break;
+    default:
+      return; // the PGN link downloads by itself
+  }
+});
+
+function nav(where) {
+  if (!state) return;
+  if (where === 'first') showPly(0);
+  else if (where === 'prev') showPly(shown - 1);
+  else if (where === 'next') showPly(shown + 1);
+  else showPly(state.ply);
+}
+
+function soundButton() {
+  const on = sound.enabled();
+  for (const b of document.querySelectorAll('button[data-action="sound"]')) {
+    b.setAttribute('aria-pressed', String(on));
+    b.textContent = on ? '♪ Sound on' : '♪ Sound off';
+  }
+}
+soundButton();
+document.addEventListener('pointerdown', () => sound.unlock(), { once: true });
+
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    panel.say('FEN copied to the clipboard.');
+  } catch {
+    // Without clipboard permission (plain http on another host) fall back
+    // to a selected text field the person can copy by hand.
+    const t = document.createElement('textarea');
+    t.value = text;
+    t.setAttribute('readonly', '');
+    t.style.position = 'fixed';
+    t.style.opacity = '0';
+    document.body.append(t);
+    t.select();
+    let ok = false;
+    try { ok = document.execCommand('copy'); } catch { ok = false; }
+    t.remove();
+    panel.say(ok ? 'FEN copied to the clipboard.' : `FEN: ${text}`);
+  }
+}
+
+// ---- keyboard ----
+document.addEventListener('keydown', (e) => {
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.key === 'Escape' && !promoEl.hidden) { hidePromotion(); redraw(); return; }
+  const t = e.target;
+  if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement || dialog.open) return;
+  const keys = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last', ArrowUp: 'first', ArrowDown: 'last' };
+  if (keys[e.key]) {
+    e.preventDefault();
+    nav(keys[e.key]);
+  } else if (e.key === 'f') {
+    document.querySelector('button[data-action="flip"]').click();
+  } else if (e.key === 'Escape') {
+    board.select('');
+  }
+});
+
+moveForm.addEventListener('submit', (e) => {
+  e.preventDefault();
+  const text = moveInput.value.trim();
+  if (!text || !state) return;
+  if (state.status !== 'playing') { panel.say('The game is over.', true); return; }
+  if (shown !== state.ply) showPly(state.ply);
+  if (!socket.send({ type: 'move', move: text, ply: state.ply })) panel.say('Offline: the move will be sent when the connection is back.', true);
+  moveInput.value = '';
+});

@@ -1,0 +1,213 @@
+// panel.js fills the side panel: players, captured pieces, clocks and the
+// move list, plus the words used for announcements and the game-over dialog.
+
+import { pieceURL } from './board.js';
+
+const NAMES = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
+const VALUES = { p: 1, n: 3, b: 3, r: 5, q: 9, k: 0 };
+
+/** REASONS turns the server's reason codes into words. */
+export const REASONS = {
+  checkmate: 'Checkmate',
+  stalemate: 'Stalemate',
+  'insufficient material': 'Insufficient material',
+  'seventy-five-move rule': 'Seventy-five moves without a capture or pawn move',
+  'fivefold repetition': 'Fivefold repetition',
+  'fifty-move rule': 'Fifty moves without a capture or pawn move',
+  'threefold repetition': 'Threefold repetition',
+  resignation: 'Resignation',
+  'time forfeit': 'Time forfeit',
+  'draw by agreement': 'Draw agreed',
+};
+
+/** resultWords says who won: "White wins", "Draw". */
+export function resultWords(result) {
+  if (result === '1-0') return 'White wins';
+  if (result === '0-1') return 'Black wins';
+  if (result === '1/2-1/2') return 'Draw';
+  return 'Game over';
+}
+
+/** reasonWords describes how the game ended, for people. */
+export function reasonWords(state) {
+  if (state.reason === 'resignation') return `${state.result === '1-0' ? 'Black' : 'White'} resigned`;
+  if (state.reason === 'time forfeit') {
+    const flagged = state.turn === 'white' ? 'White' : 'Black';
+    return state.result === '1/2-1/2' ? `${flagged} ran out of time, but the other side cannot mate` : `${flagged} ran out of time`;
+  }
+  return REASONS[state.reason] || state.reason || '';
+}
+
+/**
+ * sanWords says a SAN move in words for the screen reader:
+ * "Nxf3+" -> "knight takes f3, check".
+ */
+export function sanWords(san) {
+  if (!san) return '';
+  let s = san.replace(/[!?]+$/, '');
+  let suffix = '';
+  if (s.endsWith('#')) { suffix = ', checkmate'; s = s.slice(0, -1); } else if (s.endsWith('+')) { suffix = ', check'; s = s.slice(0, -1); }
+  if (s === 'O-O' || s === '0-0') return 'castles kingside' + suffix;
+  if (s === 'O-O-O' || s === '0-0-0') return 'castles queenside' + suffix;
+  let promo = '';
+  const pm = s.match(/=?([QRBN])$/);
+  if (pm && /[1-8]=?[QRBN]$/.test(s)) { promo = `, promotes to ${NAMES[pm[1].toLowerCase()]}`; s = s.replace(/=?[QRBN]$/, ''); }
+  const piece = /^[KQRBN]/.test(s) ? NAMES[s[0].toLowerCase()] : 'pawn';
+  const body = /^[KQRBN]/.test(s) ? s.slice(1) : s;
+  const to = body.slice(-2);
+  const capture = body.includes('x');
+  return `${piece} ${capture ? 'takes' : 'to'} ${to}${promo}${suffix}`;
+}
+
+/** Panel renders everything beside the board from the state. */
+export class Panel {
+  constructor(root, { onPick }) {
+    this.moves = root.querySelector('#moves');
+    this.top = root.querySelector('#player-top');
+    this.bottom = root.querySelector('#player-bottom');
+    this.status = root.querySelector('#status-line');
+    this.backLive = root.querySelector('#back-live');
+    this.clockBase = null; // {white, black, running, at}
+    this.tick = 0;
+    this.moves.addEventListener('click', (e) => {
+      const b = e.target.closest('button[data-ply]');
+      if (b) onPick(Number(b.dataset.ply));
+    });
+    this.renderedMoves = [];
+  }
+
+  /** players fills names, captures and material for the given orientation. */
+  players(state, orientation) {
+    const bottomColor = orientation;
+    const topColor = orientation === 'white' ? 'black' : 'white';
+    for (const [el, color] of [[this.top, topColor], [this.bottom, bottomColor]]) {
+      el.dataset.color = color;
+      const you = color === state.human;
+      el.querySelector('.name').textContent = you ? `You (${color})` : `Knightwatch level ${state.level}${state.levelName ? ' · ' + state.levelName : ''}`;
+      el.querySelector('.thinking').hidden = !(state.thinking && !you);
+      const caps = el.querySelector('.captures');
+      caps.textContent = '';
+      const taken = [...((state.captured || {})[color] || [])];
+      taken.sort((a, b) => VALUES[a.toLowerCase()] - VALUES[b.toLowerCase()]);
+      for (const p of taken) {
+        const img = document.createElement('img');
+        const lower = p.toLowerCase();
+        img.src = pieceURL((p === lower ? 'b' : 'w') + p.toUpperCase());
+        img.alt = NAMES[lower] || p;
+        caps.append(img);
+      }
+      const adv = color === 'white' ? state.material : -state.material;
+      if (adv > 0) {
+        const s = document.createElement('span');
+        s.className = 'adv';
+        s.textContent = `+${adv}`;
+        s.title = `${color} is ${adv} ahead in material`;
+        caps.append(s);
+      }
+      const clock = el.querySelector('.clock');
+      clock.hidden = !state.clock;
+      clock.dataset.clock = color;
+      if (state.clock) clock.setAttribute('aria-label', `${color} clock`);
+    }
+  }
+
+  /** setClock starts counting down locally from the server's figures. */
+  setClock(clock, over) {
+    clearInterval(this.tick);
+    if (!clock) { this.clockBase = null; return; }
+    this.clockBase = { white: clock.white, black: clock.black, running: over ? '' : clock.running, at: performance.now() };
+    this.drawClocks();
+    if (this.clockBase.running) this.tick = setInterval(() => this.drawClocks(), 100);
+  }
+
+  drawClocks() {
+    const c = this.clockBase;
+    if (!c) return;
+    const spent = performance.now() - c.at;
+    for (const color of ['white', 'black']) {
+      const el = document.querySelector(`.clock[data-clock="${color}"]`);
+      if (!el) continue;
+      const ms = Math.max(0, c[color] - (c.running === color ? spent : 0));
+      el.textContent = formatClock(ms);
+      el.classList.toggle('running', c.running === color);
+      el.classList.toggle('low', ms < 20000);
+    }
+  }
+
+  /** list redraws the move list, marking the shown ply. */
+  list(state, shownPly) {
+    const key = state.moves.map((m) => m.san).join(' ') + '|' + state.startFen;
+    if (key !== this.renderKey) {
+      this.renderKey = key;
+      this.moves.textContent = '';
+      const [, side, , , , full] = (state.startFen || '').split(' ');
+      let number = Number(full) || 1;
+      const blackFirst = side === 'b';
+      let li = null;
+      state.moves.forEach((m, i) => {
+        const ply = i + 1;
+        const isBlackMove = blackFirst ? (i % 2 === 0) : (i % 2 === 1);
+        if (!isBlackMove || i === 0) {
+          li = document.createElement('li');
+          const n = document.createElement('span');
+          n.className = 'num';
+          n.textContent = `${number}.`;
+          li.append(n);
+          if (isBlackMove) {
+            const e = document.createElement('span');
+            e.className = 'empty';
+            e.textContent = '…';
+            li.append(e);
+          }
+          this.moves.append(li);
+        }
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.dataset.ply = String(ply);
+        b.textContent = m.san;
+        b.setAttribute('aria-label', `${number}${isBlackMove ? '…' : '.'} ${isBlackMove ? 'Black' : 'White'}: ${sanWords(m.san)}`);
+        li.append(b);
+        if (isBlackMove) number++;
+      });
+    }
+    for (const b of this.moves.querySelectorAll('button[data-ply]')) {
+      const cur = Number(b.dataset.ply) === shownPly;
+      b.classList.toggle('current', cur);
+      if (cur) b.setAttribute('aria-current', 'step'); else b.removeAttribute('aria-current');
+    }
+    const cur = this.moves.querySelector('button.current');
+    if (cur) {
+      // Keep the shown move in view without scrolling the whole page.
+      const box = this.moves;
+      const top = cur.offsetTop - box.offsetTop;
+      if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - cur.offsetHeight) box.scrollTop = top - box.clientHeight / 2;
+    } else if (shownPly === state.ply) {
+      this.moves.scrollTop = this.moves.scrollHeight;
+    }
+    this.backLive.hidden = shownPly === state.ply;
+  }
+
+  /** say shows a short line under the opponent; error lines are red. */
+  say(text, isError) {
+    this.status.textContent = text;
+    this.status.classList.toggle('error', !!isError);
+  }
+}
+
+/** formatClock: 5:03 normally, 0:09.4 in the last ten seconds. */
+export function formatClock(ms) {
+  const t = Math.max(0, ms);
+  const s = Math.floor(t / 1000);
+  const m = Math.floor(s / 60);
+  const sec = String(s % 60).padStart(2, '0');
+  if (t < 10000) return `${m}:${sec}.${Math.floor((t % 1000) / 100)}`;
+  if (m >= 60) return `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${sec}`;
+  return `${m}:${sec}`;
+}
+
+/** endWords is the one-line verdict: "Black wins · White resigned", "Draw by agreement". */
+export function endWords(state) {
+  const reason = reasonWords(state);
+  if (state.reason === 'draw by agreement') return 'Draw by agreement';
+  return reason ? `${resultWords(state.result)} · ${reason}` : resultWords(state.result);
+}
