@@ -536,6 +536,12 @@ func (ps *pgnParser) startMoves() error {
 	}
 	if chess960 {
 		start.SetChess960(true)
+	} else if start.Chess960() && variant == "" {
+		// A FEN with Chess960 castling letters and no Variant tag: record
+		// the variant the board implies, as the writer would, so a game
+		// reads the same before and after a round trip.
+		ps.g.Tags = append(ps.g.Tags, PGNTag{"Variant", "Chess960"})
+		chess960 = true
 	}
 	if fen := ps.g.Tag("FEN"); fen != "" || chess960 {
 		ps.g.start = start
