@@ -2,9 +2,12 @@
 GO ?= go
 FUZZTIME ?= 3s
 
-.PHONY: test vet unit fuzz e2e bench deps fmt-check
+.PHONY: test deps vet unit fuzz e2e bench fmt-check
 
-test: fmt-check vet unit fuzz e2e
+test: deps fmt-check vet unit fuzz e2e
+
+deps:
+	bash scripts/deps.sh
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests use when they are missing, so a
+# fresh machine needs nothing done by hand: gnuchess-book (a real Polyglot
+# book for the engine's book reader test). e2e.sh installs chromium itself.
+set -euo pipefail
+need=()
+[ -f /usr/share/games/gnuchess/book.bin ] || need+=(gnuchess-book)
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+  echo "deps: missing ${need[*]} and cannot apt-get here; the tests that need them will say so" >&2
+  exit 0
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y "${need[@]}" >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y "${need[@]}" >/dev/null; }
