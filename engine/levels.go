@@ -8,11 +8,12 @@ type Level struct {
 	Name        string
 	Description string
 	MoveTime    time.Duration // time per move when the caller sets no limit
-	// ApproxElo is a rough estimate on Stockfish's UCI_Elo scale: level 8
-	// scored 25% against UCI_Elo 2400 in a 20-game 2+0.05 sample (about
-	// 2200), and each lower level is chained down from it by the Elo
-	// difference its ~40-game match against the level above measured at
-	// 1s+0.01 (README, Performance). Small samples: +-100 or so.
+	// ApproxElo is an estimate on Stockfish 15.1's UCI_Elo scale, anchored
+	// at both ends by matches at 2s+0.05 (README, Performance): level 8
+	// scored 35.8% in 60 games against UCI_Elo 2200 (about 2100) and level 1
+	// 32.5% in 20 games against UCI_Elo 1350 (about 1200). The levels
+	// between are spaced in proportion to the Elo gaps their ~40-game
+	// matches against the level below measured. Error: +-100 or more.
 	ApproxElo int
 }
 
@@ -44,12 +45,12 @@ var levelTable = [...]levelParams{
 
 // Levels lists the difficulty levels; index 0 is level 1.
 var Levels = []Level{
-	{1, "Beginner", "Looks one move ahead; misses most tactics and sometimes drifts.", levelTable[0].moveTime, 750},
-	{2, "Novice", "Sees simple captures and threats, little more.", levelTable[1].moveTime, 900},
-	{3, "Casual", "Spots two-move tactics, plays loosely.", levelTable[2].moveTime, 1100},
-	{4, "Club", "A solid club player with an occasional slip.", levelTable[3].moveTime, 1350},
-	{5, "Strong club", "Calculates short combinations reliably.", levelTable[4].moveTime, 1500},
-	{6, "Expert", "Deeper calculation, rarely misses a tactic.", levelTable[5].moveTime, 1750},
-	{7, "Master", "Nearly full strength, thinking one second a move.", levelTable[6].moveTime, 2050},
-	{8, "Grandmaster", "Full strength, a few seconds a move.", levelTable[7].moveTime, 2200},
+	{1, "Beginner", "Looks one move ahead; misses most tactics and sometimes drifts.", levelTable[0].moveTime, 1200},
+	{2, "Novice", "Sees simple captures and threats, little more.", levelTable[1].moveTime, 1300},
+	{3, "Casual", "Spots two-move tactics, plays loosely.", levelTable[2].moveTime, 1450},
+	{4, "Club", "A solid club player with an occasional slip.", levelTable[3].moveTime, 1600},
+	{5, "Strong club", "Calculates short combinations reliably.", levelTable[4].moveTime, 1650},
+	{6, "Expert", "Deeper calculation, rarely misses a tactic.", levelTable[5].moveTime, 1800},
+	{7, "Master", "Nearly full strength, thinking one second a move.", levelTable[6].moveTime, 2000},
+	{8, "Grandmaster", "Full strength, a few seconds a move.", levelTable[7].moveTime, 2100},
 }
