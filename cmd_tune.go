@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"strings"
 	"time"
 
 	"knightwatch/engine"
@@ -59,11 +59,12 @@ func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "%d positions\n", len(data))
 		return engine.WriteTrainingData(w, data)
 	}
-	fs := newFlagSet("tune", "texel --in FILE [--passes N] [--write engine/tuned.go]", stderr)
-	in := fs.String("in", "", "training positions (FEN;result lines)")
-	passes := fs.Int("passes", 20, "maximum passes over the weights")
-	limit := fs.Duration("time", 110*time.Second, "stop after this long")
-	reg := fs.Float64("reg", 0.002, "penalty for moving weights away from their current values (0 = none)")
+	fs := newFlagSet("tune", "texel --in FILE [--epochs N] [--lr X] [--reg X] [--write engine/tuned.go]", stderr)
+	in := fs.String("in", "", "training positions (FEN;result lines); repeat the flag's files comma-separated")
+	epochs := fs.Int("epochs", 500, "gradient steps (each a pass over all positions)")
+	lr := fs.Float64("lr", 1, "Adam step size in centipawns")
+	reg := fs.Float64("reg", 0, "L2 penalty per centipawn squared for moving a weight from its starting value")
+	limit := fs.Duration("time", 30*time.Minute, "stop after this long")
 	write := fs.String("write", "", "write the tuned weights as Go source to this file (engine/tuned.go)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -71,39 +72,40 @@ func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *in == "" {
 		return fmt.Errorf("--in is required")
 	}
-	f, err := os.Open(*in)
-	if err != nil {
-		return err
-	}
-	data, err := engine.ReadTrainingData(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", *in, err)
+	var data []engine.TrainingPosition
+	for _, name := range strings.Split(*in, ",") {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		d, err := engine.ReadTrainingData(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		data = append(data, d...)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *limit)
 	defer cancel()
-	res, err := engine.Tune(ctx, data, *passes, *reg, func(pass int, e float64) {
-		fmt.Fprintf(stderr, "pass %d: error %.6f\n", pass, e)
+	start := time.Now()
+	res, err := engine.Tune(ctx, data, engine.TuneOptions{Epochs: *epochs, LearningRate: *lr, Reg: *reg}, func(epoch int, e float64) {
+		fmt.Fprintf(stderr, "epoch %d: error %.6f (%s)\n", epoch, e, time.Since(start).Round(time.Second))
 	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "positions %d K %.2f error %.6f -> %.6f after %d passes\n", res.Positions, res.K, res.Before, res.After, res.Passes)
-	names := make([]string, 0, len(res.Changed))
-	for n := range res.Changed {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(stdout, "  %-20s %5d -> %5d\n", n, res.Changed[n][0], res.Changed[n][1])
-	}
+	fmt.Fprintf(stdout, "positions %d (skipped %d not quiet) K %.3f error %.6f -> %.6f after %d epochs; %d weights changed\n",
+		res.Positions, res.Skipped, res.K, res.Before, res.After, res.Epochs, res.Changed)
 	if *write != "" {
 		out, err := os.Create(*write)
 		if err != nil {
 			return err
 		}
-		defer out.Close()
-		return engine.WriteTunedGo(out, res)
+		if err := engine.WriteTunedGo(out, res); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
 	}
 	return nil
 }

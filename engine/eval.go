@@ -3,180 +3,123 @@ package engine
 import "knightwatch/game"
 
 // The evaluation is tapered: every term has a middlegame and an endgame
-// weight, blended by how much non-pawn material is left. All weights live
-// in evalParams so that the Texel tuner (engine/tuner) can adjust them
-// through paramRefs; the piece-square tables are rebuilt from them by
-// initEval.
+// weight, blended by how much non-pawn material is left. It is linear in
+// its weights (evalWeights): evaluate adds weight × count for each term,
+// and with a trace it records the counts instead, which is what lets the
+// Texel tuner (texel.go) fit every weight, piece-square tables included, by
+// gradient descent.
+
+// evalTerm indexes one weight pair (middlegame, endgame).
+type evalTerm int
+
+// Mobility tables have one entry per count of reachable squares.
+var mobilityCount = [7]int{0, 0, 9, 14, 15, 28, 0}
+
+// kingDangerUnits is the size of the king-danger tables, indexed by attack
+// units (capped).
+const kingDangerUnits = 50
+
+// The weight layout. Terms marked "per colour" are counted for White minus
+// Black.
+const (
+	tValue             evalTerm = 0                            // [piece type] material
+	tPST               evalTerm = tValue + 7                   // [(piece type-1)*64 + square] from White's view, a1 = 0
+	tMobility          evalTerm = tPST + 6*64                  // per piece type, [reachable squares]; see mobilityTerm
+	tPassed            evalTerm = tMobility + 9 + 14 + 15 + 28 // [relative rank] passed pawn
+	tPassedFree        evalTerm = tPassed + 8                  // [relative rank] extra when the stop square is empty
+	tIsolated          evalTerm = tPassedFree + 8
+	tDoubled           evalTerm = tIsolated + 1
+	tBishopPair        evalTerm = tDoubled + 1
+	tRookOpen          evalTerm = tBishopPair + 1
+	tRookSemiOpen      evalTerm = tRookOpen + 1
+	tShield            evalTerm = tRookSemiOpen + 1 // per own pawn in front of the king
+	tTempo             evalTerm = tShield + 1       // side to move
+	tPassedKingThem    evalTerm = tTempo + 1        // enemy king's distance to the stop square × (rank-2)
+	tPassedKingUs      evalTerm = tPassedKingThem + 1
+	tPawnThreat        evalTerm = tPassedKingUs + 1 // enemy piece attacked by a pawn
+	tMinorThreat       evalTerm = tPawnThreat + 1   // enemy rook or queen attacked by a knight or bishop
+	tRookThreat        evalTerm = tMinorThreat + 1  // enemy queen attacked by a rook
+	tOutpost           evalTerm = tRookThreat + 1   // knight on ranks 4-6, pawn-protected, safe from pawns
+	tRookSeventh       evalTerm = tOutpost + 1
+	tKingOpenFile      evalTerm = tRookSeventh + 1                     // open or half-open file at or beside the king
+	tConnected         evalTerm = tKingOpenFile + 1                    // [relative rank] pawn defended by or beside a pawn
+	tKingExposure      evalTerm = tConnected + 8                       // squares a queen on the king's square would reach
+	tHanging           evalTerm = tKingExposure + 1                    // enemy piece attacked and not defended
+	tKingDanger        evalTerm = tHanging + 1                         // [attack units] with two or more attackers and a queen
+	tKingDangerNoQueen evalTerm = tKingDanger + kingDangerUnits        // [attack units] without the queen
+	tSafeCheck         evalTerm = tKingDangerNoQueen + kingDangerUnits // [piece type] squares giving check that the defender does not cover
+	tPassedSafe        evalTerm = tSafeCheck + 7                       // [relative rank] passed pawn whose stop square the enemy does not attack
+	numTerms                    = tPassedSafe + 8
+)
+
+// evalWeights holds every weight: [0] middlegame, [1] endgame.
+type evalWeights [2][numTerms]int
+
+// params are the weights the evaluation uses.
+var params evalWeights
+
+func init() { setDefaultParams() }
+
+// setDefaultParams loads the built-in weights: the tuned ones when tuned.go
+// has them, else the hand-written defaults.
+func setDefaultParams() {
+	params = handDefaults()
+	applyTuned(&params)
+}
+
+var mobilityStart = func() (s [7]evalTerm) {
+	t := tMobility
+	for pt := game.Knight; pt <= game.Queen; pt++ {
+		s[pt] = t
+		t += evalTerm(mobilityCount[pt])
+	}
+	return s
+}()
+
+func pstTerm(pt game.PieceType, rs game.Square) evalTerm {
+	return tPST + evalTerm(int(pt-1)*64+int(rs))
+}
+
+func mobilityTerm(pt game.PieceType, n int) evalTerm {
+	return mobilityStart[pt] + evalTerm(n)
+}
+
+// kingAttackUnits weighs an attacker of each type by how many squares of
+// the king zone it hits.
+var kingAttackUnits = [7]int{0, 0, 2, 4, 4, 4, 0}
 
 // phase weights of the pieces; 24 means the full opening complement.
 var phaseWeight = [7]int{0, 0, 1, 1, 2, 4, 0}
 
 const maxPhase = 24
 
-type evalWeights struct {
-	Value        [2][7]int     // material, [mg/eg][piece type]
-	PST          [2][7][64]int // bonus per square from White's view, a1 = 0
-	PSTScale     [2][7]int     // percent applied to each table (tuned as a whole)
-	Mobility     [2][7]int     // per reachable square above mobilityBase
-	Passed       [2][8]int     // passed pawn by relative rank
-	PassedFree   [2][8]int     // extra when the square in front is empty
-	Isolated     [2]int
-	Doubled      [2]int
-	BishopPair   [2]int
-	RookOpen     [2]int
-	RookSemiOpen [2]int
-	Shield       [2]int // per own pawn in front of the king
-	KingAttack   [7]int // attack units per attacker type on the king zone
-	Tempo        [2]int
-	// Endgame bonus per square of king distance to a passed pawn's
-	// stop square (enemy king far, own king near), times (rank - 2).
-	PassedKingThem, PassedKingUs int
-	PawnThreat                   [2]int // per enemy piece attacked by a pawn
-	MinorThreat                  [2]int // per enemy rook or queen attacked by a knight or bishop
-	RookThreat                   [2]int // per enemy queen attacked by a rook
-	Outpost                      [2]int // knight on ranks 4-6, pawn-protected, safe from pawns
-	RookSeventh                  [2]int // rook on the 7th rank
-	KingOpenFile                 [2]int // per open or half-open file at or beside the king
-	Connected                    [2]int // pawn defended by a pawn or beside one, times its rank
-	// KingExposure is per square a queen on the king's square would reach
-	// (open lines towards the king), when the enemy still has a queen.
-	KingExposure [2]int
+// evalTrace records, for the tuner, how often each term counted (White
+// minus Black) and the factors applied after the sum.
+type evalTrace struct {
+	coef  [numTerms]int
+	phase int
+	// egScale is 1 or 1/2 (opposite-coloured bishops) on the endgame sum;
+	// drawScale is 1 or 1/8 (too little material to win) on the result.
+	egScale, drawScale float64
 }
 
-var mobilityBase = [7]int{0, 0, 4, 6, 6, 12, 0}
-
-// params are the weights the evaluation uses.
-var params evalWeights
-
-// Visual tables, rank 8 first, as one reads a diagram.
-var (
-	pstPawnMG = [64]int{
-		0, 0, 0, 0, 0, 0, 0, 0,
-		50, 50, 50, 50, 50, 50, 50, 50,
-		10, 10, 20, 30, 30, 20, 10, 10,
-		5, 5, 10, 25, 25, 10, 5, 5,
-		0, 0, 0, 20, 20, 0, 0, 0,
-		5, -5, -10, 0, 0, -10, -5, 5,
-		5, 10, 10, -20, -20, 10, 10, 5,
-		0, 0, 0, 0, 0, 0, 0, 0,
-	}
-	pstPawnEG = [64]int{
-		0, 0, 0, 0, 0, 0, 0, 0,
-		80, 80, 80, 80, 80, 80, 80, 80,
-		50, 50, 50, 50, 50, 50, 50, 50,
-		30, 30, 30, 30, 30, 30, 30, 30,
-		15, 15, 15, 15, 15, 15, 15, 15,
-		5, 5, 5, 5, 5, 5, 5, 5,
-		0, 0, 0, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, 0,
-	}
-	pstKnight = [64]int{
-		-50, -40, -30, -30, -30, -30, -40, -50,
-		-40, -20, 0, 0, 0, 0, -20, -40,
-		-30, 0, 10, 15, 15, 10, 0, -30,
-		-30, 5, 15, 20, 20, 15, 5, -30,
-		-30, 0, 15, 20, 20, 15, 0, -30,
-		-30, 5, 10, 15, 15, 10, 5, -30,
-		-40, -20, 0, 5, 5, 0, -20, -40,
-		-50, -40, -30, -30, -30, -30, -40, -50,
-	}
-	pstBishop = [64]int{
-		-20, -10, -10, -10, -10, -10, -10, -20,
-		-10, 0, 0, 0, 0, 0, 0, -10,
-		-10, 0, 5, 10, 10, 5, 0, -10,
-		-10, 5, 5, 10, 10, 5, 5, -10,
-		-10, 0, 10, 10, 10, 10, 0, -10,
-		-10, 10, 10, 10, 10, 10, 10, -10,
-		-10, 5, 0, 0, 0, 0, 5, -10,
-		-20, -10, -10, -10, -10, -10, -10, -20,
-	}
-	pstRook = [64]int{
-		0, 0, 0, 0, 0, 0, 0, 0,
-		5, 10, 10, 10, 10, 10, 10, 5,
-		-5, 0, 0, 0, 0, 0, 0, -5,
-		-5, 0, 0, 0, 0, 0, 0, -5,
-		-5, 0, 0, 0, 0, 0, 0, -5,
-		-5, 0, 0, 0, 0, 0, 0, -5,
-		-5, 0, 0, 0, 0, 0, 0, -5,
-		0, 0, 0, 5, 5, 0, 0, 0,
-	}
-	pstQueen = [64]int{
-		-20, -10, -10, -5, -5, -10, -10, -20,
-		-10, 0, 0, 0, 0, 0, 0, -10,
-		-10, 0, 5, 5, 5, 5, 0, -10,
-		-5, 0, 5, 5, 5, 5, 0, -5,
-		0, 0, 5, 5, 5, 5, 0, -5,
-		-10, 5, 5, 5, 5, 5, 0, -10,
-		-10, 0, 5, 0, 0, 0, 0, -10,
-		-20, -10, -10, -5, -5, -10, -10, -20,
-	}
-	pstKingMG = [64]int{
-		-30, -40, -40, -50, -50, -40, -40, -30,
-		-30, -40, -40, -50, -50, -40, -40, -30,
-		-30, -40, -40, -50, -50, -40, -40, -30,
-		-30, -40, -40, -50, -50, -40, -40, -30,
-		-20, -30, -30, -40, -40, -30, -30, -20,
-		-10, -20, -20, -20, -20, -20, -20, -10,
-		20, 20, 0, 0, 0, 0, 20, 20,
-		20, 30, 10, 0, 0, 10, 30, 20,
-	}
-	pstKingEG = [64]int{
-		-50, -40, -30, -20, -20, -30, -40, -50,
-		-30, -20, -10, 0, 0, -10, -20, -30,
-		-30, -10, 20, 30, 30, 20, -10, -30,
-		-30, -10, 30, 40, 40, 30, -10, -30,
-		-30, -10, 30, 40, 40, 30, -10, -30,
-		-30, -10, 20, 30, 30, 20, -10, -30,
-		-30, -30, 0, 0, 0, 0, -30, -30,
-		-50, -30, -30, -30, -30, -30, -30, -50,
-	}
-)
-
-func init() { setDefaultParams() }
-
-// setDefaultParams loads the built-in weights: the hand-written defaults,
-// then the tuned values from tuned.go.
-func setDefaultParams() {
-	setHandDefaults()
-	applyTuned()
+// evalAcc sums the weighted terms; with a trace it also records them.
+type evalAcc struct {
+	w      *evalWeights
+	mg, eg int // White minus Black
+	trace  *evalTrace
 }
 
-// setHandDefaults loads the hand-written weights.
-func setHandDefaults() {
-	w := &params
-	w.Value = [2][7]int{{0, 82, 337, 365, 477, 1025, 0}, {0, 94, 281, 297, 512, 936, 0}}
-	visual := [2][7]*[64]int{
-		{nil, &pstPawnMG, &pstKnight, &pstBishop, &pstRook, &pstQueen, &pstKingMG},
-		{nil, &pstPawnEG, &pstKnight, &pstBishop, &pstRook, &pstQueen, &pstKingEG},
+// add counts term t n times for colour c.
+func (a *evalAcc) add(c game.Color, t evalTerm, n int) {
+	if c == game.Black {
+		n = -n
 	}
-	for ph := 0; ph < 2; ph++ {
-		for pt := game.Pawn; pt <= game.King; pt++ {
-			for sq := 0; sq < 64; sq++ {
-				w.PST[ph][pt][sq] = visual[ph][pt][sq^56]
-			}
-		}
+	a.mg += a.w[0][t] * n
+	a.eg += a.w[1][t] * n
+	if a.trace != nil {
+		a.trace.coef[t] += n
 	}
-	w.PSTScale = [2][7]int{{0, 100, 100, 100, 100, 100, 100}, {0, 100, 100, 100, 100, 100, 100}}
-	w.Mobility = [2][7]int{{0, 0, 4, 5, 2, 1, 0}, {0, 0, 4, 5, 4, 2, 0}}
-	w.Passed = [2][8]int{{0, 0, 5, 10, 20, 35, 60, 0}, {0, 10, 15, 25, 45, 75, 120, 0}}
-	w.PassedFree = [2][8]int{{0, 0, 0, 2, 5, 10, 15, 0}, {0, 0, 2, 5, 10, 20, 35, 0}}
-	w.Isolated = [2]int{-12, -15}
-	w.Doubled = [2]int{-10, -20}
-	w.BishopPair = [2]int{30, 50}
-	w.RookOpen = [2]int{25, 10}
-	w.RookSemiOpen = [2]int{12, 6}
-	w.Shield = [2]int{10, 0}
-	w.KingAttack = [7]int{0, 0, 2, 2, 3, 5, 0}
-	w.Tempo = [2]int{12, 5}
-	w.PassedKingThem, w.PassedKingUs = 5, 2
-	w.PawnThreat = [2]int{40, 30}
-	w.MinorThreat = [2]int{30, 20}
-	w.RookThreat = [2]int{25, 15}
-	w.Outpost = [2]int{20, 10}
-	w.RookSeventh = [2]int{15, 25}
-	w.KingOpenFile = [2]int{-15, 0}
-	w.Connected = [2]int{3, 2}
-	w.KingExposure = [2]int{-4, 0}
 }
 
 func distance(a, b game.Square) int {
@@ -238,16 +181,6 @@ func init() {
 	}
 }
 
-// kingDanger converts attack units into a middlegame penalty; it grows
-// faster than linearly because attacks by several pieces are the ones that
-// succeed.
-func kingDanger(units int) int {
-	if units > 50 {
-		units = 50
-	}
-	return units * units / 4
-}
-
 func relSq(c game.Color, sq game.Square) game.Square {
 	if c == game.White {
 		return sq
@@ -258,8 +191,13 @@ func relSq(c game.Color, sq game.Square) game.Square {
 // evaluate returns the static evaluation in centipawns from the side to
 // move's point of view.
 func evaluate(p *game.Position) int {
-	w := &params
-	var mg, eg [2]int
+	return evaluateWith(p, &params, nil)
+}
+
+// evaluateWith evaluates p with weights w, recording the terms in trace
+// when it is not nil.
+func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
+	a := evalAcc{w: w, trace: trace}
 	phase := 0
 	occ := p.Occupied()
 	var pawnAtt [2]game.Bitboard
@@ -269,58 +207,55 @@ func evaluate(p *game.Position) int {
 		}
 	}
 	var kingSq [2]game.Square
-	var kingZone [2]game.Bitboard
+	var kingZone, kingAtt [2]game.Bitboard
 	for c := game.White; c <= game.Black; c++ {
 		kingSq[c] = p.KingSquare(c)
 		if kingSq[c] != game.NoSquare {
-			kingZone[c] = game.KingAttacks(kingSq[c]) | kingSq[c].Bitboard()
+			kingAtt[c] = game.KingAttacks(kingSq[c])
+			kingZone[c] = kingAtt[c] | kingSq[c].Bitboard()
 		}
 	}
 	var attackUnits, attackers [2]int
-	var minorAtt, rookAtt [2]game.Bitboard
+	var minorAtt, rookAtt, allAtt, passers [2]game.Bitboard
+	var typeAtt [2][7]game.Bitboard // attacks by piece type
 	for c := game.White; c <= game.Black; c++ {
 		them := c.Other()
 		own := p.ByColor(c)
 		ownPawns := p.Pieces(c, game.Pawn)
 		theirPawns := p.Pieces(them, game.Pawn)
 		mobArea := ^own &^ pawnAtt[them]
-		threats := (pawnAtt[c] & p.ByColor(them) &^ p.ByType(game.Pawn)).Count()
-		mg[c] += w.PawnThreat[0] * threats
-		eg[c] += w.PawnThreat[1] * threats
+		allAtt[c] = pawnAtt[c] | kingAtt[c]
+		a.add(c, tPawnThreat, (pawnAtt[c] & p.ByColor(them) &^ p.ByType(game.Pawn)).Count())
 
 		// Pawns.
 		for b := ownPawns; b != 0; {
 			sq := b.PopFirst()
 			rs := relSq(c, sq)
-			mg[c] += w.Value[0][game.Pawn] + w.PST[0][game.Pawn][rs]*w.PSTScale[0][game.Pawn]/100
-			eg[c] += w.Value[1][game.Pawn] + w.PST[1][game.Pawn][rs]*w.PSTScale[1][game.Pawn]/100
+			rr := sq.RelativeRank(c)
+			a.add(c, tValue+evalTerm(game.Pawn), 1)
+			a.add(c, pstTerm(game.Pawn, rs), 1)
 			if passedMask[c][sq]&theirPawns == 0 && forwardFile[c][sq]&ownPawns == 0 {
-				rr := sq.RelativeRank(c)
-				mg[c] += w.Passed[0][rr]
-				eg[c] += w.Passed[1][rr]
+				passers[c] |= sq.Bitboard()
+				a.add(c, tPassed+evalTerm(rr), 1)
 				if forwardFile[c][sq]&occ == 0 {
-					mg[c] += w.PassedFree[0][rr]
-					eg[c] += w.PassedFree[1][rr]
+					a.add(c, tPassedFree+evalTerm(rr), 1)
 				}
 				if rr >= 3 && kingSq[0] != game.NoSquare && kingSq[1] != game.NoSquare {
 					stop := sq + 8
 					if c == game.Black {
 						stop = sq - 8
 					}
-					eg[c] += (w.PassedKingThem*distance(kingSq[them], stop) - w.PassedKingUs*distance(kingSq[c], stop)) * (rr - 2)
+					a.add(c, tPassedKingThem, distance(kingSq[them], stop)*(rr-2))
+					a.add(c, tPassedKingUs, distance(kingSq[c], stop)*(rr-2))
 				}
 			}
 			if adjacentFiles[sq.File()]&ownPawns == 0 {
-				mg[c] += w.Isolated[0]
-				eg[c] += w.Isolated[1]
+				a.add(c, tIsolated, 1)
 			} else if pawnAtt[c].Has(sq) || adjacentFiles[sq.File()]&game.RankMask(sq.Rank())&ownPawns != 0 {
-				rr := sq.RelativeRank(c)
-				mg[c] += w.Connected[0] * rr
-				eg[c] += w.Connected[1] * rr
+				a.add(c, tConnected+evalTerm(rr), 1)
 			}
 			if forwardFile[c][sq]&ownPawns != 0 {
-				mg[c] += w.Doubled[0]
-				eg[c] += w.Doubled[1]
+				a.add(c, tDoubled, 1)
 			}
 		}
 
@@ -328,10 +263,9 @@ func evaluate(p *game.Position) int {
 		for pt := game.Knight; pt <= game.Queen; pt++ {
 			for b := p.Pieces(c, pt); b != 0; {
 				sq := b.PopFirst()
-				rs := relSq(c, sq)
 				phase += phaseWeight[pt]
-				mg[c] += w.Value[0][pt] + w.PST[0][pt][rs]*w.PSTScale[0][pt]/100
-				eg[c] += w.Value[1][pt] + w.PST[1][pt][rs]*w.PSTScale[1][pt]/100
+				a.add(c, tValue+evalTerm(pt), 1)
+				a.add(c, pstTerm(pt, relSq(c, sq)), 1)
 				var att game.Bitboard
 				switch pt {
 				case game.Knight:
@@ -339,8 +273,7 @@ func evaluate(p *game.Position) int {
 					minorAtt[c] |= att
 					rr := sq.RelativeRank(c)
 					if rr >= 3 && rr <= 5 && pawnAtt[c].Has(sq) && passedMask[c][sq]&adjacentFiles[sq.File()]&theirPawns == 0 {
-						mg[c] += w.Outpost[0]
-						eg[c] += w.Outpost[1]
+						a.add(c, tOutpost, 1)
 					}
 				case game.Bishop:
 					att = game.BishopAttacks(sq, occ)
@@ -349,91 +282,111 @@ func evaluate(p *game.Position) int {
 					att = game.RookAttacks(sq, occ)
 					rookAtt[c] |= att
 					if sq.RelativeRank(c) == 6 {
-						mg[c] += w.RookSeventh[0]
-						eg[c] += w.RookSeventh[1]
+						a.add(c, tRookSeventh, 1)
 					}
 					file := game.FileMask(sq.File())
 					if file&ownPawns == 0 {
 						if file&theirPawns == 0 {
-							mg[c] += w.RookOpen[0]
-							eg[c] += w.RookOpen[1]
+							a.add(c, tRookOpen, 1)
 						} else {
-							mg[c] += w.RookSemiOpen[0]
-							eg[c] += w.RookSemiOpen[1]
+							a.add(c, tRookSemiOpen, 1)
 						}
 					}
 				case game.Queen:
 					att = game.QueenAttacks(sq, occ)
 				}
-				mob := (att & mobArea).Count() - mobilityBase[pt]
-				mg[c] += w.Mobility[0][pt] * mob
-				eg[c] += w.Mobility[1][pt] * mob
+				allAtt[c] |= att
+				typeAtt[c][pt] |= att
+				a.add(c, mobilityTerm(pt, (att&mobArea).Count()), 1)
 				if z := att & kingZone[them]; z != 0 {
 					attackers[c]++
-					attackUnits[c] += w.KingAttack[pt] * z.Count()
+					attackUnits[c] += kingAttackUnits[pt] * z.Count()
 				}
 			}
 		}
 		if p.Pieces(c, game.Bishop).More() {
-			mg[c] += w.BishopPair[0]
-			eg[c] += w.BishopPair[1]
+			a.add(c, tBishopPair, 1)
 		}
 
 		// King.
 		if k := kingSq[c]; k != game.NoSquare {
-			rs := relSq(c, k)
-			mg[c] += w.PST[0][game.King][rs] * w.PSTScale[0][game.King] / 100
-			eg[c] += w.PST[1][game.King][rs] * w.PSTScale[1][game.King] / 100
-			shield := (shieldMask[c][k] & ownPawns).Count()
-			mg[c] += w.Shield[0] * shield
-			eg[c] += w.Shield[1] * shield
+			a.add(c, pstTerm(game.King, relSq(c, k)), 1)
+			a.add(c, tShield, (shieldMask[c][k] & ownPawns).Count())
 			if p.Pieces(them, game.Queen) != 0 {
-				exposure := (game.QueenAttacks(k, p.ByType(game.Pawn)) &^ own).Count()
-				mg[c] += w.KingExposure[0] * exposure
-				eg[c] += w.KingExposure[1] * exposure
+				a.add(c, tKingExposure, (game.QueenAttacks(k, p.ByType(game.Pawn)) &^ own).Count())
 			}
 			for f := max(k.File()-1, 0); f <= min(k.File()+1, 7); f++ {
 				if game.FileMask(f)&ownPawns == 0 {
-					mg[c] += w.KingOpenFile[0]
-					eg[c] += w.KingOpenFile[1]
+					a.add(c, tKingOpenFile, 1)
 				}
 			}
 		}
 	}
 	for c := game.White; c <= game.Black; c++ {
-		if attackers[c] >= 2 && p.Pieces(c, game.Queen) != 0 {
-			mg[c] += kingDanger(attackUnits[c])
-		} else if attackers[c] >= 2 {
-			mg[c] += kingDanger(attackUnits[c]) / 2
+		them := c.Other()
+		if attackers[c] >= 2 {
+			u := min(attackUnits[c], kingDangerUnits-1)
+			if p.Pieces(c, game.Queen) != 0 {
+				a.add(c, tKingDanger+evalTerm(u), 1)
+			} else {
+				a.add(c, tKingDangerNoQueen+evalTerm(u), 1)
+			}
+		}
+		majors := p.Pieces(them, game.Rook) | p.Pieces(them, game.Queen)
+		a.add(c, tMinorThreat, (minorAtt[c] & majors).Count())
+		a.add(c, tRookThreat, (rookAtt[c] & p.Pieces(them, game.Queen)).Count())
+		// Pieces attacked and not defended: the side to move may simply
+		// take them, the other side must spend its move saving them.
+		hanging := p.ByColor(them) &^ p.ByType(game.Pawn) &^ p.ByType(game.King) & allAtt[c] &^ allAtt[them]
+		a.add(c, tHanging, hanging.Count())
+
+		// Checks the defender cannot meet by capturing the checking piece
+		// on arrival: the raw material of successful king attacks.
+		if k := kingSq[them]; k != game.NoSquare {
+			safe := ^p.ByColor(c) &^ allAtt[them]
+			diag, line := game.BishopAttacks(k, occ), game.RookAttacks(k, occ)
+			a.add(c, tSafeCheck+evalTerm(game.Knight), (game.KnightAttacks(k) & typeAtt[c][game.Knight] & safe).Count())
+			a.add(c, tSafeCheck+evalTerm(game.Bishop), (diag & typeAtt[c][game.Bishop] & safe).Count())
+			a.add(c, tSafeCheck+evalTerm(game.Rook), (line & typeAtt[c][game.Rook] & safe).Count())
+			a.add(c, tSafeCheck+evalTerm(game.Queen), ((diag | line) & typeAtt[c][game.Queen] & safe).Count())
+		}
+		// A passed pawn whose next square the enemy does not attack can
+		// advance.
+		for b := passers[c]; b != 0; {
+			sq := b.PopFirst()
+			stop := sq + 8
+			if c == game.Black {
+				stop = sq - 8
+			}
+			if stop < 64 && !allAtt[them].Has(stop) {
+				a.add(c, tPassedSafe+evalTerm(sq.RelativeRank(c)), 1)
+			}
 		}
 	}
-	for c := game.White; c <= game.Black; c++ {
-		them := c.Other()
-		majors := p.Pieces(them, game.Rook) | p.Pieces(them, game.Queen)
-		n := (minorAtt[c] & majors).Count()
-		mg[c] += w.MinorThreat[0] * n
-		eg[c] += w.MinorThreat[1] * n
-		n = (rookAtt[c] & p.Pieces(them, game.Queen)).Count()
-		mg[c] += w.RookThreat[0] * n
-		eg[c] += w.RookThreat[1] * n
-	}
 	us := p.Side()
-	mg[us] += w.Tempo[0]
-	eg[us] += w.Tempo[1]
+	a.add(us, tTempo, 1)
 
 	if phase > maxPhase {
 		phase = maxPhase
 	}
-	mgScore := mg[game.White] - mg[game.Black]
-	egScore := eg[game.White] - eg[game.Black]
+	egScale := 1.0
+	eg := a.eg
 	// Opposite-coloured bishops with only pawns besides are drawish.
 	if wb, bb := p.Pieces(game.White, game.Bishop), p.Pieces(game.Black, game.Bishop); wb != 0 && bb != 0 && !wb.More() && !bb.More() &&
 		p.ByType(game.Knight)|p.ByType(game.Rook)|p.ByType(game.Queen) == 0 &&
 		(wb&game.DarkSquares != 0) != (bb&game.DarkSquares != 0) {
-		egScore /= 2
+		eg /= 2
+		egScale = 0.5
 	}
-	score := (mgScore*phase + egScore*(maxPhase-phase)) / maxPhase
-	score = scaleDrawish(p, score)
+	score := (a.mg*phase + eg*(maxPhase-phase)) / maxPhase
+	drawScale := 1.0
+	if scaled := scaleDrawish(p, score); scaled != score {
+		score = scaled
+		drawScale = 1.0 / 8
+	}
+	if trace != nil {
+		trace.phase, trace.egScale, trace.drawScale = phase, egScale, drawScale
+	}
 	if us == game.Black {
 		score = -score
 	}

@@ -310,7 +310,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	pvNode := beta-alpha > 1
 	t.pvLen[ply] = 0
 	if depth <= 0 {
-		return t.qsearch(p, alpha, beta, ply)
+		return t.qsearch(p, alpha, beta, ply, true)
 	}
 	t.nodes++
 	if t.checkStop() {
@@ -375,7 +375,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		// Razoring: hopelessly below alpha near the leaves, check with
 		// quiescence whether any capture rescues the position.
 		if depth <= 2 && eval+250*depth <= alpha {
-			if s := t.qsearch(p, alpha, alpha+1, ply); s <= alpha {
+			if s := t.qsearch(p, alpha, alpha+1, ply, true); s <= alpha {
 				return s
 			}
 		}
@@ -585,8 +585,12 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	return bestScore
 }
 
-// qsearch resolves captures (and check evasions) until the position is quiet.
-func (t *thread) qsearch(p *game.Position, alpha, beta, ply int) int {
+// qsearch resolves captures (and check evasions) until the position is
+// quiet. With checks (its first ply below the main search) it also tries
+// quiet checking moves: without them a null-move search that drops into
+// quiescence cannot see a threatened mate such as Qh7#, and a sacrifice
+// that sets one up looks like a blunder.
+func (t *thread) qsearch(p *game.Position, alpha, beta, ply int, checks bool) int {
 	t.nodes++
 	if t.checkStop() {
 		return 0
@@ -657,7 +661,7 @@ func (t *thread) qsearch(p *game.Position, alpha, beta, ply int) int {
 		}
 		save := *p
 		p.MakeMove(m)
-		s := -t.qsearch(p, -beta, -alpha, ply+1)
+		s := -t.qsearch(p, -beta, -alpha, ply+1, false)
 		*p = save
 		if t.stopped() {
 			return 0
@@ -669,6 +673,32 @@ func (t *thread) qsearch(p *game.Position, alpha, beta, ply int) int {
 				bestMove = m
 				if s >= beta {
 					break
+				}
+			}
+		}
+	}
+	if checks && !inCheck && bestScore < beta {
+		var quiets game.MoveList
+		p.GenerateQuiets(&quiets)
+		for _, m := range quiets.Moves[:quiets.N] {
+			if m.IsPromotion() || !p.GivesCheck(m) || !seeGE(p, m, 0) {
+				continue
+			}
+			save := *p
+			p.MakeMove(m)
+			s := -t.qsearch(p, -beta, -alpha, ply+1, false)
+			*p = save
+			if t.stopped() {
+				return 0
+			}
+			if s > bestScore {
+				bestScore = s
+				if s > alpha {
+					alpha = s
+					bestMove = m
+					if s >= beta {
+						break
+					}
 				}
 			}
 		}

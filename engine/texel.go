@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"go/format"
 	"io"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"knightwatch/game"
 )
@@ -160,199 +163,318 @@ func ReadTrainingData(r io.Reader) ([]TrainingPosition, error) {
 	return out, sc.Err()
 }
 
-// tunable is one evaluation weight the tuner may change.
-type tunable struct {
-	name string
-	p    *int
+// tuneSample is one training position reduced to what the tuner needs:
+// the evaluation's terms (White minus Black) and the factors that turn
+// their weighted sums into the White-view score
+//
+//	score = Σ coef·(mgFactor·mg weight + egFactor·eg weight)
+type tuneSample struct {
+	terms              []int32
+	coefs              []int16
+	mgFactor, egFactor float64
+	result             float64
 }
 
-// tunables lists the scalar weights (not the piece-square tables, which
-// would need far more data than a short self-play run produces).
-func tunables() []tunable {
-	w := &params
-	var out []tunable
-	add := func(name string, p *int) { out = append(out, tunable{name, p}) }
-	for ph := 0; ph < 2; ph++ {
-		for pt := game.Pawn; pt <= game.Queen; pt++ {
-			add(fmt.Sprintf("Value[%d][%d]", ph, pt), &w.Value[ph][pt])
-		}
-		for pt := game.Pawn; pt <= game.King; pt++ {
-			add(fmt.Sprintf("PSTScale[%d][%d]", ph, pt), &w.PSTScale[ph][pt])
-		}
-		for pt := game.Knight; pt <= game.Queen; pt++ {
-			add(fmt.Sprintf("Mobility[%d][%d]", ph, pt), &w.Mobility[ph][pt])
-		}
-		for r := 1; r <= 6; r++ {
-			add(fmt.Sprintf("Passed[%d][%d]", ph, r), &w.Passed[ph][r])
-			add(fmt.Sprintf("PassedFree[%d][%d]", ph, r), &w.PassedFree[ph][r])
-		}
-		add("Isolated["+strconv.Itoa(ph)+"]", &w.Isolated[ph])
-		add("Doubled["+strconv.Itoa(ph)+"]", &w.Doubled[ph])
-		add("BishopPair["+strconv.Itoa(ph)+"]", &w.BishopPair[ph])
-		add("RookOpen["+strconv.Itoa(ph)+"]", &w.RookOpen[ph])
-		add("RookSemiOpen["+strconv.Itoa(ph)+"]", &w.RookSemiOpen[ph])
-		add("Shield["+strconv.Itoa(ph)+"]", &w.Shield[ph])
-		add("Tempo["+strconv.Itoa(ph)+"]", &w.Tempo[ph])
+func (s *tuneSample) score(w *[2][]float64) float64 {
+	var mg, eg float64
+	for i, t := range s.terms {
+		c := float64(s.coefs[i])
+		mg += c * w[0][t]
+		eg += c * w[1][t]
 	}
-	for pt := game.Knight; pt <= game.Queen; pt++ {
-		add(fmt.Sprintf("KingAttack[%d]", pt), &w.KingAttack[pt])
-	}
-	add("PassedKingThem", &w.PassedKingThem)
-	add("PassedKingUs", &w.PassedKingUs)
-	for ph := 0; ph < 2; ph++ {
-		n := strconv.Itoa(ph)
-		add("PawnThreat["+n+"]", &w.PawnThreat[ph])
-		add("MinorThreat["+n+"]", &w.MinorThreat[ph])
-		add("RookThreat["+n+"]", &w.RookThreat[ph])
-		add("Outpost["+n+"]", &w.Outpost[ph])
-		add("RookSeventh["+n+"]", &w.RookSeventh[ph])
-		add("KingOpenFile["+n+"]", &w.KingOpenFile[ph])
-		add("Connected["+n+"]", &w.Connected[ph])
-		add("KingExposure["+n+"]", &w.KingExposure[ph])
-	}
-	return out
+	return mg*s.mgFactor + eg*s.egFactor
 }
 
-// tuningError is the mean squared error of the evaluation's predicted
-// score against the game results.
-func tuningError(ps []*game.Position, results []float64, k float64) float64 {
-	sum := 0.0
-	for i, p := range ps {
-		v := evaluate(p)
-		if p.Side() == game.Black {
-			v = -v
-		}
-		pred := 1 / (1 + math.Pow(10, -k*float64(v)/400))
-		d := results[i] - pred
-		sum += d * d
+// newTuneSample traces p's evaluation. ok is false for positions the
+// tuner should not learn from: in check, or not quiet (a capture sequence
+// changes the static evaluation, so the label would judge the wrong
+// position).
+func newTuneSample(p *game.Position, result float64, q *thread) (tuneSample, bool) {
+	if p.InCheck() {
+		return tuneSample{}, false
 	}
-	return sum / float64(len(ps))
+	static := evaluate(p)
+	q.keys = append(q.keys[:0], p.Hash())
+	if q.qsearch(p, -infinity, infinity, 0, false) != static {
+		return tuneSample{}, false
+	}
+	var tr evalTrace
+	evaluateWith(p, &params, &tr)
+	s := tuneSample{result: result}
+	for t, c := range tr.coef {
+		if c != 0 {
+			s.terms = append(s.terms, int32(t))
+			s.coefs = append(s.coefs, int16(c))
+		}
+	}
+	s.mgFactor = float64(tr.phase) / maxPhase * tr.drawScale
+	s.egFactor = float64(maxPhase-tr.phase) / maxPhase * tr.egScale * tr.drawScale
+	return s, true
+}
+
+// newQuietThread returns a search thread for quiescence checks outside a
+// search.
+func newQuietThread() *thread {
+	return &thread{id: 1, tt: newTransTable(1), st: &searchState{depthLimit: maxPly - 1}, cont: new(contHistory)}
+}
+
+func sigmoid(k, score float64) float64 {
+	return 1 / (1 + math.Pow(10, -k*score/400))
+}
+
+// tuneError is the mean squared error of the predicted results.
+func tuneError(samples []tuneSample, w *[2][]float64, k float64) float64 {
+	return parallelSum(len(samples), func(lo, hi int) float64 {
+		sum := 0.0
+		for i := lo; i < hi; i++ {
+			d := samples[i].result - sigmoid(k, samples[i].score(w))
+			sum += d * d
+		}
+		return sum
+	}) / float64(len(samples))
+}
+
+// parallelSum splits [0, n) across the CPUs and adds up f's results.
+func parallelSum(n int, f func(lo, hi int) float64) float64 {
+	workers := runtime.GOMAXPROCS(0)
+	sums := make([]float64, workers)
+	var wg sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			sums[i] = f(n*i/workers, n*(i+1)/workers)
+		}(i)
+	}
+	wg.Wait()
+	total := 0.0
+	for _, s := range sums {
+		total += s
+	}
+	return total
+}
+
+// TuneOptions configure Tune.
+type TuneOptions struct {
+	Epochs       int     // passes over the data (gradient steps); 0 means 500
+	LearningRate float64 // Adam step size in centipawns; 0 means 1
+	// Reg penalises moving a weight away from its starting value (L2,
+	// per centipawn squared); it keeps rarely-seen weights, such as a
+	// pawn on a square it seldom reaches, from wandering on noise.
+	Reg float64
 }
 
 // TuneResult summarises a Texel tuning run.
 type TuneResult struct {
-	K                 float64
-	Before, After     float64
-	Passes, Positions int
-	Changed           map[string][2]int // weight name -> [old, new]
-	weights           evalWeights       // the tuned weights, for WriteTunedGo
+	K                 float64 // sigmoid scale fitted to the starting weights
+	Before, After     float64 // mean squared error
+	Epochs, Positions int
+	Skipped           int // positions dropped as not quiet or in check
+	Changed           int // weights that moved
+	weights           evalWeights
 }
 
-// Tune runs Texel's local search: every weight is nudged up and down and
-// the change kept when the error falls, for up to passes rounds or until
-// ctx ends. The engine's weights are restored afterwards; the tuned ones
-// are in the result (see WriteTunedGo).
-//
-// reg > 0 adds a penalty reg*((v-v0)/max(|v0|,20))^2 per weight for moving
-// away from its starting value v0: with the few thousand positions a short
-// self-play run yields, unregularised tuning overfits wildly.
-func Tune(ctx context.Context, data []TrainingPosition, passes int, reg float64, progress func(pass int, err float64)) (TuneResult, error) {
+// Tune fits every evaluation weight to the game results by minimising the
+// squared error between each result and a sigmoid of the evaluation
+// (Texel's method), with full-batch gradient descent (Adam). The evaluation
+// is linear in its weights, so one trace per position gives exact
+// gradients. The engine's weights are not changed; the tuned ones are in
+// the result (see WriteTunedGo).
+func Tune(ctx context.Context, data []TrainingPosition, o TuneOptions, progress func(epoch int, err float64)) (TuneResult, error) {
 	var r TuneResult
-	ps := make([]*game.Position, 0, len(data))
-	results := make([]float64, 0, len(data))
+	if o.Epochs <= 0 {
+		o.Epochs = 500
+	}
+	if o.LearningRate <= 0 {
+		o.LearningRate = 1
+	}
+	q := newQuietThread()
+	samples := make([]tuneSample, 0, len(data))
 	for _, d := range data {
 		p, err := game.ParseFEN(d.FEN)
 		if err != nil {
 			return r, err
 		}
-		ps = append(ps, p)
-		results = append(results, d.Result)
-	}
-	if len(ps) == 0 {
-		return r, fmt.Errorf("no training positions")
-	}
-	saved := params
-	defer func() { params = saved }()
-	r.Positions = len(ps)
-	// Fit the sigmoid's scale first, so the weights keep their centipawn meaning.
-	bestK, bestErr := 1.0, math.Inf(1)
-	for k := 0.2; k <= 2.0; k += 0.05 {
-		if e := tuningError(ps, results, k); e < bestErr {
-			bestK, bestErr = k, e
+		if s, ok := newTuneSample(p, d.Result, q); ok {
+			samples = append(samples, s)
+		} else {
+			r.Skipped++
 		}
 	}
-	r.K, r.Before = bestK, bestErr
-	ts := tunables()
-	orig := make([]int, len(ts))
-	for i, t := range ts {
-		orig[i] = *t.p
+	if len(samples) == 0 {
+		return r, fmt.Errorf("no usable training positions (%d skipped as not quiet)", r.Skipped)
 	}
-	penalty := func() float64 {
-		sum := 0.0
-		for i, t := range ts {
-			d := float64(*t.p - orig[i])
-			sum += d * d / math.Max(math.Abs(float64(orig[i])), 20) / math.Max(math.Abs(float64(orig[i])), 20)
+	r.Positions = len(samples)
+
+	var w, start [2][]float64
+	for ph := 0; ph < 2; ph++ {
+		w[ph] = make([]float64, numTerms)
+		start[ph] = make([]float64, numTerms)
+		for t := range numTerms {
+			w[ph][t] = float64(params[ph][t])
+			start[ph][t] = w[ph][t]
 		}
-		return reg * sum
 	}
-	cur := bestErr
-	for pass := 0; pass < passes && ctx.Err() == nil; pass++ {
-		improved := false
-		for _, t := range ts {
-			if ctx.Err() != nil {
-				break
-			}
-			for _, step := range []int{4, -4, 1, -1} {
-				*t.p += step
-				if e := tuningError(ps, results, bestK) + penalty(); e < cur {
-					cur = e
-					improved = true
-					break
+	// Fit the sigmoid's scale first (golden-section search), so that the
+	// weights keep their centipawn meaning.
+	lo, hi := 0.1, 3.0
+	for range 40 {
+		m1, m2 := hi-(hi-lo)/1.618, lo+(hi-lo)/1.618
+		if tuneError(samples, &w, m1) < tuneError(samples, &w, m2) {
+			hi = m2
+		} else {
+			lo = m1
+		}
+	}
+	k := (lo + hi) / 2
+	r.K, r.Before = k, tuneError(samples, &w, k)
+
+	// Adam state.
+	const beta1, beta2, eps = 0.9, 0.999, 1e-8
+	var m, v [2][]float64
+	for ph := 0; ph < 2; ph++ {
+		m[ph] = make([]float64, numTerms)
+		v[ph] = make([]float64, numTerms)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	grads := make([][2][]float64, workers)
+	for i := range grads {
+		grads[i] = [2][]float64{make([]float64, numTerms), make([]float64, numTerms)}
+	}
+	dsig := k * math.Ln10 / 400
+	for epoch := 1; epoch <= o.Epochs && ctx.Err() == nil; epoch++ {
+		var wg sync.WaitGroup
+		n := len(samples)
+		for wi := 0; wi < workers; wi++ {
+			wg.Add(1)
+			go func(wi int) {
+				defer wg.Done()
+				g := grads[wi]
+				clear(g[0])
+				clear(g[1])
+				for i := n * wi / workers; i < n*(wi+1)/workers; i++ {
+					s := &samples[i]
+					sg := sigmoid(k, s.score(&w))
+					// d(error)/d(score) for this sample.
+					d := -2 * (s.result - sg) * sg * (1 - sg) * dsig
+					dm, de := d*s.mgFactor, d*s.egFactor
+					for j, t := range s.terms {
+						c := float64(s.coefs[j])
+						g[0][t] += c * dm
+						g[1][t] += c * de
+					}
 				}
-				*t.p -= step
+			}(wi)
+		}
+		wg.Wait()
+		for ph := 0; ph < 2; ph++ {
+			for t := range numTerms {
+				g := 0.0
+				for wi := range grads {
+					g += grads[wi][ph][t]
+				}
+				g = g/float64(n) + 2*o.Reg*(w[ph][t]-start[ph][t])
+				if g == 0 {
+					continue
+				}
+				m[ph][t] = beta1*m[ph][t] + (1-beta1)*g
+				v[ph][t] = beta2*v[ph][t] + (1-beta2)*g*g
+				mh := m[ph][t] / (1 - math.Pow(beta1, float64(epoch)))
+				vh := v[ph][t] / (1 - math.Pow(beta2, float64(epoch)))
+				w[ph][t] -= o.LearningRate * mh / (math.Sqrt(vh) + eps)
 			}
 		}
-		r.Passes = pass + 1
-		if progress != nil {
-			progress(pass+1, cur)
-		}
-		if !improved {
-			break
+		r.Epochs = epoch
+		if progress != nil && (epoch%50 == 0 || epoch == o.Epochs) {
+			progress(epoch, tuneError(samples, &w, k))
 		}
 	}
-	r.After = tuningError(ps, results, bestK)
-	r.weights = params
-	r.Changed = map[string][2]int{}
-	for i, t := range ts {
-		if *t.p != orig[i] {
-			r.Changed[t.name] = [2]int{orig[i], *t.p}
+	for ph := 0; ph < 2; ph++ {
+		for t := range numTerms {
+			r.weights[ph][t] = int(math.Round(w[ph][t]))
+			if r.weights[ph][t] != params[ph][t] {
+				r.Changed++
+			}
 		}
 	}
+	var rounded [2][]float64
+	for ph := 0; ph < 2; ph++ {
+		rounded[ph] = make([]float64, numTerms)
+		for t := range numTerms {
+			rounded[ph][t] = float64(r.weights[ph][t])
+		}
+	}
+	r.After = tuneError(samples, &rounded, k)
 	return r, nil
 }
 
-// WriteTunedGo writes a tuned.go source file that applies the tuned value
-// of every weight that differs from the hand-written defaults.
+// termGroups names the runs of weights in tuned.go, for a readable file.
+var termGroups = func() []struct {
+	name      string
+	start, n  evalTerm
+	rowLength int
+} {
+	type g = struct {
+		name      string
+		start, n  evalTerm
+		rowLength int
+	}
+	out := []g{{"material (none, P, N, B, R, Q, K)", tValue, 7, 7}}
+	names := [7]string{"", "pawn", "knight", "bishop", "rook", "queen", "king"}
+	for pt := game.Pawn; pt <= game.King; pt++ {
+		out = append(out, g{"piece-square table: " + names[pt] + " (a1..h1, a2..h2, ...)", pstTerm(pt, 0), 64, 8})
+	}
+	for pt := game.Knight; pt <= game.Queen; pt++ {
+		out = append(out, g{"mobility: " + names[pt] + " (by reachable squares)", mobilityTerm(pt, 0), evalTerm(mobilityCount[pt]), 8})
+	}
+	out = append(out,
+		g{"passed pawn by relative rank", tPassed, 8, 8},
+		g{"passed pawn with a free path, by relative rank", tPassedFree, 8, 8},
+		g{"isolated, doubled, bishop pair, rook on open file, rook on half-open file, pawn shield, tempo, " +
+			"passer's distance to the enemy king, to our king, pawn threat, minor threat, rook threat, " +
+			"outpost, rook on 7th, king on open file", tIsolated, tConnected - tIsolated, 6},
+		g{"connected pawn by relative rank", tConnected, 8, 8},
+		g{"king exposure, hanging piece", tKingExposure, 2, 2},
+		g{"king danger by attack units (with the queen)", tKingDanger, kingDangerUnits, 10},
+		g{"king danger by attack units (without the queen)", tKingDangerNoQueen, kingDangerUnits, 10},
+		g{"safe checks (none, P, N, B, R, Q, K)", tSafeCheck, 7, 7},
+		g{"passed pawn with a safe stop square, by relative rank", tPassedSafe, 8, 8},
+	)
+	return out
+}()
+
+// WriteTunedGo writes tuned.go: the tuned weights as a Go table.
 func WriteTunedGo(w io.Writer, r TuneResult) error {
-	saved := params
-	params = r.weights
-	ts := tunables()
-	cur := make([]int, len(ts))
-	for i, t := range ts {
-		cur[i] = *t.p
-	}
-	// Compare against the hand-written defaults, without the old tuning.
-	setHandDefaults()
-	defaults := make([]int, len(ts))
-	for i, t := range ts {
-		defaults[i] = *t.p
-	}
-	params = saved
 	var b strings.Builder
 	b.WriteString("// Code generated by `knightwatch tune texel`; DO NOT EDIT.\n\npackage engine\n\n")
-	b.WriteString("// applyTuned overwrites the hand-written default weights with the values\n")
-	b.WriteString("// found by the Texel tuner on self-play positions.\nfunc applyTuned() {\n\tw := &params\n")
-	n := 0
-	for i, t := range ts {
-		if cur[i] != defaults[i] {
-			fmt.Fprintf(&b, "\tw.%s = %d\n", t.name, cur[i])
-			n++
+	fmt.Fprintf(&b, "// applyTuned loads the weights the Texel tuner fitted to %d self-play\n", r.Positions)
+	fmt.Fprintf(&b, "// positions (K %.3f, error %.6f -> %.6f after %d epochs).\n", r.K, r.Before, r.After, r.Epochs)
+	b.WriteString("func applyTuned(w *evalWeights) {\n\t*w = tunedWeights\n}\n\n")
+	b.WriteString("// tunedWeights is [middlegame, endgame][term]; see the term layout in eval.go.\n")
+	b.WriteString("var tunedWeights = evalWeights{\n")
+	for ph, phase := range []string{"middlegame", "endgame"} {
+		fmt.Fprintf(&b, "\t{ // %s\n", phase)
+		for _, g := range termGroups {
+			fmt.Fprintf(&b, "\t\t// %s\n", g.name)
+			for i := evalTerm(0); i < g.n; i++ {
+				if int(i)%g.rowLength == 0 {
+					b.WriteString("\t\t")
+				}
+				fmt.Fprintf(&b, "%d,", r.weights[ph][g.start+i])
+				if int(i)%g.rowLength == g.rowLength-1 || i == g.n-1 {
+					b.WriteString("\n")
+				} else {
+					b.WriteString(" ")
+				}
+			}
 		}
-	}
-	if n == 0 {
-		b.WriteString("\t_ = w\n")
+		b.WriteString("\t},\n")
 	}
 	b.WriteString("}\n")
-	_, err := io.WriteString(w, b.String())
+	src, err := format.Source([]byte(b.String()))
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(src)
 	return err
 }

@@ -6,6 +6,8 @@ import (
 	"go/format"
 	"strings"
 	"testing"
+
+	"knightwatch/game"
 )
 
 func TestReadTrainingData(t *testing.T) {
@@ -57,11 +59,11 @@ func TestTuneReducesError(t *testing.T) {
 		}
 		data = append(data, ps...)
 	}
-	res, err := Tune(context.Background(), data, 3, 0, nil)
+	res, err := Tune(context.Background(), data, TuneOptions{Epochs: 20}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.After > res.Before || res.Positions != 4 || len(res.Changed) == 0 {
+	if res.After > res.Before || res.Positions != 4 || res.Changed == 0 {
 		t.Errorf("tuning: %+v", res)
 	}
 	var src bytes.Buffer
@@ -71,10 +73,10 @@ func TestTuneReducesError(t *testing.T) {
 	if err := WriteTunedGo(&src, res); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := format.Source(src.Bytes()); err != nil || !strings.Contains(src.String(), "func applyTuned()") {
+	if _, err := format.Source(src.Bytes()); err != nil || !strings.Contains(src.String(), "var tunedWeights = evalWeights{") {
 		t.Errorf("generated source does not parse: %v\n%s", err, src.String())
 	}
-	if _, err := Tune(context.Background(), nil, 1, 0, nil); err == nil {
+	if _, err := Tune(context.Background(), nil, TuneOptions{Epochs: 1}, nil); err == nil {
 		t.Error("Tune accepted no data")
 	}
 }
@@ -108,4 +110,64 @@ func FuzzReadTrainingData(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTraceMatchesEvaluate guards the tuner's model: the traced terms,
+// weighted and scaled as Tune does, must give evaluate's score (up to the
+// integer divisions evaluate makes). If a term is added to evaluate without
+// going through evalAcc, this fails.
+func TestTraceMatchesEvaluate(t *testing.T) {
+	var w [2][]float64
+	for ph := 0; ph < 2; ph++ {
+		w[ph] = make([]float64, numTerms)
+		for i := range numTerms {
+			w[ph][i] = float64(params[ph][i])
+		}
+	}
+	fens := append(append([]string{}, legalPositions...), BenchFENs...)
+	fens = append(fens,
+		"4k3/8/8/8/8/8/8/3NK3 w - - 0 1",                           // drawish scaling
+		"4k3/pp3b2/8/8/8/8/PP6/2B1K3 w - - 0 1",                    // opposite-coloured bishops
+		"r3k2r/ppq2ppp/2n5/3Np3/2B5/8/PPP2PPP/R2QK2R b KQkq - 0 1", // king danger
+	)
+	for _, fen := range fens {
+		p := mustFEN(t, fen)
+		var tr evalTrace
+		got := evaluateWith(p, &params, &tr)
+		if got != evaluate(p) {
+			t.Fatalf("%s: tracing changed the score", fen)
+		}
+		s := tuneSample{}
+		for i, c := range tr.coef {
+			if c != 0 {
+				s.terms = append(s.terms, int32(i))
+				s.coefs = append(s.coefs, int16(c))
+			}
+		}
+		s.mgFactor = float64(tr.phase) / maxPhase * tr.drawScale
+		s.egFactor = float64(maxPhase-tr.phase) / maxPhase * tr.egScale * tr.drawScale
+		white := got
+		if p.Side() == game.Black {
+			white = -got
+		}
+		if d := s.score(&w) - float64(white); d > 2 || d < -2 {
+			t.Errorf("%s: linear model %.1f, evaluate %d", fen, s.score(&w), white)
+		}
+	}
+}
+
+// TestTermGroupsCoverAllTerms: tuned.go is written group by group, and a
+// Go array literal with too few values silently zero-fills the rest, so
+// the groups must tile the term layout exactly.
+func TestTermGroupsCoverAllTerms(t *testing.T) {
+	next := evalTerm(0)
+	for _, g := range termGroups {
+		if g.start != next {
+			t.Fatalf("group %q starts at %d, want %d", g.name, g.start, next)
+		}
+		next += g.n
+	}
+	if next != numTerms {
+		t.Fatalf("groups end at %d, want numTerms %d", next, numTerms)
+	}
 }
