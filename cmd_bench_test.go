@@ -64,11 +64,11 @@ func TestTuneCommandRoundTrip(t *testing.T) {
 	}
 	tuned := filepath.Join(dir, "tuned.go")
 	out.Reset()
-	if code := runMain([]string{"tune", "texel", "--in", data, "--passes", "1", "--write", tuned}, nil, &out, &errb); code != 0 {
+	if code := runMain([]string{"tune", "texel", "--in", data, "--epochs", "2", "--write", tuned}, nil, &out, &errb); code != 0 {
 		t.Fatalf("texel: exit %d: %s", code, errb.String())
 	}
 	src, err := os.ReadFile(tuned)
-	if err != nil || !strings.Contains(string(src), "func applyTuned()") || !strings.Contains(out.String(), "positions ") {
+	if err != nil || !strings.Contains(string(src), "var tunedWeights = evalWeights{") || !strings.Contains(out.String(), "positions ") {
 		t.Errorf("tuned.go: %v\n%s\nstdout %s", err, src, out.String())
 	}
 }
