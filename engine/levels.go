@@ -10,7 +10,8 @@ type Level struct {
 	MoveTime    time.Duration // time per move when the caller sets no limit
 	// ApproxElo is an estimate on Stockfish 15.1's UCI_Elo scale, anchored
 	// at both ends by matches at 2s+0.05 (README, Performance): level 8
-	// scored 35.8% in 60 games against UCI_Elo 2200 (about 2100) and level 1
+	// scored 51.2% in 40 games against UCI_Elo 2200 and 35% against 2400 (about
+	// 2200, with the tuned evaluation) and level 1
 	// 32.5% in 20 games against UCI_Elo 1350 (about 1200). The levels
 	// between are spaced in proportion to the Elo gaps their ~40-game
 	// matches against the level below measured. Error: +-100 or more.
@@ -52,5 +53,5 @@ var Levels = []Level{
 	{5, "Strong club", "Calculates short combinations reliably.", levelTable[4].moveTime, 1650},
 	{6, "Expert", "Deeper calculation, rarely misses a tactic.", levelTable[5].moveTime, 1800},
 	{7, "Master", "Nearly full strength, thinking one second a move.", levelTable[6].moveTime, 2000},
-	{8, "Grandmaster", "Full strength, a few seconds a move.", levelTable[7].moveTime, 2100},
+	{8, "Grandmaster", "Full strength, a few seconds a move.", levelTable[7].moveTime, 2200},
 }
