@@ -84,13 +84,15 @@ type thread struct {
 	pubNodes atomic.Uint64
 	seldepth int
 	keys     []uint64 // hashes of the game history and the search path
-	stack    [maxPly + 4]stackEntry
-	pv       [maxPly + 1][maxPly + 1]game.Move
-	pvLen    [maxPly + 1]int
-	killers  [maxPly + 2][2]game.Move
-	history  [2][64][64]int
-	cont     *contHistory
-	counter  [64][64]game.Move
+	// rootKeyIdx is the index in keys of the root position.
+	rootKeyIdx int
+	stack      [maxPly + 4]stackEntry
+	pv         [maxPly + 1][maxPly + 1]game.Move
+	pvLen      [maxPly + 1]int
+	killers    [maxPly + 2][2]game.Move
+	history    [2][64][64]int
+	cont       *contHistory
+	counter    [64][64]game.Move
 
 	noise     int
 	noiseSeed uint64
@@ -193,8 +195,21 @@ func (t *thread) isDraw(p *game.Position) bool {
 	}
 	n := len(t.keys)
 	key := t.keys[n-1]
+	seen := 0
 	for i := n - 3; i >= 0 && i >= n-1-hm; i -= 2 {
-		if t.keys[i] == key {
+		if t.keys[i] != key {
+			continue
+		}
+		// A repetition inside the search tree is a draw (either side
+		// could repeat again); one of a position from the game before
+		// the root is only a draw when it is the third occurrence.
+		// Otherwise the engine steers into a single earlier repetition
+		// believing it a draw while the opponent is free to go on, and
+		// shuffles while a lost position gets worse.
+		if i >= t.rootKeyIdx {
+			return true
+		}
+		if seen++; seen >= 2 {
 			return true
 		}
 	}
@@ -814,6 +829,7 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 		t.pubNodes.Store(0)
 		t.keys = append(t.keys[:0], history...)
 		t.keys = append(t.keys, pos.Hash())
+		t.rootKeyIdx = len(history)
 		t.noise = e.level.noise
 		t.noiseSeed = noiseSeed
 		t.rootBestMove = game.NoMove

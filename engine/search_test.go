@@ -142,19 +142,28 @@ func TestSearchSeesDraws(t *testing.T) {
 		t.Errorf("without the clock the queen should win: score %+v", res.Score)
 	}
 
-	// Black, a queen down, walks into a repetition.
+	// Black, a queen down, walks into a threefold repetition after two
+	// rounds of shuffling.
 	g, err := game.NewGameFromFEN("k7/8/8/8/8/8/2Q5/4K3 b - - 0 1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []string{"a8b8", "e1e2", "b8a8", "e2e1"} {
-		if _, err := g.PlayMove(m); err != nil {
-			t.Fatal(err)
+	cycle := []string{"a8b8", "e1e2", "b8a8", "e2e1"}
+	for round := 1; round <= 2; round++ {
+		for _, m := range cycle {
+			if _, err := g.PlayMove(m); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	res = e.Search(context.Background(), g.Position(), g.HashHistory(), Limits{Depth: 6}, nil)
-	if got := g.Position().UCI(res.Move); got != "a8b8" || res.Score.CP != 0 {
-		t.Errorf("repetition: got %s score %+v, want a8b8 with 0", got, res.Score)
+		res = e.Search(context.Background(), g.Position(), g.HashHistory(), Limits{Depth: 6}, nil)
+		got := g.Position().UCI(res.Move)
+		switch {
+		case round == 2 && (got != "a8b8" || res.Score.CP != 0):
+			t.Errorf("threefold: got %s score %+v, want a8b8 with 0", got, res.Score)
+		case round == 1 && res.Score.CP > -500:
+			// One earlier occurrence is no draw: White need not repeat.
+			t.Errorf("a single repetition of a game position counted as a draw: %s %+v", got, res.Score)
+		}
 	}
 }
 
