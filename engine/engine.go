@@ -11,6 +11,7 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -34,6 +35,11 @@ type Limits struct {
 	// limits until Engine.PonderHit, after which the other limits apply
 	// counting from that moment.
 	Ponder bool
+	// SearchMoves, when not empty, restricts the search to these root
+	// moves (UCI "go searchmoves"): the result is always one of them.
+	// Moves that are not legal in the position are ignored; when none is
+	// legal the restriction is dropped and every move is searched.
+	SearchMoves []game.Move
 }
 
 // hasLimit reports whether lim restricts the search in any way.
@@ -50,11 +56,14 @@ type Score struct {
 // Info is a progress report sent after each completed iteration.
 type Info struct {
 	Depth, SelDepth int
-	Score           Score
-	Nodes, NPS      uint64
-	Time            time.Duration
-	PV              []game.Move
-	HashFull        int // permille of the transposition table in use
+	// MultiPV is the rank (1 = best) of this line among the Options.MultiPV
+	// lines reported for the iteration; one Info is sent per line.
+	MultiPV    int
+	Score      Score
+	Nodes, NPS uint64
+	Time       time.Duration
+	PV         []game.Move
+	HashFull   int // permille of the transposition table in use
 }
 
 // Result is the outcome of a search.
@@ -74,7 +83,17 @@ type Options struct {
 	OwnBook bool // play from a Polyglot book when one is found
 	// BookFile is the Polyglot book to use; empty means DefaultBookFile.
 	BookFile string
+	// MultiPV is the number of best lines to search and report (UCI
+	// MultiPV), 1..MaxMultiPV; 0 means 1. With N > 1 the main thread
+	// searches the root N times per iteration, each time excluding the
+	// moves already found, so a deeper search costs more; the Result is
+	// still the best line.
+	MultiPV int
 }
+
+// MaxMultiPV is the largest Options.MultiPV (no position has more legal
+// moves than this).
+const MaxMultiPV = 256
 
 // DefaultBookFile is where Debian's gnuchess-book package installs its
 // Polyglot book; the engine uses it (with OwnBook) when it exists.
@@ -111,6 +130,7 @@ func New(opts Options) *Engine {
 	if opts.Level <= 0 || opts.Level > len(Levels) {
 		opts.Level = len(Levels)
 	}
+	opts.MultiPV = clampMultiPV(opts.MultiPV)
 	e := &Engine{
 		opts: opts,
 		tt:   newTransTable(opts.HashMB),
@@ -141,6 +161,16 @@ func (e *Engine) SetThreads(n int) {
 		n = 64
 	}
 	e.opts.Threads = n
+}
+
+// SetMultiPV changes the number of lines searched and reported
+// (1..MaxMultiPV; out-of-range values are clamped).
+func (e *Engine) SetMultiPV(n int) {
+	e.opts.MultiPV = clampMultiPV(n)
+}
+
+func clampMultiPV(n int) int {
+	return min(max(n, 1), MaxMultiPV)
 }
 
 // SetHash resizes (and clears) the transposition table.
@@ -206,13 +236,35 @@ func (e *Engine) Search(ctx context.Context, pos *game.Position, history []uint6
 		}
 		return r
 	}
+	rootMoves := restrictRoot(ml.Slice(), lim.SearchMoves)
 	if e.opts.OwnBook && !lim.Infinite && !lim.Ponder && lim.Depth == 0 && lim.Nodes == 0 {
-		if m, ok := e.bookMove(pos); ok {
+		// A book move outside searchmoves is not an answer: search instead.
+		if m, ok := e.bookMove(pos); ok && slices.Contains(rootMoves, m) {
 			return Result{Move: m, PV: []game.Move{m}}
 		}
 	}
 	if !lim.hasLimit() {
 		lim.MoveTime = e.level.moveTime
 	}
-	return e.search(ctx, pos, history, lim, onInfo, ml.Slice())
+	return e.search(ctx, pos, history, lim, onInfo, rootMoves)
+}
+
+// restrictRoot returns the legal moves that are in searchMoves, in the
+// order of legal and without duplicates, or legal itself when searchMoves
+// is empty or names no legal move (a GUI's stale list must not leave the
+// engine without a move).
+func restrictRoot(legal, searchMoves []game.Move) []game.Move {
+	if len(searchMoves) == 0 {
+		return legal
+	}
+	var out []game.Move
+	for _, m := range legal {
+		if slices.Contains(searchMoves, m) {
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 {
+		return legal
+	}
+	return out
 }

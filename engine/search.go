@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,7 +39,10 @@ type searchState struct {
 	soft, hard time.Duration
 	nodeLimit  uint64
 	depthLimit int
-	threads    []*thread
+	// multiPV is how many root lines the main thread searches per
+	// iteration (at most the number of root moves).
+	multiPV int
+	threads []*thread
 }
 
 func (st *searchState) elapsed() time.Duration {
@@ -105,6 +109,44 @@ type thread struct {
 	rootBestScore  int
 	rootPV         []game.Move
 	completedDepth int
+
+	// rootMoves, when not nil, are the only root moves searched (go
+	// searchmoves); nil means all legal moves.
+	rootMoves []game.Move
+	// rootExcluded are root moves skipped because they are already
+	// among the best lines of this MultiPV iteration.
+	rootExcluded []game.Move
+	// pvLines are the lines of the last completed MultiPV iteration,
+	// best first.
+	pvLines []rootLine
+}
+
+// rootLine is one MultiPV line: a root move, its score and its PV.
+type rootLine struct {
+	move  game.Move
+	score int
+	pv    []game.Move
+}
+
+// rootRestricted reports whether the root is searched over fewer than
+// all legal moves, so that its score is not the position's value.
+func (t *thread) rootRestricted() bool {
+	return t.rootMoves != nil || len(t.rootExcluded) > 0
+}
+
+// filterRoot removes from ml the root moves that this search must not
+// play: those outside searchmoves and those already found by earlier
+// MultiPV passes of the iteration.
+func (t *thread) filterRoot(ml *game.MoveList) {
+	n := 0
+	for _, m := range ml.Moves[:ml.N] {
+		if t.rootMoves != nil && !slices.Contains(t.rootMoves, m) || slices.Contains(t.rootExcluded, m) {
+			continue
+		}
+		ml.Moves[n] = m
+		n++
+	}
+	ml.N = n
 }
 
 func (t *thread) clearHistory() {
@@ -434,6 +476,10 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		}
 		return 0
 	}
+	if ply == 0 && t.rootRestricted() {
+		// The caller guarantees at least one move remains.
+		t.filterRoot(&ml)
+	}
 	var scores [256]int
 	t.scoreMoves(p, &ml, &scores, ttMove, ply)
 
@@ -596,7 +642,11 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	case bestScore > origAlpha:
 		bound = boundExact
 	}
-	t.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
+	// A root searched over some of its moves has not found the
+	// position's value; keep it out of the table.
+	if ply > 0 || !t.rootRestricted() {
+		t.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
+	}
 	return bestScore
 }
 
@@ -741,42 +791,103 @@ func boolInt(b bool) int {
 func (t *thread) iterate(root *game.Position, onIter func(t *thread, depth, score int) bool) {
 	p := *root
 	score := 0
+	// Only the main thread searches several lines; helpers deepen the
+	// shared hash table for the best one.
+	multiPV := 1
+	if t.id == 0 {
+		multiPV = t.st.multiPV
+	}
 	for depth := 1 + t.id%2; depth <= t.st.depthLimit; depth++ {
 		t.rootDepth = depth
 		t.seldepth = 0
-		delta := 18
-		alpha, beta := -infinity, infinity
-		if depth >= 5 && score > -mateBound && score < mateBound {
-			alpha, beta = score-delta, score+delta
-		}
-		var s int
-		for {
-			s = t.negamax(&p, alpha, beta, depth, 0, false)
+		if multiPV > 1 {
+			if !t.searchMultiPV(&p, depth, multiPV) {
+				break
+			}
+			score = t.rootBestScore
+		} else {
+			s := t.aspiration(&p, depth, score)
 			if t.stopped() {
 				break
 			}
-			if s <= alpha {
-				beta = (alpha + beta) / 2
-				alpha = max(s-delta, -infinity)
-			} else if s >= beta {
-				beta = min(s+delta, infinity)
-			} else {
-				break
-			}
-			delta += delta
+			score = s
 		}
-		if t.stopped() {
-			break
-		}
-		score = s
 		t.completedDepth = depth
-		if t.id == 0 && !onIter(t, depth, s) {
+		if t.id == 0 && !onIter(t, depth, score) {
 			break
 		}
 		if t.st.stop.Load() {
 			break
 		}
 	}
+}
+
+// aspiration searches the root to depth with a window around the previous
+// iteration's score, widening it on a fail; the result is meaningless when
+// the search was stopped.
+func (t *thread) aspiration(p *game.Position, depth, score int) int {
+	delta := 18
+	alpha, beta := -infinity, infinity
+	if depth >= 5 && score > -mateBound && score < mateBound {
+		alpha, beta = score-delta, score+delta
+	}
+	var s int
+	for {
+		s = t.negamax(p, alpha, beta, depth, 0, false)
+		if t.stopped() {
+			break
+		}
+		if s <= alpha {
+			beta = (alpha + beta) / 2
+			alpha = max(s-delta, -infinity)
+		} else if s >= beta {
+			beta = min(s+delta, infinity)
+		} else {
+			break
+		}
+		delta += delta
+	}
+	return s
+}
+
+// searchMultiPV runs one MultiPV iteration: pass k searches the root
+// without the k-1 moves already found, with an aspiration window around
+// line k's previous score. The lines end in t.pvLines, best first, and
+// the best line in rootBestMove/Score/PV. It returns false when the
+// search was stopped; the best line then stays the best one known.
+func (t *thread) searchMultiPV(p *game.Position, depth, n int) bool {
+	prev := t.pvLines
+	lines := make([]rootLine, 0, n)
+	defer func() { t.rootExcluded = t.rootExcluded[:0] }()
+	for k := 0; k < n; k++ {
+		prevScore := 0
+		if k < len(prev) {
+			// The previous line's move orders first (it may be excluded
+			// by now; then it is simply absent from the root list).
+			t.rootBestMove, prevScore = prev[k].move, prev[k].score
+		} else if k > 0 {
+			t.rootBestMove = game.NoMove
+		}
+		s := t.aspiration(p, depth, prevScore)
+		if t.stopped() {
+			if k > 0 {
+				// Passes after the first overwrote the best line with a
+				// worse one; the first pass of this iteration is the best.
+				t.rootBestMove, t.rootBestScore = lines[0].move, lines[0].score
+				t.rootPV = append(t.rootPV[:0], lines[0].pv...)
+			}
+			return false
+		}
+		lines = append(lines, rootLine{t.rootBestMove, s, slices.Clone(t.rootPV)})
+		t.rootExcluded = append(t.rootExcluded, t.rootBestMove)
+	}
+	// Later passes may score above earlier ones (search instability);
+	// report the lines in score order as UCI expects.
+	slices.SortStableFunc(lines, func(a, b rootLine) int { return b.score - a.score })
+	t.pvLines = lines
+	t.rootBestMove, t.rootBestScore = lines[0].move, lines[0].score
+	t.rootPV = append(t.rootPV[:0], lines[0].pv...)
+	return true
 }
 
 // search runs a full search: threads, time control and level weakening.
@@ -797,6 +908,15 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 	}
 	if lim.Infinite {
 		st.soft, st.hard = 0, 0
+	}
+	st.multiPV = min(e.opts.MultiPV, len(rootMoves))
+	// Only a real restriction filters the root: the unrestricted search
+	// must stay exactly as fast as it was.
+	var restrict []game.Move
+	var legal game.MoveList
+	pos.GenerateLegal(&legal)
+	if len(rootMoves) < legal.N {
+		restrict = rootMoves
 	}
 	e.mu.Lock()
 	e.pondCtl = st
@@ -837,6 +957,9 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 		t.rootPV = t.rootPV[:0]
 		t.completedDepth = 0
 		t.rootDepth = 0
+		t.rootMoves = restrict
+		t.rootExcluded = t.rootExcluded[:0]
+		t.pvLines = t.pvLines[:0]
 	}
 	main := threads[0]
 	var wg sync.WaitGroup
@@ -867,11 +990,22 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 			if elapsed > 0 {
 				nps = uint64(float64(nodes) / elapsed.Seconds())
 			}
-			onInfo(Info{
-				Depth: depth, SelDepth: t.seldepth, Score: toScore(t.rootBestScore),
-				Nodes: nodes, NPS: nps, Time: elapsed,
-				PV: append([]game.Move(nil), t.rootPV...), HashFull: e.tt.hashFull(),
-			})
+			hashFull := e.tt.hashFull()
+			if st.multiPV > 1 {
+				for k, l := range t.pvLines {
+					onInfo(Info{
+						Depth: depth, SelDepth: t.seldepth, MultiPV: k + 1, Score: toScore(l.score),
+						Nodes: nodes, NPS: nps, Time: elapsed,
+						PV: append([]game.Move(nil), l.pv...), HashFull: hashFull,
+					})
+				}
+			} else {
+				onInfo(Info{
+					Depth: depth, SelDepth: t.seldepth, MultiPV: 1, Score: toScore(t.rootBestScore),
+					Nodes: nodes, NPS: nps, Time: elapsed,
+					PV: append([]game.Move(nil), t.rootPV...), HashFull: hashFull,
+				})
+			}
 		}
 		if st.soft > 0 && !st.pondering.Load() {
 			// Stop early when the best move has been stable; think longer
@@ -925,7 +1059,9 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 		if st.hard > 0 {
 			budget = max(st.hard-st.elapsed(), 20*time.Millisecond)
 		}
-		if m, s, ok := e.weakenedChoice(ctx, pos, main, res, budget); ok && m != res.Move {
+		// The weakening picks among all legal moves; with searchmoves a
+		// pick outside the list is dropped and the search's move kept.
+		if m, s, ok := e.weakenedChoice(ctx, pos, main, res, budget); ok && m != res.Move && slices.Contains(rootMoves, m) {
 			res.Move = m
 			res.Score = toScore(s)
 			res.PV = []game.Move{m}

@@ -86,6 +86,7 @@ func (u *uciSession) handle(line string) bool {
 		u.send("option name BookFile type string default %s", DefaultBookFile)
 		u.send("option name UCI_Chess960 type check default false")
 		u.send("option name Ponder type check default false")
+		u.send("option name MultiPV type spin default 1 min 1 max %d", MaxMultiPV)
 		u.send("option name Clear Hash type button")
 		u.send("uciok")
 	case "isready":
@@ -109,7 +110,8 @@ func (u *uciSession) handle(line string) bool {
 		u.game = g
 	case "go":
 		u.stopSearch()
-		lim, err := parseGo(args)
+		pos := u.rootPosition()
+		lim, err := parseGo(args, &pos)
 		if err != nil {
 			u.send("info string error: %v", err)
 			return true
@@ -259,6 +261,12 @@ func (u *uciSession) setOption(args []string) error {
 		if _, err := check(); err != nil {
 			return err
 		}
+	case "multipv":
+		x, err := spin(1, MaxMultiPV)
+		if err != nil {
+			return err
+		}
+		u.eng.SetMultiPV(x)
 	case "clear hash":
 		u.eng.NewGame()
 	default:
@@ -267,8 +275,16 @@ func (u *uciSession) setOption(args []string) error {
 	return nil
 }
 
-// parseGo reads the arguments of "go".
-func parseGo(args []string) (Limits, error) {
+// goKeywords are the parameters of "go"; a searchmoves list ends at the
+// first of them.
+var goKeywords = map[string]bool{
+	"searchmoves": true, "ponder": true, "wtime": true, "btime": true, "winc": true, "binc": true,
+	"movestogo": true, "depth": true, "nodes": true, "mate": true, "movetime": true, "infinite": true,
+}
+
+// parseGo reads the arguments of "go"; pos is the position to be searched,
+// against which searchmoves are read (they must be legal there).
+func parseGo(args []string, pos *game.Position) (Limits, error) {
 	var lim Limits
 	for i := 0; i < len(args); i++ {
 		key := args[i]
@@ -280,7 +296,13 @@ func parseGo(args []string) (Limits, error) {
 			lim.Ponder = true
 			continue
 		case "searchmoves":
-			return lim, fmt.Errorf("go: searchmoves is not supported")
+			moves, n, err := parseSearchMoves(args[i+1:], pos)
+			if err != nil {
+				return Limits{}, err
+			}
+			lim.SearchMoves = append(lim.SearchMoves, moves...)
+			i += n
+			continue
 		case "mate":
 			// Searching for a mate is what a depth-limited search does anyway.
 		case "depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo":
@@ -328,17 +350,48 @@ func parseGo(args []string) (Limits, error) {
 	return lim, nil
 }
 
+// parseSearchMoves reads the moves after "searchmoves" up to the next go
+// keyword, returning them and how many arguments they took. Every move must
+// be legal in pos: a GUI that sends a wrong one gets an error rather than
+// a search over some other set of moves.
+func parseSearchMoves(args []string, pos *game.Position) ([]game.Move, int, error) {
+	var moves []game.Move
+	n := 0
+	for n < len(args) && !goKeywords[args[n]] {
+		m, err := pos.ParseUCI(args[n])
+		if err != nil {
+			return nil, 0, fmt.Errorf("go searchmoves: %w", err)
+		}
+		if m == game.NullMove || !pos.IsLegal(m) {
+			return nil, 0, fmt.Errorf("go searchmoves: %q is not a legal move here", args[n])
+		}
+		moves = append(moves, m)
+		n++
+	}
+	if n == 0 {
+		return nil, 0, fmt.Errorf("go searchmoves: no moves given")
+	}
+	return moves, n, nil
+}
+
+// rootPosition is the position a "go" searches: the game's current one,
+// with the session's Chess960 setting (which decides how castling moves
+// are written).
+func (u *uciSession) rootPosition() game.Position {
+	pos := *u.game.Position()
+	if u.chess960 {
+		pos.SetChess960(true)
+	}
+	return pos
+}
+
 func (u *uciSession) startSearch(lim Limits) {
 	ctx, cancel := context.WithCancel(context.Background())
 	u.cancel = cancel
 	u.done = make(chan struct{})
 	u.endless = lim.Infinite || lim.Ponder
-	g := u.game
-	pos := *g.Position()
-	if u.chess960 {
-		pos.SetChess960(true)
-	}
-	history := g.HashHistory()
+	pos := u.rootPosition()
+	history := u.game.HashHistory()
 	done := u.done
 	go func() {
 		defer close(done)
@@ -384,7 +437,7 @@ func (u *uciSession) stopSearch() {
 // formatInfo renders an Info as a UCI info line.
 func formatInfo(pos *game.Position, info Info) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "info depth %d seldepth %d multipv 1 ", info.Depth, info.SelDepth)
+	fmt.Fprintf(&b, "info depth %d seldepth %d multipv %d ", info.Depth, info.SelDepth, max(info.MultiPV, 1))
 	if info.Score.Mate != 0 {
 		fmt.Fprintf(&b, "score mate %d", info.Score.Mate)
 	} else {

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"bufio"
+	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -57,6 +59,9 @@ func TestUCITranscripts(t *testing.T) {
 		{"handshake", "uci\nisready\nquit\n", func(t *testing.T, lines []string) {
 			if len(linesWith(lines, "id name ")) != 1 || len(linesWith(lines, "option name ")) < 6 {
 				t.Errorf("missing id/options: %q", lines)
+			}
+			if len(linesWith(lines, "option name MultiPV type spin default 1 min 1 max 256")) != 1 {
+				t.Errorf("MultiPV option not announced: %q", lines)
 			}
 			if lines[len(lines)-2] != "uciok" || lines[len(lines)-1] != "readyok" {
 				t.Errorf("want uciok then readyok, got %q", lines)
@@ -123,6 +128,74 @@ func TestUCITranscripts(t *testing.T) {
 		{"options", "setoption name Hash value 8\nsetoption name Threads value 2\nsetoption name Level value 3\nsetoption name Clear Hash\nucinewgame\nposition startpos\ngo nodes 5000\n", func(t *testing.T, lines []string) {
 			if len(linesWith(lines, "info string error")) != 0 || len(linesWith(lines, "bestmove ")) != 1 {
 				t.Errorf("got %q", lines)
+			}
+		}},
+		{"searchmoves", "setoption name OwnBook value false\nposition startpos\ngo searchmoves a2a3 depth 4\nposition fen r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 3\ngo depth 3 searchmoves c4b5 h5h4\n", func(t *testing.T, lines []string) {
+			b := linesWith(lines, "bestmove ")
+			if len(b) != 2 || strings.Fields(b[0])[1] != "a2a3" {
+				t.Fatalf("got %q", lines)
+			}
+			if m := strings.Fields(b[1])[1]; m != "c4b5" && m != "h5h4" {
+				t.Errorf("mate position: bestmove %s outside searchmoves", m)
+			}
+			for _, l := range linesWith(lines, "info depth ") {
+				if !strings.Contains(l, " pv a2a3") && !strings.Contains(l, " pv c4b5") && !strings.Contains(l, " pv h5h4") {
+					t.Errorf("info line outside searchmoves: %s", l)
+				}
+			}
+		}},
+		{"searchmoves castling", "setoption name OwnBook value false\nposition fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\ngo searchmoves e1g1 depth 2\nsetoption name UCI_Chess960 value true\nposition fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\ngo searchmoves e1a1 depth 2\n", func(t *testing.T, lines []string) {
+			b := linesWith(lines, "bestmove ")
+			// The second command stops the first search early: only the
+			// moves matter here.
+			if len(b) != 2 || strings.Fields(b[0])[1] != "e1g1" || strings.Fields(b[1])[1] != "e1a1" {
+				t.Errorf("got %q", lines)
+			}
+		}},
+		{"bad searchmoves refused", "position startpos\ngo searchmoves e2e5 depth 2\ngo searchmoves\ngo searchmoves depth 2\ngo depth 2 searchmoves a2a3 zz\ngo searchmoves 0000\ngo searchmoves e7e5\nsetoption name MultiPV value 0\nsetoption name MultiPV value 257\nsetoption name MultiPV value x\n", func(t *testing.T, lines []string) {
+			if n := len(linesWith(lines, "info string error")); n != 9 {
+				t.Errorf("want 9 errors, got %d: %q", n, lines)
+			}
+			if len(linesWith(lines, "bestmove ")) != 0 {
+				t.Errorf("a refused go searched: %q", lines)
+			}
+		}},
+		{"multipv", "setoption name OwnBook value false\nsetoption name MultiPV value 3\nposition startpos\ngo depth 4\n", func(t *testing.T, lines []string) {
+			if len(linesWith(lines, "info string error")) != 0 {
+				t.Fatalf("got %q", lines)
+			}
+			for d := 1; d <= 4; d++ {
+				infos := linesWith(lines, fmt.Sprintf("info depth %d ", d))
+				if len(infos) != 3 {
+					t.Fatalf("depth %d: want 3 lines, got %q", d, infos)
+				}
+				firsts := map[string]bool{}
+				for k, l := range infos {
+					if !strings.Contains(l, fmt.Sprintf(" multipv %d ", k+1)) {
+						t.Errorf("line %d lacks multipv %d: %s", k, k+1, l)
+					}
+					f := strings.Fields(l[strings.Index(l, " pv ")+4:])
+					firsts[f[0]] = true
+				}
+				if len(firsts) != 3 {
+					t.Errorf("depth %d: first moves not distinct: %q", d, infos)
+				}
+			}
+			b := linesWith(lines, "bestmove ")
+			last := linesWith(lines, "info depth 4 ")[0]
+			if len(b) != 1 || !strings.Contains(last, " pv "+strings.Fields(b[0])[1]) {
+				t.Errorf("bestmove %q is not multipv 1's move (%s)", b, last)
+			}
+		}},
+		{"multipv back to 1", "setoption name OwnBook value false\nsetoption name MultiPV value 3\nsetoption name MultiPV value 1\nposition startpos\ngo depth 3\n", func(t *testing.T, lines []string) {
+			infos := linesWith(lines, "info depth ")
+			if len(infos) != 3 {
+				t.Fatalf("want one line per depth, got %q", infos)
+			}
+			for _, l := range infos {
+				if !strings.Contains(l, " multipv 1 ") {
+					t.Errorf("after MultiPV 1: %s", l)
+				}
 			}
 		}},
 		{"checkmated side", "position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\ngo depth 3\n", func(t *testing.T, lines []string) {
@@ -211,11 +284,19 @@ func TestParseGo(t *testing.T) {
 		{"nodes 12345", Limits{Nodes: 12345}, false},
 		{"depth", Limits{}, true},
 		{"depth seven", Limits{}, true},
+		{"searchmoves e2e4 d2d4", Limits{SearchMoves: []game.Move{game.NewMove(game.E2, game.E4), game.NewMove(game.D2, game.D4)}}, false},
+		{"depth 3 searchmoves g1f3 infinite", Limits{Depth: 3, Infinite: true, SearchMoves: []game.Move{game.NewMove(game.G1, game.F3)}}, false},
+		{"searchmoves a2a3 movetime 10 searchmoves h2h3", Limits{MoveTime: 10 * time.Millisecond, SearchMoves: []game.Move{game.NewMove(game.A2, game.A3), game.NewMove(game.H2, game.H3)}}, false},
+		{"searchmoves", Limits{}, true},
+		{"searchmoves depth 3", Limits{}, true},
+		{"searchmoves e2e5", Limits{}, true},
+		{"searchmoves e2e4 e7e5", Limits{}, true},
+		{"searchmoves 0000", Limits{}, true},
 		{"warp 9", Limits{}, true},
 	}
 	for _, c := range cases {
-		got, err := parseGo(strings.Fields(c.in))
-		if (err != nil) != c.bad || (!c.bad && got != c.want) {
+		got, err := parseGo(strings.Fields(c.in), game.NewPosition())
+		if (err != nil) != c.bad || (!c.bad && !reflect.DeepEqual(got, c.want)) {
 			t.Errorf("parseGo(%q) = %+v, %v; want %+v (error %v)", c.in, got, err, c.want, c.bad)
 		}
 	}
@@ -229,6 +310,8 @@ func FuzzUCI(f *testing.F) {
 		"position fen 8/8/8/8/8/2k5/8/3K3Q w - - 0 1 moves h1h2", "setoption name Hash value 2",
 		"go wtime 10 btime 10", "setoption name UCI_Chess960 value true", "go infinite", "stop", "ponderhit",
 		"position fen", "go movetime", "setoption name", "position startpos moves e1g1",
+		"setoption name MultiPV value 3\ngo depth 2 searchmoves e2e4 d2d4", "go searchmoves a2a3 depth 1", "go searchmoves",
+		"go searchmoves e2e5", "setoption name MultiPV value 300", "setoption name MultiPV value 256\ngo nodes 500",
 	} {
 		f.Add(s)
 	}
