@@ -200,6 +200,11 @@ func newTuneSample(p *game.Position, result float64, q *thread) (tuneSample, boo
 	}
 	var tr evalTrace
 	evaluateWith(p, &params, &tr)
+	return sampleFromTrace(&tr, result), true
+}
+
+// sampleFromTrace keeps a trace's non-zero terms and its scale factors.
+func sampleFromTrace(tr *evalTrace, result float64) tuneSample {
 	s := tuneSample{result: result}
 	for t, c := range tr.coef {
 		if c != 0 {
@@ -209,7 +214,7 @@ func newTuneSample(p *game.Position, result float64, q *thread) (tuneSample, boo
 	}
 	s.mgFactor = float64(tr.phase) / maxPhase * tr.drawScale
 	s.egFactor = float64(maxPhase-tr.phase) / maxPhase * tr.egScale * tr.drawScale
-	return s, true
+	return s
 }
 
 // newQuietThread returns a search thread for quiescence checks outside a

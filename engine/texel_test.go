@@ -137,15 +137,7 @@ func TestTraceMatchesEvaluate(t *testing.T) {
 		if got != evaluate(p) {
 			t.Fatalf("%s: tracing changed the score", fen)
 		}
-		s := tuneSample{}
-		for i, c := range tr.coef {
-			if c != 0 {
-				s.terms = append(s.terms, int32(i))
-				s.coefs = append(s.coefs, int16(c))
-			}
-		}
-		s.mgFactor = float64(tr.phase) / maxPhase * tr.drawScale
-		s.egFactor = float64(maxPhase-tr.phase) / maxPhase * tr.egScale * tr.drawScale
+		s := sampleFromTrace(&tr, 0)
 		white := got
 		if p.Side() == game.Black {
 			white = -got
