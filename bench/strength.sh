@@ -2,16 +2,22 @@
 # Playing strength of the engine, measured with `knightwatch match`:
 #   1. level 8 against Debian's Stockfish 15.1 limited with UCI_Elo=E, for
 #      each E in ELOS (the headline is the highest E level 8 holds 50% against);
-#   2. level N against level N-1 for each N in LEVELS (each level must score
-#      >= 60% against the one below), chained into an Elo estimate per level
-#      anchored on level 8's Stockfish result.
+#   2. level 1 against Stockfish at LOW_ELO (1350, its weakest setting), the
+#      anchor at the bottom of the ladder;
+#   3. level N against level N-1 for each N in LEVELS (each level must score
+#      >= 60% against the one below), chained into an Elo estimate per level.
+#      Self-play gaps between two copies of one engine come out far wider
+#      than the same levels measure against a different opponent (measured:
+#      the chain spans about 2,200 points, the Stockfish anchors about 1,000),
+#      so when both anchors are there the chain is scaled to fit them.
 # Prints one row per match and a table for the README.
 #
-# The issue's figures use 200 games at 10+0.1 per match. One 10+0.1 game
-# takes about 30 s of wall time here (measured: 2 games of level 8 against
-# UCI_Elo 2400 in 58 s), so one match is about 1.7 hours and the default 5
-# Stockfish matches plus 7 level matches about 20 hours on this 2-core
-# machine, one game at a time: a bench, never a CI job. Everything is
+# The issue's figures use 200 games at 10+0.1 per match. On this 2-core
+# machine one 200-game match of level 8 against Stockfish takes 60 minutes
+# with CONCURRENCY=2 (two games at once; only the side to move thinks, so
+# two engines busy), about 2 hours one game at a time. The ladder is much
+# quicker because levels 1-7 stop at their depth caps: levels 2-6 took about
+# a minute per 200-game match. A bench, never a CI job. Everything is
 # overridable:
 #
 #   bash bench/strength.sh                                    # full run (hours)
@@ -19,6 +25,7 @@
 #   PART=levels bash bench/strength.sh                        # only the level ladder
 #
 # Environment: GAMES (200), TC (10+0.1), ELOS ("1800 2000 2200 2400 2600"),
+# LOW_ELO (1350; empty skips the level 1 anchor),
 # LEVELS ("2 3 4 5 6 7 8"), PART (all|stockfish|levels), CONCURRENCY (1),
 # GRACE (50ms), HASH (64, MB for both engines), OUT (directory for PGN and logs),
 # STOCKFISH (/usr/games/stockfish).
@@ -28,6 +35,7 @@ cd "$(dirname "$0")/.."
 GAMES=${GAMES:-200}
 TC=${TC:-10+0.1}
 ELOS=${ELOS:-1800 2000 2200 2400 2600}
+LOW_ELO=${LOW_ELO-1350}
 LEVELS=${LEVELS:-2 3 4 5 6 7 8}
 PART=${PART:-all}
 CONCURRENCY=${CONCURRENCY:-1}
@@ -82,6 +90,11 @@ if [ "$PART" != levels ]; then
       --engine2 "$STOCKFISH" --name2 "stockfish-elo$e" \
       --option2 UCI_LimitStrength=true --option2 "UCI_Elo=$e" --option2 "Hash=$HASH"
   done
+  if [ -n "$LOW_ELO" ]; then
+    play "L1-vs-sf$LOW_ELO" --level1 1 --option1 "Hash=$HASH" \
+      --engine2 "$STOCKFISH" --name2 "stockfish-elo$LOW_ELO" \
+      --option2 UCI_LimitStrength=true --option2 "UCI_Elo=$LOW_ELO" --option2 "Hash=$HASH"
+  fi
 fi
 if [ "$PART" != stockfish ]; then
   for n in $LEVELS; do
@@ -102,7 +115,9 @@ done <"$OUT/results.txt"
 # Headline and per-level estimates. Level 8's rating is anchored on the
 # Stockfish match whose score is closest to 50% (where the logistic model is
 # most accurate): rating = UCI_Elo + measured difference. Lower levels follow
-# by subtracting each level-vs-level difference down the ladder.
+# by subtracting each level-vs-level difference down the ladder; with the
+# level 1 anchor as well, those differences are scaled by one factor so the
+# chain ends on it (the "scaled" column), which is what levels.go uses.
 awk '
   /^L8-vs-sf/ {
     e = substr($1, 9) + 0
@@ -110,6 +125,11 @@ awk '
     if (v["score"] + 0 >= 0.5 && e > held) held = e
     d = v["score"] - 0.5; if (d < 0) d = -d
     if (v["elo"] !~ /Inf/ && (best == "" || d < best)) { best = d; anchor = e + v["elo"]; anchorFrom = e }
+  }
+  /^L1-vs-sf/ {
+    e = substr($1, 9) + 0
+    for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+    if (v["elo"] !~ /Inf/) low = e + v["elo"]
   }
   /^L[0-9]-vs-L[0-9]/ {
     n = substr($1, 2, 1) + 0
@@ -121,12 +141,18 @@ awk '
     if (held != "") printf "headline: level 8 holds >= 50%% against Stockfish UCI_Elo %d (highest tested)\n", held
     else if (anchorFrom != "") print "headline: level 8 scored below 50% against every UCI_Elo tested"
     if (anchor == "") { print "(no finite Stockfish result to anchor level ratings on)"; exit }
-    printf "\n| level | score vs level below | est. Elo (anchored: L8 vs UCI_Elo %d) |\n|---|---|---|\n", anchorFrom
-    r = anchor
-    printf "| 8 | %s | %.0f |\n", (8 in score ? sprintf("%.1f%%", 100 * score[8]) : "-"), r
+    # raw[n]: the unscaled chain down from level 8.
+    raw[8] = anchor; lowest = 8
     for (n = 8; n >= 2; n--) {
       if (!(n in diff) || diff[n] ~ /Inf/) break
-      r -= diff[n]
-      printf "| %d | %s | %.0f |\n", n - 1, ((n - 1) in score ? sprintf("%.1f%%", 100 * score[n - 1]) : "-"), r
+      raw[n - 1] = raw[n] - diff[n]; lowest = n - 1
     }
+    scale = 0
+    if (low != "" && lowest == 1 && anchor != raw[1]) scale = (anchor - low) / (anchor - raw[1])
+    printf "\n| level | score vs level below | chained Elo (L8 vs UCI_Elo %d) | scaled to L1 anchor |\n|---|---|---|---|\n", anchorFrom
+    for (n = 8; n >= lowest; n--) {
+      printf "| %d | %s | %.0f | %s |\n", n, (n in score ? sprintf("%.1f%%", 100 * score[n]) : "-"), raw[n],
+        (scale ? sprintf("%.0f", anchor - (anchor - raw[n]) * scale) : "-")
+    }
+    if (scale) printf "(level 1 anchor: %.0f; scale factor %.2f)\n", low, scale
   }' "$OUT/results.txt"

@@ -8,13 +8,15 @@ type Level struct {
 	Name        string
 	Description string
 	MoveTime    time.Duration // time per move when the caller sets no limit
-	// ApproxElo is an estimate on Stockfish 15.1's UCI_Elo scale, anchored
-	// at both ends by matches at 2s+0.05 (README, Performance): level 8
-	// scored 51.2% in 40 games against UCI_Elo 2200 and 35% against 2400 (about
-	// 2200, with the tuned evaluation) and level 1
-	// 32.5% in 20 games against UCI_Elo 1350 (about 1200). The levels
-	// between are spaced in proportion to the Elo gaps their ~40-game
-	// matches against the level below measured. Error: +-100 or more.
+	// ApproxElo is an estimate on Stockfish 15.1's UCI_Elo scale from
+	// 10s+0.1 matches (README, Performance; bench/strength.sh): level 8
+	// scored 39.5% in 200 games against UCI_Elo 2300 and 33.8% against 2400
+	// (about 2230-2280), level 1 28% in 100 games against 1350 (about 1190).
+	// The levels between sit where their 200-game matches against the level
+	// below put them, with those self-play gaps scaled by one factor (0.47)
+	// so the chain meets both anchors: copies of one engine separate far
+	// more against each other than against a different opponent. Rounded to
+	// 50; error +-100 or more.
 	ApproxElo int
 }
 
@@ -47,11 +49,11 @@ var levelTable = [...]levelParams{
 // Levels lists the difficulty levels; index 0 is level 1.
 var Levels = []Level{
 	{1, "Beginner", "Looks one move ahead; misses most tactics and sometimes drifts.", levelTable[0].moveTime, 1200},
-	{2, "Novice", "Sees simple captures and threats, little more.", levelTable[1].moveTime, 1300},
-	{3, "Casual", "Spots two-move tactics, plays loosely.", levelTable[2].moveTime, 1450},
-	{4, "Club", "A solid club player with an occasional slip.", levelTable[3].moveTime, 1600},
-	{5, "Strong club", "Calculates short combinations reliably.", levelTable[4].moveTime, 1650},
-	{6, "Expert", "Deeper calculation, rarely misses a tactic.", levelTable[5].moveTime, 1800},
-	{7, "Master", "Nearly full strength, thinking one second a move.", levelTable[6].moveTime, 2000},
-	{8, "Grandmaster", "Full strength, a few seconds a move.", levelTable[7].moveTime, 2200},
+	{2, "Novice", "Sees simple captures and threats, little more.", levelTable[1].moveTime, 1250},
+	{3, "Casual", "Spots two-move tactics, plays loosely.", levelTable[2].moveTime, 1350},
+	{4, "Club", "A solid club player with an occasional slip.", levelTable[3].moveTime, 1450},
+	{5, "Strong club", "Calculates short combinations reliably.", levelTable[4].moveTime, 1600},
+	{6, "Expert", "Deeper calculation, rarely misses a tactic.", levelTable[5].moveTime, 1700},
+	{7, "Master", "Nearly full strength, thinking one second a move.", levelTable[6].moveTime, 1900},
+	{8, "Grandmaster", "Full strength, a few seconds a move.", levelTable[7].moveTime, 2250},
 }
