@@ -745,8 +745,9 @@ func (t *thread) qsearch(p *game.Position, alpha, beta, ply int, checks bool) in
 	if checks && !inCheck && bestScore < beta {
 		var quiets game.MoveList
 		p.GenerateQuiets(&quiets)
+		cs := newCheckSquares(p)
 		for _, m := range quiets.Moves[:quiets.N] {
-			if m.IsPromotion() || !p.GivesCheck(m) || !seeGE(p, m, 0) {
+			if m.IsPromotion() || !cs.mayCheck(p, m) || !p.GivesCheck(m) || !seeGE(p, m, 0) {
 				continue
 			}
 			save := *p
