@@ -20,14 +20,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"knightwatch/game"
 )
 
-var (
-	tagRe = regexp.MustCompile(`\[(\w+) "([^"]*)"\]`)
-	// tokenRe matches a move number ("12." or "12...") or a move comment
-	// ending in a time ("... 1.524s}").
-	tokenRe = regexp.MustCompile(`(\d+\.(?:\.\.)?)|\{[^}]*?([\d.]+)s\}`)
-)
+// timeRe finds the search time that ends a move comment ("+0.55/15 1.524s").
+var timeRe = regexp.MustCompile(`([\d.]+)s$`)
 
 type stats struct {
 	first20 []float64 // time of the first 20 timed moves, games with that many
@@ -39,14 +37,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: timeuse FILE.pgn[.gz]")
 		os.Exit(2)
 	}
-	text, err := readPGN(os.Args[1])
+	games, err := readPGN(os.Args[1])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "timeuse:", err)
 		os.Exit(1)
 	}
 	players := map[string]*stats{}
 	var order []string
-	for _, g := range splitGames(text) {
+	for _, g := range games {
 		if err := addGame(g, players, &order); err != nil {
 			fmt.Fprintln(os.Stderr, "timeuse:", err)
 			os.Exit(1)
@@ -59,69 +57,47 @@ func main() {
 	}
 }
 
-func readPGN(path string) (string, error) {
+// readPGN parses a plain or gzipped PGN file with the rules library.
+func readPGN(path string) ([]*game.PGNGame, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer f.Close()
 	var r io.Reader = f
 	if strings.HasSuffix(path, ".gz") {
 		gz, err := gzip.NewReader(f)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		r = gz
 	}
-	b, err := io.ReadAll(r)
-	return string(b), err
+	return game.ReadPGN(r)
 }
 
-// splitGames cuts the file before every [Event tag.
-func splitGames(text string) []string {
-	var games []string
-	for _, part := range strings.Split(text, "\n[Event ") {
-		if part = strings.TrimSpace(part); part != "" {
-			if !strings.HasPrefix(part, "[Event ") {
-				part = "[Event " + part
-			}
-			games = append(games, part)
-		}
-	}
-	return games
-}
-
-func addGame(g string, players map[string]*stats, order *[]string) error {
-	tags := map[string]string{}
-	header, body, ok := strings.Cut(g, "\n\n")
-	if !ok {
-		return fmt.Errorf("a game without moves: %.60q", g)
-	}
-	for _, m := range tagRe.FindAllStringSubmatch(header, -1) {
-		tags[m[1]] = m[2]
-	}
-	baseText, incText, ok := strings.Cut(tags["TimeControl"], "+")
+func addGame(g *game.PGNGame, players map[string]*stats, order *[]string) error {
+	baseText, incText, ok := strings.Cut(g.Tag("TimeControl"), "+")
 	base, err1 := strconv.ParseFloat(baseText, 64)
 	inc, err2 := strconv.ParseFloat(incText, 64)
 	if !ok || err1 != nil || err2 != nil {
-		return fmt.Errorf("game %s: time control %q is not BASE+INC", tags["Round"], tags["TimeControl"])
+		return fmt.Errorf("game %s: time control %q is not BASE+INC", g.Tag("Round"), g.Tag("TimeControl"))
 	}
-	white, black := tags["White"], tags["Black"]
+	white, black := g.Tag("White"), g.Tag("Black")
 	used := map[string][]float64{}
 	side := white
-	for _, m := range tokenRe.FindAllStringSubmatch(body, -1) {
-		if m[1] != "" { // a move number says whose move follows
-			side = white
-			if strings.HasSuffix(m[1], "...") {
-				side = black
+	if g.StartPosition().Side() == game.Black {
+		side = black
+	}
+	for n := &g.Root; len(n.Variations) > 0; {
+		n = n.Variations[0]
+		// Book moves have no timed comment and cost nothing.
+		if m := timeRe.FindStringSubmatch(n.Comment); m != nil {
+			t, err := strconv.ParseFloat(m[1], 64)
+			if err != nil {
+				return err
 			}
-			continue
+			used[side] = append(used[side], t)
 		}
-		t, err := strconv.ParseFloat(m[2], 64)
-		if err != nil {
-			return err
-		}
-		used[side] = append(used[side], t)
 		if side == white {
 			side = black
 		} else {
