@@ -2,9 +2,10 @@ package engine
 
 import "knightwatch/game"
 
-// checkSquares finds, cheaply, the quiet moves that may give check, so
-// that quiescence runs the exact and costly Position.GivesCheck (a copy
-// and a make) on a handful of moves instead of on every quiet move.
+// checkSquares finds, cheaply, the moves that may give check, so that
+// quiescence runs the exact and costly Position.GivesCheck (a copy and a
+// make) on a handful of moves instead of on every quiet move, and the main
+// search can drop a pruned move without making it when it cannot check.
 type checkSquares struct {
 	// direct[pt] holds the squares from which a piece of type pt would
 	// attack the enemy king.
@@ -44,9 +45,11 @@ func newCheckSquares(p *game.Position) checkSquares {
 	return cs
 }
 
-// mayCheck reports whether m might give check: false means it surely does
-// not. Castling is always a candidate (the rook may check).
+// mayCheck reports whether the legal move m might give check: false means
+// it surely does not. Castling (the rook may check), promotions (the new
+// piece may) and en passant (the captured pawn may uncover a line) are
+// always candidates.
 func (cs *checkSquares) mayCheck(p *game.Position, m game.Move) bool {
-	return cs.all || m.IsCastling() || cs.discoverers.Has(m.From()) ||
+	return cs.all || m.IsCastling() || m.IsPromotion() || m.IsEnPassant() || cs.discoverers.Has(m.From()) ||
 		cs.direct[p.PieceAt(m.From()).Type()].Has(m.To())
 }

@@ -509,6 +509,10 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	var quiets [64]game.Move
 	nQuiets := 0
 	t.killers[ply+1] = [2]game.Move{}
+	// Pruning spares checking moves; cs tells, without making the move,
+	// which pruned moves cannot check. Built on first use.
+	var cs checkSquares
+	csReady := false
 
 	for i := 0; i < ml.N; i++ {
 		m := pickMove(&ml, &scores, i)
@@ -534,6 +538,14 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 			}
 		}
 
+		if prune {
+			if !csReady {
+				cs, csReady = newCheckSquares(p), true
+			}
+			if !cs.mayCheck(p, m) {
+				continue
+			}
+		}
 		save := *p
 		t.stack[ply].piece = p.PieceAt(m.From())
 		p.MakeMove(m)
