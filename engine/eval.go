@@ -65,6 +65,7 @@ func init() { setDefaultParams() }
 func setDefaultParams() {
 	params = handDefaults()
 	applyTuned(&params)
+	packedParams.set(&params)
 }
 
 var mobilityStart = func() (s [7]evalTerm) {
@@ -103,11 +104,31 @@ type evalTrace struct {
 	egScale, drawScale float64
 }
 
+// packedWeights holds each weight pair as one number, middlegame × 2^32 +
+// endgame, so that the evaluation sums both phases with one multiply-add
+// per term; the sums stay far below 2^31, so the two halves never mix.
+type packedWeights [numTerms]int64
+
+func (pw *packedWeights) set(w *evalWeights) {
+	for t := range pw {
+		pw[t] = int64(w[0][t])<<32 + int64(w[1][t])
+	}
+}
+
+// unpackScore splits a packed sum into its middlegame and endgame parts.
+func unpackScore(s int64) (mg, eg int) {
+	e := int64(int32(uint32(s)))
+	return int((s - e) >> 32), int(e)
+}
+
+// packedParams is params, packed; setDefaultParams keeps it in step.
+var packedParams packedWeights
+
 // evalAcc sums the weighted terms; with a trace it also records them.
 type evalAcc struct {
-	w      *evalWeights
-	mg, eg int // White minus Black
-	trace  *evalTrace
+	w     *packedWeights
+	sum   int64 // White minus Black, packed
+	trace *evalTrace
 }
 
 // add counts term t n times for colour c.
@@ -115,8 +136,7 @@ func (a *evalAcc) add(c game.Color, t evalTerm, n int) {
 	if c == game.Black {
 		n = -n
 	}
-	a.mg += a.w[0][t] * n
-	a.eg += a.w[1][t] * n
+	a.sum += a.w[t] * int64(n)
 	if a.trace != nil {
 		a.trace.coef[t] += n
 	}
@@ -197,7 +217,12 @@ func evaluate(p *game.Position) int {
 // evaluateWith evaluates p with weights w, recording the terms in trace
 // when it is not nil.
 func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
-	a := evalAcc{w: w, trace: trace}
+	pw := &packedParams
+	if w != &params {
+		pw = new(packedWeights)
+		pw.set(w)
+	}
+	a := evalAcc{w: pw, trace: trace}
 	phase := 0
 	occ := p.Occupied()
 	var pawnAtt [2]game.Bitboard
@@ -370,7 +395,7 @@ func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
 		phase = maxPhase
 	}
 	egScale := 1.0
-	eg := a.eg
+	mg, eg := unpackScore(a.sum)
 	// Opposite-coloured bishops with only pawns besides are drawish.
 	if wb, bb := p.Pieces(game.White, game.Bishop), p.Pieces(game.Black, game.Bishop); wb != 0 && bb != 0 && !wb.More() && !bb.More() &&
 		p.ByType(game.Knight)|p.ByType(game.Rook)|p.ByType(game.Queen) == 0 &&
@@ -378,7 +403,7 @@ func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
 		eg /= 2
 		egScale = 0.5
 	}
-	score := (a.mg*phase + eg*(maxPhase-phase)) / maxPhase
+	score := (mg*phase + eg*(maxPhase-phase)) / maxPhase
 	drawScale := 1.0
 	if scaled := scaleDrawish(p, score); scaled != score {
 		score = scaled

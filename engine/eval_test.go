@@ -202,3 +202,19 @@ func TestLevelsVaryFirstMoves(t *testing.T) {
 		t.Errorf("level 3 without a book played only %d distinct first moves", len(seen))
 	}
 }
+
+func TestPackedScoreRoundTrip(t *testing.T) {
+	for _, tc := range []struct{ mg, eg, n int }{
+		{0, 0, 1}, {100, -50, 3}, {-100, 50, -7}, {-1, -1, 1000}, {30000, -30000, 40}, {-2, 1, -1},
+	} {
+		var w evalWeights
+		w[0][0], w[1][0] = tc.mg, tc.eg
+		var pw packedWeights
+		pw.set(&w)
+		sum := pw[0]*int64(tc.n) + pw[0]*int64(-tc.n/2)
+		k := tc.n - tc.n/2
+		if mg, eg := unpackScore(sum); mg != tc.mg*k || eg != tc.eg*k {
+			t.Errorf("%+v: unpacked (%d, %d), want (%d, %d)", tc, mg, eg, tc.mg*k, tc.eg*k)
+		}
+	}
+}
