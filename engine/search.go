@@ -96,6 +96,10 @@ type thread struct {
 	killers    [maxPly + 2][2]game.Move
 	history    [2][64][64]int
 	cont       *contHistory
+	// capHist scores captures by [moving piece][target][captured type]:
+	// how often this capture refuted a position, beyond what the victim's
+	// value says.
+	capHist [16][64][7]int
 	counter    [64][64]game.Move
 
 	noise     int
@@ -151,6 +155,7 @@ func (t *thread) filterRoot(ml *game.MoveList) {
 
 func (t *thread) clearHistory() {
 	t.history = [2][64][64]int{}
+	t.capHist = [16][64][7]int{}
 	if t.cont != nil {
 		*t.cont = contHistory{}
 	}
@@ -292,10 +297,11 @@ func (t *thread) scoreMoves(p *game.Position, ml *game.MoveList, scores *[256]in
 		case m == ttMove:
 			scores[i] = orderHash
 		case p.IsCapture(m) || m.IsPromotion():
+			s := mvvLva(p, m) + *t.capEntry(p, m)/16
 			if m.Promotion() == game.Queen || see(p, m) >= 0 {
-				scores[i] = orderGoodCap + mvvLva(p, m)
+				scores[i] = orderGoodCap + s
 			} else {
-				scores[i] = orderBadCap + mvvLva(p, m)
+				scores[i] = orderBadCap + s
 			}
 		case m == t.killers[ply][0]:
 			scores[i] = orderKiller + 1
@@ -337,6 +343,18 @@ func (t *thread) contEntry(p *game.Position, m game.Move, ply int) *int16 {
 		to = p.KingSquare(p.Side().Other())
 	}
 	return &t.cont[prev.piece][to][p.PieceAt(m.From())][m.To()]
+}
+
+// capEntry returns the capture history slot for the capture m.
+func (t *thread) capEntry(p *game.Position, m game.Move) *int {
+	return &t.capHist[p.PieceAt(m.From())][m.To()][p.CapturedPiece(m).Type()]
+}
+
+// updateCapHist moves a capture history entry towards bonus's sign, with
+// the same gravity as the quiet history.
+func (t *thread) updateCapHist(p *game.Position, m game.Move, bonus int) {
+	h := t.capEntry(p, m)
+	*h += bonus - *h*abs(bonus)/16384
 }
 
 // quietScore orders quiet moves by butterfly plus counter-move history.
@@ -506,8 +524,8 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	origAlpha := alpha
 	bestScore := -infinity
 	bestMove := game.NoMove
-	var quiets [64]game.Move
-	nQuiets := 0
+	var quiets, captures [64]game.Move
+	nQuiets, nCaptures := 0, 0
 	t.killers[ply+1] = [2]game.Move{}
 	// Pruning spares checking moves; cs tells, without making the move,
 	// which pruned moves cannot check. Built on first use.
@@ -532,6 +550,8 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 					prune = true // futility
 				} else if depth <= 3 && scores[i] < -3000*depth {
 					prune = true // history: this move keeps failing here
+				} else if depth <= 8 && !seeGE(p, m, -25*depth*depth) {
+					prune = true // the moved piece is simply lost
 				}
 			} else if depth <= 6 && scores[i] < orderGoodCap && !seeGE(p, m, -90*depth) {
 				prune = true
@@ -562,8 +582,11 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		}
 
 		var s int
-		if depth >= 3 && moveCount > 1+boolInt(pvNode) && !isTactical && !inCheck && !t.fullWidth {
+		if depth >= 3 && moveCount > 1+boolInt(pvNode) && (!isTactical || scores[i] < orderCounter) && !inCheck && !t.fullWidth {
 			r := lmrTable[min(depth, 63)][min(moveCount, 63)]
+			if isTactical {
+				r = r / 2 // a losing capture: reduce, but less than a quiet move
+			}
 			if pvNode {
 				r--
 			}
@@ -579,7 +602,9 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 			if givesCheck {
 				r--
 			}
-			r -= scores[i] / 8000
+			if !isTactical {
+				r -= scores[i] / 8000
+			}
 			r = max(0, min(r, newDepth-1))
 			s = -t.negamax(p, -alpha-1, -alpha, newDepth-r, ply+1, true)
 			if s > alpha && r > 0 {
@@ -619,6 +644,9 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		if !isTactical && nQuiets < len(quiets) {
 			quiets[nQuiets] = m
 			nQuiets++
+		} else if isTactical && nCaptures < len(captures) {
+			captures[nCaptures] = m
+			nCaptures++
 		}
 	}
 
@@ -627,6 +655,17 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 			return alpha // the excluded move was the only one
 		}
 		return bestScore
+	}
+	if bestScore >= beta && bestMove != game.NoMove {
+		bonus := min(depth*depth*8, 1600)
+		// The loop stopped at the cutoff, so the lists hold only the
+		// moves that failed before it.
+		if p.IsCapture(bestMove) || bestMove.IsPromotion() {
+			t.updateCapHist(p, bestMove, bonus)
+		}
+		for _, c := range captures[:nCaptures] {
+			t.updateCapHist(p, c, -bonus)
+		}
 	}
 	if bestScore >= beta && bestMove != game.NoMove && !p.IsCapture(bestMove) && !bestMove.IsPromotion() {
 		if t.killers[ply][0] != bestMove {
