@@ -100,7 +100,7 @@ type thread struct {
 	// how often this capture refuted a position, beyond what the victim's
 	// value says.
 	capHist [16][64][7]int
-	counter    [64][64]game.Move
+	counter [64][64]game.Move
 
 	noise     int
 	noiseSeed uint64
