@@ -1,8 +1,9 @@
 // Package engine is Knightwatch's chess engine: an alpha-beta searcher
 // (iterative deepening, aspiration windows, PVS, quiescence with SEE, a
-// shared transposition table, Lazy SMP) over a tapered hand-written
-// evaluation, with time management, difficulty levels, a Polyglot opening
-// book reader and a UCI front end.
+// shared transposition table, Lazy SMP) over a tapered evaluation whose
+// weights are Texel-tuned on the engine's own games (texel.go), with time
+// management, difficulty levels, a Polyglot opening book reader and a UCI
+// front end.
 //
 // The API is deliberately small: build an Engine with New, call Search with a
 // position, the game's hash history and Limits, and read the Result.
