@@ -101,6 +101,7 @@ type thread struct {
 	// value says.
 	capHist [16][64][7]int
 	counter [64][64]game.Move
+	corr    [2][corrSize]int32
 
 	noise     int
 	noiseSeed uint64
@@ -160,6 +161,7 @@ func (t *thread) clearHistory() {
 		*t.cont = contHistory{}
 	}
 	t.counter = [64][64]game.Move{}
+	t.corr = [2][corrSize]int32{}
 	t.killers = [maxPly + 2][2]game.Move{}
 }
 
@@ -380,6 +382,39 @@ func (t *thread) updateHistory(p *game.Position, m game.Move, ply, bonus int) {
 	}
 }
 
+// Static-evaluation correction: the evaluation errs the same way across
+// positions with the same pawn structure (a blocked centre, a weak king
+// cover it does not model), so a table keyed by the pawns learns the
+// average error the searches found and adds it to later static
+// evaluations. Stored in 1/corrGrain centipawns, capped at corrMax cp.
+const (
+	corrSize  = 1 << 14
+	corrGrain = 256
+	corrMax   = 64
+)
+
+func pawnIndex(p *game.Position) int {
+	h := uint64(p.Pieces(game.White, game.Pawn))*0x9E3779B97F4A7C15 ^
+		uint64(p.Pieces(game.Black, game.Pawn))*0xBF58476D1CE4E5B9
+	return int((h ^ h>>31) >> 50)
+}
+
+// correct adds the learned correction to a raw static evaluation.
+func (t *thread) correct(p *game.Position, raw int) int {
+	v := raw + int(t.corr[p.Side()][pawnIndex(p)])/corrGrain
+	return max(-mateBound+1, min(v, mateBound-1))
+}
+
+// updateCorrection moves the entry towards diff, the search result minus
+// the corrected evaluation, faster for deeper searches.
+func (t *thread) updateCorrection(p *game.Position, diff, depth int) {
+	e := &t.corr[p.Side()][pawnIndex(p)]
+	w := int32(min(depth+1, 16))
+	target := int32(max(-corrMax, min(diff, corrMax))) * corrGrain
+	v := (*e*(256-w) + (*e+target)*w) / 256
+	*e = max(-corrMax*corrGrain, min(v, corrMax*corrGrain))
+}
+
 // negamax is the principal-variation alpha-beta search.
 func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode bool) int {
 	pvNode := beta-alpha > 1
@@ -429,14 +464,15 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		ttMove = t.rootBestMove
 	}
 
-	eval, staticEval := -infinity, 0
+	eval, staticEval, corrEval := -infinity, 0, 0
 	if !inCheck {
 		if hit {
 			staticEval = tte.eval
 		} else {
 			staticEval = t.evaluate(p)
 		}
-		eval = staticEval
+		corrEval = t.correct(p, staticEval)
+		eval = corrEval
 		// The stored score is a better estimate when its bound allows.
 		if hit && (tte.bound == boundExact || tte.bound == boundLower && ttScore > eval || tte.bound == boundUpper && ttScore < eval) {
 			eval = ttScore
@@ -693,6 +729,14 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	case bestScore > origAlpha:
 		bound = boundExact
 	}
+	// Teach the correction table how far the static evaluation was off,
+	// when the search result says so: a quiet best move (a capture's gain
+	// is not the evaluation's fault) and a bound on the right side.
+	if !inCheck && (bestMove == game.NoMove || !p.IsCapture(bestMove) && !bestMove.IsPromotion()) &&
+		bestScore > -mateBound && bestScore < mateBound &&
+		!(bound == boundLower && bestScore <= corrEval) && !(bound == boundUpper && bestScore >= corrEval) {
+		t.updateCorrection(p, bestScore-corrEval, depth)
+	}
 	// A root searched over some of its moves has not found the
 	// position's value; keep it out of the table.
 	if ply > 0 || !t.rootRestricted() {
@@ -727,13 +771,14 @@ func (t *thread) qsearch(p *game.Position, alpha, beta, ply int, checks bool) in
 		}
 	}
 	bestScore := -infinity
-	eval := 0
+	eval, rawEval := 0, 0
 	if !inCheck {
 		if hit {
-			eval = tte.eval
+			rawEval = tte.eval
 		} else {
-			eval = t.evaluate(p)
+			rawEval = t.evaluate(p)
 		}
+		eval = t.correct(p, rawEval)
 		if eval >= beta {
 			return eval
 		}
@@ -827,7 +872,7 @@ func (t *thread) qsearch(p *game.Position, alpha, beta, ply int, checks bool) in
 	case bestScore > origAlpha:
 		bound = boundExact
 	}
-	t.tt.store(key, bestMove, scoreToTT(bestScore, ply), eval, 0, bound)
+	t.tt.store(key, bestMove, scoreToTT(bestScore, ply), rawEval, 0, bound)
 	return bestScore
 }
 
