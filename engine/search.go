@@ -393,6 +393,9 @@ const (
 	corrMax   = 64
 )
 
+// pawnIndex maps the pawn structure to a correction slot. The position
+// keeps no pawn-only hash, and mixing the two pawn bitboards is cheaper
+// than maintaining one through every move.
 func pawnIndex(p *game.Position) int {
 	h := uint64(p.Pieces(game.White, game.Pawn))*0x9E3779B97F4A7C15 ^
 		uint64(p.Pieces(game.Black, game.Pawn))*0xBF58476D1CE4E5B9
