@@ -49,7 +49,15 @@ const (
 	tKingDangerNoQueen evalTerm = tKingDanger + kingDangerUnits        // [attack units] without the queen
 	tSafeCheck         evalTerm = tKingDangerNoQueen + kingDangerUnits // [piece type] squares giving check that the defender does not cover
 	tPassedSafe        evalTerm = tSafeCheck + 7                       // [relative rank] passed pawn whose stop square the enemy does not attack
-	numTerms                    = tPassedSafe + 8
+	tBackward          evalTerm = tPassedSafe + 8                      // pawn that no pawn can support and whose stop square an enemy pawn attacks
+	tStorm             evalTerm = tBackward + 1                        // [relative rank] own pawn on or beside the enemy king's file, not blocked by a pawn
+	tStormBlocked      evalTerm = tStorm + 8                           // such a pawn blocked by an enemy pawn
+	tPushThreat        evalTerm = tStormBlocked + 1                    // enemy piece a safe pawn push would attack
+	tKingPawnDist      evalTerm = tPushThreat + 1                      // king's distance to its nearest own pawn
+	tBadBishop         evalTerm = tKingPawnDist + 1                    // own pawns on the bishop's square colour, per bishop
+	tMinorShielded     evalTerm = tBadBishop + 1                       // knight or bishop with an own pawn right in front
+	tSpace             evalTerm = tMinorShielded + 1                   // safe central squares behind the pawns (files c-f, ranks 2-4)
+	numTerms                    = tSpace + 1
 )
 
 // evalWeights holds every weight: [0] middlegame, [1] endgame.
@@ -159,6 +167,8 @@ var (
 	passedMask    [2][64]game.Bitboard // squares in front on the same and adjacent files
 	forwardFile   [2][64]game.Bitboard // squares in front on the same file
 	shieldMask    [2][64]game.Bitboard // two ranks in front of a king, three files wide
+	supportMask   [2][64]game.Bitboard // adjacent files, level or behind: where a pawn that could support this one stands
+	spaceMask     [2]game.Bitboard     // files c-f, relative ranks 2-4
 )
 
 func init() {
@@ -197,8 +207,28 @@ func init() {
 				}
 			}
 			shieldMask[c][sq] = sh
+			supportMask[c][sq] = adjacentFiles[f] &^ passedMask[c][sq]
 		}
 	}
+	center := game.FileMask(2) | game.FileMask(3) | game.FileMask(4) | game.FileMask(5)
+	spaceMask[game.White] = center & (game.RankMask(1) | game.RankMask(2) | game.RankMask(3))
+	spaceMask[game.Black] = center & (game.RankMask(6) | game.RankMask(5) | game.RankMask(4))
+}
+
+// pawnAttacksAll returns every square the pawns in b of colour c attack.
+func pawnAttacksAll(c game.Color, b game.Bitboard) game.Bitboard {
+	if c == game.White {
+		return (b<<7)&^game.FileH | (b<<9)&^game.FileA
+	}
+	return (b>>9)&^game.FileH | (b>>7)&^game.FileA
+}
+
+// pawnPush returns the squares one step forward of b for colour c.
+func pawnPush(c game.Color, b game.Bitboard) game.Bitboard {
+	if c == game.White {
+		return b << 8
+	}
+	return b >> 8
 }
 
 func relSq(c game.Color, sq game.Square) game.Square {
@@ -227,9 +257,7 @@ func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
 	occ := p.Occupied()
 	var pawnAtt [2]game.Bitboard
 	for c := game.White; c <= game.Black; c++ {
-		for b := p.Pieces(c, game.Pawn); b != 0; {
-			pawnAtt[c] |= game.PawnAttacks(c, b.PopFirst())
-		}
+		pawnAtt[c] = pawnAttacksAll(c, p.Pieces(c, game.Pawn))
 	}
 	var kingSq [2]game.Square
 	var kingZone, kingAtt [2]game.Bitboard
@@ -278,6 +306,10 @@ func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
 				a.add(c, tIsolated, 1)
 			} else if pawnAtt[c].Has(sq) || adjacentFiles[sq.File()]&game.RankMask(sq.Rank())&ownPawns != 0 {
 				a.add(c, tConnected+evalTerm(rr), 1)
+			} else if supportMask[c][sq]&ownPawns == 0 && pawnAttacksAll(c, pawnPush(c, sq.Bitboard()))&theirPawns != 0 {
+				// Backward: no pawn can come up beside it, and advancing
+				// walks into an enemy pawn's capture.
+				a.add(c, tBackward, 1)
 			}
 			if forwardFile[c][sq]&ownPawns != 0 {
 				a.add(c, tDoubled, 1)
@@ -291,6 +323,9 @@ func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
 				phase += phaseWeight[pt]
 				a.add(c, tValue+evalTerm(pt), 1)
 				a.add(c, pstTerm(pt, relSq(c, sq)), 1)
+				if pt <= game.Bishop && pawnPush(c, sq.Bitboard())&ownPawns != 0 {
+					a.add(c, tMinorShielded, 1)
+				}
 				var att game.Bitboard
 				switch pt {
 				case game.Knight:
@@ -303,6 +338,11 @@ func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
 				case game.Bishop:
 					att = game.BishopAttacks(sq, occ)
 					minorAtt[c] |= att
+					colour := ^game.DarkSquares
+					if game.DarkSquares.Has(sq) {
+						colour = game.DarkSquares
+					}
+					a.add(c, tBadBishop, (ownPawns & colour).Count())
 				case game.Rook:
 					att = game.RookAttacks(sq, occ)
 					rookAtt[c] |= att
@@ -345,7 +385,24 @@ func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
 					a.add(c, tKingOpenFile, 1)
 				}
 			}
+			if ownPawns != 0 {
+				d := 8
+				for b := ownPawns; b != 0 && d > 1; {
+					d = min(d, distance(k, b.PopFirst()))
+				}
+				a.add(c, tKingPawnDist, d)
+			}
+			// Enemy pawns marching on this king's files.
+			storm := theirPawns & (adjacentFiles[k.File()] | game.FileMask(k.File()))
+			blocked := storm & pawnPush(c, ownPawns)
+			a.add(them, tStormBlocked, blocked.Count())
+			for b := storm &^ blocked; b != 0; {
+				a.add(them, tStorm+evalTerm(b.PopFirst().RelativeRank(them)), 1)
+			}
 		}
+		// Space: central squares on our side that enemy pawns do not
+		// control and our own pawns do not fill.
+		a.add(c, tSpace, (spaceMask[c] &^ ownPawns &^ pawnAtt[them]).Count())
 	}
 	for c := game.White; c <= game.Black; c++ {
 		them := c.Other()
@@ -364,6 +421,18 @@ func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
 		// take them, the other side must spend its move saving them.
 		hanging := p.ByColor(them) &^ p.ByType(game.Pawn) &^ p.ByType(game.King) & allAtt[c] &^ allAtt[them]
 		a.add(c, tHanging, hanging.Count())
+		// Pawn pushes to squares the enemy cannot safely take on, that
+		// would attack a piece: a threat one move away.
+		push := pawnPush(c, p.Pieces(c, game.Pawn)) &^ occ
+		rank3 := game.RankMask(2)
+		if c == game.Black {
+			rank3 = game.RankMask(5)
+		}
+		push |= pawnPush(c, push&rank3) &^ occ
+		push &^= pawnAtt[them]
+		push &= allAtt[c] | ^allAtt[them]
+		targets := p.ByColor(them) &^ p.ByType(game.Pawn) &^ p.ByType(game.King)
+		a.add(c, tPushThreat, (pawnAttacksAll(c, push) & targets).Count())
 
 		// Checks the defender cannot meet by capturing the checking piece
 		// on arrival: the raw material of successful king attacks.

@@ -148,6 +148,17 @@ func handDefaults() evalWeights {
 	set(tSafeCheck+evalTerm(game.Queen), 6, 0)
 	set(tKingExposure, -4, 0)
 	set(tHanging, 20, 10)
+	set(tBackward, -8, -8)
+	storm := [8]int{0, 0, 0, 5, 12, 20, 0, 0}
+	for r := 0; r < 8; r++ {
+		set(tStorm+evalTerm(r), storm[r], 0)
+	}
+	set(tStormBlocked, 3, 0)
+	set(tPushThreat, 15, 10)
+	set(tKingPawnDist, 0, -4)
+	set(tBadBishop, -2, -4)
+	set(tMinorShielded, 8, 0)
+	set(tSpace, 2, 0)
 	// King danger grows with the square of the attack units: attacks by
 	// several pieces are the ones that succeed.
 	for u := 0; u < kingDangerUnits; u++ {

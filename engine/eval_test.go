@@ -218,3 +218,35 @@ func TestPackedScoreRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalTermCounts checks what the newer evaluation terms count (White
+// minus Black) on positions built to show one feature each.
+func TestEvalTermCounts(t *testing.T) {
+	cases := []struct {
+		name string
+		fen  string
+		term evalTerm
+		want int
+	}{
+		{"backward d3 (c4 ahead, e5 guards d4); e5 is isolated instead", "4k3/8/8/4p3/2P5/3P4/8/4K3 w - - 0 1", tBackward, 1},
+		{"no backward pawn when a neighbour stands behind", "4k3/8/8/4p3/2P5/2PP4/8/4K3 w - - 0 1", tBackward, 0},
+		{"storm g4 at relative rank 3", "6k1/8/8/7P/6P1/8/8/4K3 w - - 0 1", tStorm + 3, 1},
+		{"storm h5 at relative rank 4", "6k1/8/8/7P/6P1/8/8/4K3 w - - 0 1", tStorm + 4, 1},
+		{"h5 blocked by h6 is not an open storm", "6k1/8/7p/7P/6P1/8/8/4K3 w - - 0 1", tStorm + 4, 0},
+		{"h5 blocked by h6", "6k1/8/7p/7P/6P1/8/8/4K3 w - - 0 1", tStormBlocked, 1},
+		{"e4-e5 would attack the knight", "4k3/8/5n2/8/4P3/8/8/4K3 w - - 0 1", tPushThreat, 1},
+		{"d2-d4 would attack the knight", "4k3/8/8/4n3/8/8/3P4/4K3 w - - 0 1", tPushThreat, 1},
+		{"no push threat onto a square a pawn guards", "4k3/8/3p1n2/8/4P3/8/8/4K3 w - - 0 1", tPushThreat, 0},
+		{"king four squares from its pawn, enemy king beside its own", "4k3/4p3/8/8/8/8/P7/4K3 w - - 0 1", tKingPawnDist, 3},
+		{"two pawns on the bishop's colour", "4k3/8/8/8/8/P7/3PP3/2B1K3 w - - 0 1", tBadBishop, 2},
+		{"knight behind its pawn", "4k3/8/8/3P4/3N4/8/8/4K3 w - - 0 1", tMinorShielded, 1},
+		{"d5 takes c4/e4 from White and d5 from Black", "4k3/8/8/3p4/8/8/8/4K3 w - - 0 1", tSpace, -1},
+	}
+	for _, c := range cases {
+		var tr evalTrace
+		evaluateWith(mustFEN(t, c.fen), &params, &tr)
+		if got := tr.coef[c.term]; got != c.want {
+			t.Errorf("%s: count %d, want %d (%s)", c.name, got, c.want, c.fen)
+		}
+	}
+}

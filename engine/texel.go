@@ -444,6 +444,10 @@ var termGroups = func() []struct {
 		g{"king danger by attack units (without the queen)", tKingDangerNoQueen, kingDangerUnits, 10},
 		g{"safe checks (none, P, N, B, R, Q, K)", tSafeCheck, 7, 7},
 		g{"passed pawn with a safe stop square, by relative rank", tPassedSafe, 8, 8},
+		g{"backward pawn", tBackward, 1, 1},
+		g{"pawn storm by relative rank, unblocked", tStorm, 8, 8},
+		g{"pawn storm blocked, safe pawn-push threat, king's distance to its pawns, bad bishop, minor behind a pawn, space",
+			tStormBlocked, numTerms - tStormBlocked, 6},
 	)
 	return out
 }()
