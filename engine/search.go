@@ -1073,7 +1073,9 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 
 	lastBest := game.NoMove
 	stable := 0
+	var iterScores []int
 	onIter := func(t *thread, depth, score int) bool {
+		iterScores = append(iterScores, score)
 		if t.rootBestMove == lastBest {
 			stable++
 		} else {
@@ -1117,6 +1119,7 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 			case stable == 0 && depth > 4:
 				scale = 1.4
 			}
+			scale *= fallingScoreFactor(iterScores, depth)
 			if elapsed >= time.Duration(float64(st.soft)*scale) {
 				return false
 			}
@@ -1171,6 +1174,24 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 		res.Ponder = res.PV[1]
 	}
 	return res
+}
+
+// fallingScoreFactor scales the soft time limit by how the root score
+// moved over the last iterations: when it drops the search has found a
+// problem with the move it was going to play and deserves time to find a
+// better one; when it rises the move is likely good. Compared with two
+// iterations back, which evens out the odd/even depth swing.
+func fallingScoreFactor(scores []int, depth int) float64 {
+	n := len(scores)
+	if depth <= 4 || n < 3 {
+		return 1
+	}
+	prev, cur := scores[n-3], scores[n-1]
+	if prev >= mateBound || prev <= -mateBound || cur >= mateBound || cur <= -mateBound {
+		return 1
+	}
+	f := 1 + float64(prev-cur)/160
+	return min(max(f, 0.85), 1.6)
 }
 
 // planTime returns the soft limit (do not start another iteration after

@@ -279,3 +279,25 @@ func TestInfoReports(t *testing.T) {
 		t.Errorf("result %+v", res)
 	}
 }
+
+func TestFallingScoreFactor(t *testing.T) {
+	cases := []struct {
+		name   string
+		scores []int
+		depth  int
+		lo, hi float64 // the factor must lie in [lo, hi]
+	}{
+		{"steady score", []int{20, 22, 20, 21, 20}, 5, 0.99, 1.01},
+		{"dropped 80 cp since two iterations back", []int{30, 40, 30, -40}, 6, 1.45, 1.55},
+		{"collapse is capped", []int{0, 0, 300, -600}, 9, 1.6, 1.6},
+		{"rising score saves a little time", []int{0, 0, 0, 100}, 9, 0.85, 0.85},
+		{"shallow depths are left alone", []int{100, 0, -200}, 4, 1, 1},
+		{"too few iterations", []int{100, -200}, 8, 1, 1},
+		{"mate scores are left alone", []int{0, mateBound + 5, 0, -50}, 10, 1, 1},
+	}
+	for _, c := range cases {
+		if f := fallingScoreFactor(c.scores, c.depth); f < c.lo || f > c.hi {
+			t.Errorf("%s: factor %.3f, want [%.2f, %.2f]", c.name, f, c.lo, c.hi)
+		}
+	}
+}
