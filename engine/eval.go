@@ -244,6 +244,11 @@ func evaluate(p *game.Position) int {
 	return evaluateWith(p, &params, nil)
 }
 
+// evaluateCached is evaluate with a thread's pawn-structure cache.
+func evaluateCached(p *game.Position, pc *pawnCache) int {
+	return evalPosition(p, &packedParams, nil, pc)
+}
+
 // evaluateWith evaluates p with weights w, recording the terms in trace
 // when it is not nil.
 func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
@@ -252,6 +257,12 @@ func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
 		pw = new(packedWeights)
 		pw.set(w)
 	}
+	return evalPosition(p, pw, trace, nil)
+}
+
+// evalPosition is the evaluation proper. The pawn cache pc, when not nil,
+// must hold sums made with the weights pw, and trace must be nil with it.
+func evalPosition(p *game.Position, pw *packedWeights, trace *evalTrace, pc *pawnCache) int {
 	a := evalAcc{w: pw, trace: trace}
 	phase := 0
 	occ := p.Occupied()
@@ -259,6 +270,7 @@ func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
 	for c := game.White; c <= game.Black; c++ {
 		pawnAtt[c] = pawnAttacksAll(c, p.Pieces(c, game.Pawn))
 	}
+	passers := pawnStructure(p, &a, &pawnAtt, pc)
 	var kingSq [2]game.Square
 	var kingZone, kingAtt [2]game.Bitboard
 	for c := game.White; c <= game.Black; c++ {
@@ -269,7 +281,7 @@ func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
 		}
 	}
 	var attackUnits, attackers [2]int
-	var minorAtt, rookAtt, allAtt, passers [2]game.Bitboard
+	var minorAtt, rookAtt, allAtt [2]game.Bitboard
 	var typeAtt [2][7]game.Bitboard // attacks by piece type
 	for c := game.White; c <= game.Black; c++ {
 		them := c.Other()
@@ -280,39 +292,21 @@ func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
 		allAtt[c] = pawnAtt[c] | kingAtt[c]
 		a.add(c, tPawnThreat, (pawnAtt[c] & p.ByColor(them) &^ p.ByType(game.Pawn)).Count())
 
-		// Pawns.
-		for b := ownPawns; b != 0; {
+		// Passed pawns found by pawnStructure: the terms that also depend
+		// on the other pieces.
+		for b := passers[c]; b != 0; {
 			sq := b.PopFirst()
-			rs := relSq(c, sq)
 			rr := sq.RelativeRank(c)
-			a.add(c, tValue+evalTerm(game.Pawn), 1)
-			a.add(c, pstTerm(game.Pawn, rs), 1)
-			if passedMask[c][sq]&theirPawns == 0 && forwardFile[c][sq]&ownPawns == 0 {
-				passers[c] |= sq.Bitboard()
-				a.add(c, tPassed+evalTerm(rr), 1)
-				if forwardFile[c][sq]&occ == 0 {
-					a.add(c, tPassedFree+evalTerm(rr), 1)
-				}
-				if rr >= 3 && kingSq[0] != game.NoSquare && kingSq[1] != game.NoSquare {
-					stop := sq + 8
-					if c == game.Black {
-						stop = sq - 8
-					}
-					a.add(c, tPassedKingThem, distance(kingSq[them], stop)*(rr-2))
-					a.add(c, tPassedKingUs, distance(kingSq[c], stop)*(rr-2))
-				}
+			if forwardFile[c][sq]&occ == 0 {
+				a.add(c, tPassedFree+evalTerm(rr), 1)
 			}
-			if adjacentFiles[sq.File()]&ownPawns == 0 {
-				a.add(c, tIsolated, 1)
-			} else if pawnAtt[c].Has(sq) || adjacentFiles[sq.File()]&game.RankMask(sq.Rank())&ownPawns != 0 {
-				a.add(c, tConnected+evalTerm(rr), 1)
-			} else if supportMask[c][sq]&ownPawns == 0 && pawnAttacksAll(c, pawnPush(c, sq.Bitboard()))&theirPawns != 0 {
-				// Backward: no pawn can come up beside it, and advancing
-				// walks into an enemy pawn's capture.
-				a.add(c, tBackward, 1)
-			}
-			if forwardFile[c][sq]&ownPawns != 0 {
-				a.add(c, tDoubled, 1)
+			if rr >= 3 && kingSq[0] != game.NoSquare && kingSq[1] != game.NoSquare {
+				stop := sq + 8
+				if c == game.Black {
+					stop = sq - 8
+				}
+				a.add(c, tPassedKingThem, distance(kingSq[them], stop)*(rr-2))
+				a.add(c, tPassedKingUs, distance(kingSq[c], stop)*(rr-2))
 			}
 		}
 
@@ -400,9 +394,6 @@ func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
 				a.add(them, tStorm+evalTerm(b.PopFirst().RelativeRank(them)), 1)
 			}
 		}
-		// Space: central squares on our side that enemy pawns do not
-		// control and our own pawns do not fill.
-		a.add(c, tSpace, (spaceMask[c] &^ ownPawns &^ pawnAtt[them]).Count())
 	}
 	for c := game.White; c <= game.Black; c++ {
 		them := c.Other()

@@ -102,6 +102,8 @@ type thread struct {
 	capHist [16][64][7]int
 	counter [64][64]game.Move
 	corr    [2][corrSize]int32
+	// pawns caches the pawn-structure part of the evaluation.
+	pawns *pawnCache
 
 	noise     int
 	noiseSeed uint64
@@ -168,7 +170,7 @@ func (t *thread) clearHistory() {
 // evaluate adds the level's evaluation noise, a fixed function of the
 // position within one search so that transpositions agree.
 func (t *thread) evaluate(p *game.Position) int {
-	v := evaluate(p)
+	v := evaluateCached(p, t.pawns)
 	if t.noise > 0 {
 		h := (p.Hash() ^ t.noiseSeed) * 0x9E3779B97F4A7C15
 		v += int(h>>33)%(2*t.noise+1) - t.noise
@@ -1042,6 +1044,7 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 	for _, t := range threads {
 		if t.cont == nil {
 			t.cont = new(contHistory)
+			t.pawns = new(pawnCache)
 		}
 		t.tt = e.tt
 		t.st = st

@@ -44,7 +44,7 @@ func newTransTable(mb int) *transTable {
 	if n == 0 {
 		n = 1
 	}
-	return &transTable{words: make([]uint64, n*clusterSize*2), clusters: n}
+	return &transTable{words: allocTableWords(int(n * clusterSize * 2)), clusters: n}
 }
 
 func (t *transTable) clear() {
