@@ -241,29 +241,25 @@ func relSq(c game.Color, sq game.Square) game.Square {
 // evaluate returns the static evaluation in centipawns from the side to
 // move's point of view.
 func evaluate(p *game.Position) int {
-	return evaluateWith(p, &params, nil)
+	return evalPosition(p, nil, nil)
 }
 
 // evaluateCached is evaluate with a thread's pawn-structure cache.
 func evaluateCached(p *game.Position, pc *pawnCache) int {
-	return evalPosition(p, &packedParams, nil, pc)
+	return evalPosition(p, nil, pc)
 }
 
-// evaluateWith evaluates p with weights w, recording the terms in trace
-// when it is not nil.
-func evaluateWith(p *game.Position, w *evalWeights, trace *evalTrace) int {
-	pw := &packedParams
-	if w != &params {
-		pw = new(packedWeights)
-		pw.set(w)
-	}
-	return evalPosition(p, pw, trace, nil)
+// evaluateTraced is evaluate that also records in trace how often each
+// term counted: what the tuner fits the weights to.
+func evaluateTraced(p *game.Position, trace *evalTrace) int {
+	return evalPosition(p, trace, nil)
 }
 
-// evalPosition is the evaluation proper. The pawn cache pc, when not nil,
-// must hold sums made with the weights pw, and trace must be nil with it.
-func evalPosition(p *game.Position, pw *packedWeights, trace *evalTrace, pc *pawnCache) int {
-	a := evalAcc{w: pw, trace: trace}
+// evalPosition is the evaluation proper, with the built-in weights. The
+// pawn cache pc may be nil; trace must be nil when pc is not, since a cache
+// hit records no terms.
+func evalPosition(p *game.Position, trace *evalTrace, pc *pawnCache) int {
+	a := evalAcc{w: &packedParams, trace: trace}
 	phase := 0
 	occ := p.Occupied()
 	var pawnAtt [2]game.Bitboard

@@ -244,7 +244,7 @@ func TestEvalTermCounts(t *testing.T) {
 	}
 	for _, c := range cases {
 		var tr evalTrace
-		evaluateWith(mustFEN(t, c.fen), &params, &tr)
+		evaluateTraced(mustFEN(t, c.fen), &tr)
 		if got := tr.coef[c.term]; got != c.want {
 			t.Errorf("%s: count %d, want %d (%s)", c.name, got, c.want, c.fen)
 		}

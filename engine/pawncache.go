@@ -31,8 +31,7 @@ func pawnSlot(white, black game.Bitboard) int {
 
 // pawnStructure adds the pawn-only terms of p to a and returns each side's
 // passed pawns. With a cache it reuses a stored sum when the pawns match;
-// the cache is only valid for the built-in weights and without a trace, so
-// callers pass nil otherwise.
+// a hit records no trace, so callers tracing terms pass a nil cache.
 func pawnStructure(p *game.Position, a *evalAcc, pawnAtt *[2]game.Bitboard, pc *pawnCache) [2]game.Bitboard {
 	white, black := p.Pieces(game.White, game.Pawn), p.Pieces(game.Black, game.Pawn)
 	if pc == nil {

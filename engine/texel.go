@@ -199,7 +199,7 @@ func newTuneSample(p *game.Position, result float64, q *thread) (tuneSample, boo
 		return tuneSample{}, false
 	}
 	var tr evalTrace
-	evaluateWith(p, &params, &tr)
+	evaluateTraced(p, &tr)
 	return sampleFromTrace(&tr, result), true
 }
 

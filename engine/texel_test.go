@@ -133,7 +133,7 @@ func TestTraceMatchesEvaluate(t *testing.T) {
 	for _, fen := range fens {
 		p := mustFEN(t, fen)
 		var tr evalTrace
-		got := evaluateWith(p, &params, &tr)
+		got := evaluateTraced(p, &tr)
 		if got != evaluate(p) {
 			t.Fatalf("%s: tracing changed the score", fen)
 		}
