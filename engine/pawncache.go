@@ -11,7 +11,8 @@ import "knightwatch/game"
 
 // pawnCacheSize is the number of entries per thread (a power of two):
 // 16,384 × 40 bytes = 640 KB, within a core's L2.
-const pawnCacheSize = 1 << 14
+// It equals corrSize so that both tables share pawnIndex.
+const pawnCacheSize = corrSize
 
 // pawnEntry is the pawn-only part of the evaluation for one structure.
 type pawnEntry struct {
@@ -23,12 +24,6 @@ type pawnEntry struct {
 // pawnCache is one thread's table of pawn structures.
 type pawnCache [pawnCacheSize]pawnEntry
 
-// pawnSlot maps a structure to its slot.
-func pawnSlot(white, black game.Bitboard) int {
-	h := uint64(white)*0x9E3779B97F4A7C15 ^ uint64(black)*0xBF58476D1CE4E5B9
-	return int((h ^ h>>29) >> (64 - 14))
-}
-
 // pawnStructure adds the pawn-only terms of p to a and returns each side's
 // passed pawns. With a cache it reuses a stored sum when the pawns match;
 // a hit records no trace, so callers tracing terms pass a nil cache.
@@ -37,7 +32,7 @@ func pawnStructure(p *game.Position, a *evalAcc, pawnAtt *[2]game.Bitboard, pc *
 	if pc == nil {
 		return addPawnTerms(p, a, pawnAtt)
 	}
-	e := &pc[pawnSlot(white, black)]
+	e := &pc[pawnIndex(p)]
 	if e.white != white || e.black != black {
 		sub := evalAcc{w: a.w}
 		passers := addPawnTerms(p, &sub, pawnAtt)

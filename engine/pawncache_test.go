@@ -21,7 +21,7 @@ func TestPawnCacheMatchesUncachedEval(t *testing.T) {
 			for ply := 0; ply < 80; ply++ {
 				want := evaluate(p)
 				white, black := p.Pieces(game.White, game.Pawn), p.Pieces(game.Black, game.Pawn)
-				e := &pc[pawnSlot(white, black)]
+				e := &pc[pawnIndex(p)]
 				if e.white == white && e.black == black {
 					hits++
 				}

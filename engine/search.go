@@ -395,7 +395,8 @@ const (
 	corrMax   = 64
 )
 
-// pawnIndex maps the pawn structure to a correction slot. The position
+// pawnIndex maps the pawn structure to a slot of the correction table and
+// of the pawn cache. The position
 // keeps no pawn-only hash, and mixing the two pawn bitboards is cheaper
 // than maintaining one through every move.
 func pawnIndex(p *game.Position) int {
