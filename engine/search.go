@@ -522,6 +522,21 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 			}
 		}
 	}
+	// ProbCut: when a good capture, searched a few plies shallower, beats
+	// beta by a clear margin, the full-depth search almost surely beats
+	// beta too. A hash entry deep enough to say otherwise skips the try.
+	probBeta := beta + 200 - 50*boolInt(improving)
+	if !pvNode && !inCheck && ply > 0 && depth >= 5 && excluded == game.NoMove && !t.fullWidth &&
+		beta > -mateBound && beta < mateBound &&
+		!(hit && tte.depth >= depth-3 && ttScore < probBeta) {
+		if s, m, ok := t.probCut(p, probBeta, corrEval, depth, ply, cutNode); ok {
+			t.tt.store(key, m, scoreToTT(s, ply), staticEval, depth-3, boundLower)
+			return s
+		}
+		if t.stopped() {
+			return 0
+		}
+	}
 	// Internal iterative reduction: without a hash move the ordering is
 	// poor, so search a little shallower.
 	if ttMove == game.NoMove && depth >= 6 && (pvNode || cutNode) {
@@ -749,6 +764,43 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		t.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
 	}
 	return bestScore
+}
+
+// probCut tries the captures whose exchange alone could lift the static
+// evaluation to probBeta: a quiescence search first (cheap, usually
+// refutes), then a search four plies shallower. It returns the score and
+// the capture when one holds probBeta.
+func (t *thread) probCut(p *game.Position, probBeta, eval, depth, ply int, cutNode bool) (int, game.Move, bool) {
+	var ml game.MoveList
+	p.GenerateCaptures(&ml)
+	var scores [256]int
+	for i, m := range ml.Moves[:ml.N] {
+		scores[i] = mvvLva(p, m)
+	}
+	for i := 0; i < ml.N; i++ {
+		m := pickMove(&ml, &scores, i)
+		if m.IsPromotion() && m.Promotion() != game.Queen || !seeGE(p, m, probBeta-eval) {
+			continue
+		}
+		save := *p
+		t.stack[ply].piece = p.PieceAt(m.From())
+		p.MakeMove(m)
+		t.stack[ply].move = m
+		t.keys = append(t.keys, p.Hash())
+		s := -t.qsearch(p, -probBeta, -probBeta+1, ply+1, false)
+		if s >= probBeta {
+			s = -t.negamax(p, -probBeta, -probBeta+1, depth-4, ply+1, !cutNode)
+		}
+		t.keys = t.keys[:len(t.keys)-1]
+		*p = save
+		if t.stopped() {
+			return 0, game.NoMove, false
+		}
+		if s >= probBeta {
+			return s, m, true
+		}
+	}
+	return 0, game.NoMove, false
 }
 
 // qsearch resolves captures (and check evasions) until the position is
