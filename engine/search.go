@@ -111,7 +111,11 @@ type thread struct {
 	// must not miss a short tactic that a reduction hides.
 	fullWidth bool
 
-	rootDepth      int
+	rootDepth int
+	// rootNodes counts the nodes spent under each root move, by from and
+	// to square, over the whole search: the time manager's measure of how
+	// settled the choice is.
+	rootNodes      [64][64]uint64
 	rootBestMove   game.Move
 	rootBestScore  int
 	rootPV         []game.Move
@@ -633,6 +637,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		}
 		t.stack[ply].move = m
 		t.keys = append(t.keys, p.Hash())
+		nodesBefore := t.nodes
 		newDepth := depth - 1
 		if givesCheck || singular && m == ttMove {
 			newDepth++ // check and singular extensions
@@ -675,6 +680,9 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		}
 		t.keys = t.keys[:len(t.keys)-1]
 		*p = save
+		if ply == 0 {
+			t.rootNodes[m.From()][m.To()] += t.nodes - nodesBefore
+		}
 		if t.stopped() {
 			return 0
 		}
@@ -1113,6 +1121,7 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 		t.rootPV = t.rootPV[:0]
 		t.completedDepth = 0
 		t.rootDepth = 0
+		t.rootNodes = [64][64]uint64{}
 		t.rootMoves = restrict
 		t.rootExcluded = t.rootExcluded[:0]
 		t.pvLines = t.pvLines[:0]
@@ -1176,6 +1185,8 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 				scale = 1.4
 			}
 			scale *= fallingScoreFactor(iterScores, depth)
+			scale *= bestMoveEffortFactor(t)
+			scale = max(scale, 0.35)
 			if elapsed >= time.Duration(float64(st.soft)*scale) {
 				return false
 			}
@@ -1248,6 +1259,20 @@ func fallingScoreFactor(scores []int, depth int) float64 {
 	}
 	f := 1 + float64(prev-cur)/160
 	return min(max(f, 0.85), 1.6)
+}
+
+// bestMoveEffortFactor scales the soft time limit by the share of the
+// main thread's nodes spent under the current best move: when nearly all
+// the effort went there, the alternatives were refuted quickly and more
+// time would change little; when the share is small, the other moves
+// needed real work to refute and the choice is open.
+func bestMoveEffortFactor(t *thread) float64 {
+	if t.nodes == 0 || t.rootBestMove == game.NoMove {
+		return 1
+	}
+	m := t.rootBestMove
+	share := float64(t.rootNodes[m.From()][m.To()]) / float64(t.nodes)
+	return min(max(1.7-1.2*share, 0.6), 1.4)
 }
 
 // planTime returns the soft limit (do not start another iteration after
