@@ -301,3 +301,43 @@ func TestFallingScoreFactor(t *testing.T) {
 		}
 	}
 }
+
+// The time manager's effort factor: little time left to spend when nearly
+// every node went to the best move, more when the alternatives took the
+// work, and the root-node counts it reads must be filled by a search.
+func TestBestMoveEffortFactor(t *testing.T) {
+	m := game.NewMove(game.E2, game.E4)
+	cases := []struct {
+		name        string
+		best, total uint64
+		lo, hi      float64
+	}{
+		{"all effort on the best move", 950, 1000, 0.6, 0.6},
+		{"four fifths", 800, 1000, 0.73, 0.75},
+		{"half", 500, 1000, 1.09, 1.11},
+		{"the alternatives took nearly all", 50, 1000, 1.4, 1.4},
+		{"nothing searched yet", 0, 0, 1, 1},
+	}
+	for _, c := range cases {
+		th := &thread{nodes: c.total, rootBestMove: m}
+		th.rootNodes[m.From()][m.To()] = c.best
+		if f := bestMoveEffortFactor(th); f < c.lo || f > c.hi {
+			t.Errorf("%s: factor %.3f, want [%.2f, %.2f]", c.name, f, c.lo, c.hi)
+		}
+	}
+
+	e := New(Options{HashMB: 4})
+	p := mustFEN(t, game.StartFEN)
+	e.Search(context.Background(), p, nil, Limits{Depth: 8}, nil)
+	main := e.threads[0]
+	var sum uint64
+	for from := range main.rootNodes {
+		for to := range main.rootNodes[from] {
+			sum += main.rootNodes[from][to]
+		}
+	}
+	best := main.rootNodes[main.rootBestMove.From()][main.rootBestMove.To()]
+	if sum == 0 || sum > main.nodes || best == 0 {
+		t.Errorf("root node counts: best move %d, all moves %d, of %d nodes", best, sum, main.nodes)
+	}
+}
