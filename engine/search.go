@@ -561,6 +561,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	}
 	var scores [256]int
 	t.scoreMoves(p, &ml, &scores, ttMove, ply)
+	ttCapture := ttMove != game.NoMove && (p.IsCapture(ttMove) || ttMove.IsPromotion())
 
 	// Singular extension: when the hash move is much better than every
 	// alternative (searched shallower without it), extend it; when even
@@ -666,6 +667,9 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 			}
 			if !isTactical {
 				r -= scores[i] / 8000
+				if ttCapture {
+					r++ // the best move found so far wins material; quiet ones rarely beat it
+				}
 			}
 			r = max(0, min(r, newDepth-1))
 			s = -t.negamax(p, -alpha-1, -alpha, newDepth-r, ply+1, true)
