@@ -107,7 +107,8 @@ const maxPhase = 24
 type evalTrace struct {
 	coef  [numTerms]int
 	phase int
-	// egScale is 1 or 1/2 (opposite-coloured bishops) on the endgame sum;
+	// egScale is 1, 1/2 (opposite-coloured bishops) or (36+7n)/64 (the side
+	// ahead has n < 4 pawns) on the endgame sum;
 	// drawScale is 1 or 1/8 (too little material to win) on the result.
 	egScale, drawScale float64
 }
@@ -458,6 +459,13 @@ func evalPosition(p *game.Position, trace *evalTrace, pc *pawnCache) int {
 		(wb&game.DarkSquares != 0) != (bb&game.DarkSquares != 0) {
 		eg /= 2
 		egScale = 0.5
+	} else if strong := strongSide(eg); p.Pieces(strong, game.Pawn).Count() < 4 {
+		// Few pawns left to the side ahead: fewer ways to break through,
+		// more ways for the defender to give a piece for the last pawns,
+		// so endgame advantages convert less often.
+		n := p.Pieces(strong, game.Pawn).Count()
+		eg = eg * (36 + 7*n) / 64
+		egScale = float64(36+7*n) / 64
 	}
 	score := (mg*phase + eg*(maxPhase-phase)) / maxPhase
 	drawScale := 1.0
@@ -472,6 +480,14 @@ func evalPosition(p *game.Position, trace *evalTrace, pc *pawnCache) int {
 		score = -score
 	}
 	return score
+}
+
+// strongSide is the side an endgame score favours.
+func strongSide(eg int) game.Color {
+	if eg < 0 {
+		return game.Black
+	}
+	return game.White
 }
 
 // scaleDrawish shrinks the score when the side ahead has no pawns and too

@@ -90,7 +90,7 @@ func TestEvalSanity(t *testing.T) {
 		{"extra queen", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "3qk3/8/8/8/8/8/8/3QK3 w - - 0 1"},
 		{"passed pawn further up", "4k3/8/1P6/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/1P6/8/4K3 w - - 0 1"},
 		{"bishop pair", "4k3/8/8/8/8/8/8/2BBK3 w - - 0 1", "4k3/8/8/8/8/8/8/2BNK3 w - - 0 1"},
-		{"rook on open file", "4k3/pp4p1/8/8/8/8/PP4P1/3RK3 w - - 0 1", "4k3/pp1p2p1/8/8/8/8/PP1P2P1/3RK3 w - - 0 1"},
+		{"rook on open file", "4k3/pp2p1p1/8/8/8/8/PP2P1P1/3RK3 w - - 0 1", "4k3/pp1p2p1/8/8/8/8/PP1P2P1/3RK3 w - - 0 1"},
 		{"isolated pawns hurt", "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1", "4k3/8/8/8/8/8/P1P1P3/4K3 w - - 0 1"},
 	}
 	for _, c := range cases {
