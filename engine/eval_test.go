@@ -250,3 +250,30 @@ func TestEvalTermCounts(t *testing.T) {
 		}
 	}
 }
+
+func TestEndgameScaleByPawns(t *testing.T) {
+	cases := []struct {
+		name string
+		fen  string
+		want float64
+	}{
+		{"rook ahead, one pawn", "4k3/8/8/8/8/8/4P3/R3K3 w - - 0 1", 43.0 / 64},
+		{"rook ahead, three pawns (Black ahead, seen from Black)", "r3k3/5ppp/8/8/8/8/8/4K3 w - - 0 1", 57.0 / 64},
+		{"rook ahead, four pawns: no scaling", "4k3/8/8/8/8/8/PPPP4/R3K3 w - - 0 1", 1},
+		{"opposite-coloured bishops keep their own scale", "4k3/5p2/4b3/8/8/8/4PP2/2B1K3 w - - 0 1", 0.5},
+	}
+	for _, c := range cases {
+		var tr evalTrace
+		evaluateTraced(mustFEN(t, c.fen), &tr)
+		if tr.egScale != c.want {
+			t.Errorf("%s: endgame scale %v, want %v (%s)", c.name, tr.egScale, c.want, c.fen)
+		}
+	}
+	// The scale is what the search sees: a rook up with one pawn is worth
+	// less than with four, though both are winning.
+	few := evaluate(mustFEN(t, "4k3/8/8/8/8/8/4P3/R3K3 w - - 0 1"))
+	many := evaluate(mustFEN(t, "4k3/8/8/8/8/8/PPPP4/R3K3 w - - 0 1"))
+	if few <= 300 || few >= many {
+		t.Errorf("rook and one pawn %d, rook and four pawns %d", few, many)
+	}
+}
