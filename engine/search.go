@@ -672,9 +672,22 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 				}
 			}
 			r = max(0, min(r, newDepth-1))
-			s = -t.negamax(p, -alpha-1, -alpha, newDepth-r, ply+1, true)
+			reduced := newDepth - r
+			s = -t.negamax(p, -alpha-1, -alpha, reduced, ply+1, true)
 			if s > alpha && r > 0 {
-				s = -t.negamax(p, -alpha-1, -alpha, newDepth, ply+1, !cutNode)
+				// The reduced search beat alpha. By a wide margin over the
+				// best so far: the move deserves a ply more; barely: a ply
+				// less is enough to confirm it.
+				if bestScore > -infinity {
+					if s > bestScore+50+2*newDepth {
+						newDepth++
+					} else if s < bestScore+10 {
+						newDepth--
+					}
+				}
+				if newDepth > reduced {
+					s = -t.negamax(p, -alpha-1, -alpha, newDepth, ply+1, !cutNode)
+				}
 			}
 		} else if !pvNode || moveCount > 1 {
 			s = -t.negamax(p, -alpha-1, -alpha, newDepth, ply+1, !cutNode)
