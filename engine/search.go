@@ -675,16 +675,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 			reduced := newDepth - r
 			s = -t.negamax(p, -alpha-1, -alpha, reduced, ply+1, true)
 			if s > alpha && r > 0 {
-				// The reduced search beat alpha. By a wide margin over the
-				// best so far: the move deserves a ply more; barely: a ply
-				// less is enough to confirm it.
-				if bestScore > -infinity {
-					if s > bestScore+50+2*newDepth {
-						newDepth++
-					} else if s < bestScore+10 {
-						newDepth--
-					}
-				}
+				newDepth = researchDepth(s, bestScore, newDepth)
 				if newDepth > reduced {
 					s = -t.negamax(p, -alpha-1, -alpha, newDepth, ply+1, !cutNode)
 				}
@@ -789,6 +780,23 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		t.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
 	}
 	return bestScore
+}
+
+// researchDepth is the depth at which a move whose reduced search scored
+// s, above alpha, is searched again at full width. By a wide margin over
+// the best score so far the move deserves a ply more than planned;
+// barely above it, a ply less is enough to confirm it. Before any move
+// has a score (the first move was excluded) the plan stands.
+func researchDepth(s, bestScore, newDepth int) int {
+	switch {
+	case bestScore == -infinity:
+		return newDepth
+	case s > bestScore+50+2*newDepth:
+		return newDepth + 1
+	case s < bestScore+10:
+		return newDepth - 1
+	}
+	return newDepth
 }
 
 // probCut tries the captures whose exchange alone could lift the static

@@ -341,3 +341,24 @@ func TestBestMoveEffortFactor(t *testing.T) {
 		t.Errorf("root node counts: best move %d, all moves %d, of %d nodes", best, sum, main.nodes)
 	}
 }
+
+func TestResearchDepth(t *testing.T) {
+	cases := []struct {
+		name                   string
+		s, bestScore, newDepth int
+		want                   int
+	}{
+		{"far above the best: a ply deeper", 200, 100, 10, 11},
+		{"just past the deeper margin", 171, 100, 10, 11},
+		{"on the deeper margin: as planned", 170, 100, 10, 10},
+		{"clearly above, not far: as planned", 150, 100, 10, 10},
+		{"barely above the best: a ply shallower", 105, 100, 10, 9},
+		{"on the shallower margin: as planned", 110, 100, 10, 10},
+		{"no best score yet: as planned", 50, -infinity, 7, 7},
+	}
+	for _, c := range cases {
+		if got := researchDepth(c.s, c.bestScore, c.newDepth); got != c.want {
+			t.Errorf("%s: researchDepth(%d, %d, %d) = %d, want %d", c.name, c.s, c.bestScore, c.newDepth, got, c.want)
+		}
+	}
+}
