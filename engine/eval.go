@@ -459,11 +459,10 @@ func evalPosition(p *game.Position, trace *evalTrace, pc *pawnCache) int {
 		(wb&game.DarkSquares != 0) != (bb&game.DarkSquares != 0) {
 		eg /= 2
 		egScale = 0.5
-	} else if strong := strongSide(eg); p.Pieces(strong, game.Pawn).Count() < 4 {
+	} else if n := p.Pieces(strongSide(eg), game.Pawn).Count(); n < 4 {
 		// Few pawns left to the side ahead: fewer ways to break through,
 		// more ways for the defender to give a piece for the last pawns,
 		// so endgame advantages convert less often.
-		n := p.Pieces(strong, game.Pawn).Count()
 		eg = eg * (36 + 7*n) / 64
 		egScale = float64(36+7*n) / 64
 	}
@@ -482,7 +481,7 @@ func evalPosition(p *game.Position, trace *evalTrace, pc *pawnCache) int {
 	return score
 }
 
-// strongSide is the side an endgame score favours.
+// strongSide is the side a score from White's view favours (White at 0).
 func strongSide(eg int) game.Color {
 	if eg < 0 {
 		return game.Black
@@ -494,10 +493,7 @@ func strongSide(eg int) game.Color {
 // little extra material to mate (KNK, KBK, KRKB, KRKN, ...), so the search
 // does not trade into dead draws believing it is winning.
 func scaleDrawish(p *game.Position, score int) int {
-	strong := game.White
-	if score < 0 {
-		strong = game.Black
-	}
+	strong := strongSide(score)
 	if p.Pieces(strong, game.Pawn) != 0 {
 		return score
 	}
