@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"knightwatch/engine"
 )
 
 func TestEngineCommands(t *testing.T) {
@@ -22,6 +24,9 @@ func TestEngineCommands(t *testing.T) {
 		{"uci extra args", []string{"uci", "extra"}, "", 1, "unexpected arguments"},
 		{"tune without mode", []string{"tune"}, "", 2, "usage: knightwatch tune"},
 		{"tune texel without input", []string{"tune", "texel"}, "", 1, "--in is required"},
+		{"tune pgn without input", []string{"tune", "pgn"}, "", 1, "--in is required"},
+		{"tune pgn bad lambda", []string{"tune", "pgn", "--in", "x.pgn", "--lambda", "2"}, "", 1, "--lambda must be"},
+		{"tune pgn missing file", []string{"tune", "pgn", "--in", "no-such-file.pgn"}, "", 1, "no such file"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
@@ -70,5 +75,47 @@ func TestTuneCommandRoundTrip(t *testing.T) {
 	src, err := os.ReadFile(tuned)
 	if err != nil || !strings.Contains(string(src), "var tunedWeights = evalWeights{") || !strings.Contains(out.String(), "positions ") {
 		t.Errorf("tuned.go: %v\n%s\nstdout %s", err, src, out.String())
+	}
+}
+
+// tune pgn reads the match results kept under bench/results (gzipped) and
+// writes positions the texel mode accepts.
+func TestTunePGNFromMatchResults(t *testing.T) {
+	src, err := filepath.Glob("bench/results/*.pgn.gz")
+	if err != nil || len(src) == 0 {
+		t.Fatalf("no gzipped match results: %v", err)
+	}
+	dir := t.TempDir()
+	data := filepath.Join(dir, "pos.txt")
+	var out, errb bytes.Buffer
+	if code := runMain([]string{"tune", "pgn", "--in", src[0], "--lambda", "0.75", "--out", data}, nil, &out, &errb); code != 0 {
+		t.Fatalf("pgn: exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), " positions from ") {
+		t.Errorf("no summary line: %q", errb.String())
+	}
+	f, err := os.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ps, err := engine.ReadTrainingData(f)
+	if err != nil || len(ps) < 1000 {
+		t.Fatalf("%d positions from %s: %v", len(ps), src[0], err)
+	}
+	blended := 0
+	for _, p := range ps {
+		if p.Result != 0 && p.Result != 0.5 && p.Result != 1 {
+			blended++
+		}
+	}
+	if blended < len(ps)/2 {
+		t.Errorf("only %d of %d labels blended with a search score", blended, len(ps))
+	}
+	// A gzip name on a plain file is an error, not a crash.
+	bad := filepath.Join(dir, "plain.pgn.gz")
+	os.WriteFile(bad, []byte("1. e4 e5 1/2-1/2"), 0o644)
+	if code := runMain([]string{"tune", "pgn", "--in", bad}, nil, &out, &errb); code != 1 || !strings.Contains(errb.String(), "gzip") {
+		t.Errorf("plain file named .gz: exit %d, %q", code, errb.String())
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"knightwatch/engine"
+	"knightwatch/game"
 )
 
 func init() {
@@ -20,8 +22,8 @@ func init() {
 }
 
 func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 || (args[0] != "gen" && args[0] != "texel") {
-		fs := newFlagSet("tune", "gen|texel [flags]   (run 'tune gen -h' or 'tune texel -h' for each mode's flags)", stderr)
+	if len(args) == 0 || (args[0] != "gen" && args[0] != "pgn" && args[0] != "texel") {
+		fs := newFlagSet("tune", "gen|pgn|texel [flags]   (run 'tune gen -h', 'tune pgn -h' or 'tune texel -h' for each mode's flags)", stderr)
 		if err := parseFlags(fs, args); err != nil {
 			return err
 		}
@@ -29,6 +31,9 @@ func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return errFlagParse
 	}
 	mode, args := args[0], args[1:]
+	if mode == "pgn" {
+		return runTunePGN(args, stdout, stderr)
+	}
 	if mode == "gen" {
 		fs := newFlagSet("tune", "gen [--games N] [--nodes N] [--out FILE]", stderr)
 		games := fs.Int("games", 100, "self-play games to play")
@@ -108,4 +113,76 @@ func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return out.Close()
 	}
 	return nil
+}
+
+// runTunePGN converts PGN files (plain or gzipped, such as the match
+// results under bench/results) into training positions.
+func runTunePGN(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("tune", "pgn --in FILE[,FILE...] [--skip N] [--lambda X] [--out FILE]", stderr)
+	in := fs.String("in", "", "PGN files, comma-separated; names ending in .gz are gunzipped")
+	skip := fs.Int("skip", 8, "plies to leave out at the start of each game (the opening)")
+	lambda := fs.Float64("lambda", 1, "weight of the game result in each label; the rest is the mover's search score from the move's comment")
+	k := fs.Float64("k", 1.3, "sigmoid scale that turns a search score into an expected result (with --lambda below 1)")
+	out := fs.String("out", "", "output file (FEN;result lines); default stdout")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *in == "" {
+		return fmt.Errorf("--in is required")
+	}
+	if *lambda < 0 || *lambda > 1 || *skip < 0 {
+		return fmt.Errorf("--lambda must be from 0 to 1 and --skip not negative")
+	}
+	var data []engine.TrainingPosition
+	games := 0
+	for _, name := range strings.Split(*in, ",") {
+		pgs, err := readPGNFile(name)
+		if err != nil {
+			return err
+		}
+		for i, pg := range pgs {
+			ps, err := engine.TrainingFromPGN(pg, *skip, *lambda, *k)
+			if err != nil {
+				return fmt.Errorf("%s: game %d: %w", name, i+1, err)
+			}
+			if ps != nil {
+				games++
+			}
+			data = append(data, ps...)
+		}
+	}
+	w := stdout
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	fmt.Fprintf(stderr, "%d positions from %d games\n", len(data), games)
+	return engine.WriteTrainingData(w, data)
+}
+
+// readPGNFile reads every game of a PGN file, gunzipping names ending in .gz.
+func readPGNFile(name string) ([]*game.PGNGame, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(name, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	pgs, err := game.ReadPGN(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return pgs, nil
 }

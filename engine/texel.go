@@ -134,8 +134,10 @@ func WriteTrainingData(w io.Writer, ps []TrainingPosition) error {
 	return bw.Flush()
 }
 
-// ReadTrainingData parses "FEN;result" lines (result 1, 0.5 or 0 from
-// White's view). Blank lines and lines starting with # are skipped.
+// ReadTrainingData parses "FEN;result" lines (the expected result from
+// White's view: 1, 0.5 or 0 for a game result, or any value between for a
+// label blended with a search score; see TrainingFromPGN). Blank lines and
+// lines starting with # are skipped.
 func ReadTrainingData(r io.Reader) ([]TrainingPosition, error) {
 	var out []TrainingPosition
 	sc := bufio.NewScanner(r)
@@ -151,8 +153,8 @@ func ReadTrainingData(r io.Reader) ([]TrainingPosition, error) {
 			return nil, fmt.Errorf("line %d: missing ';result'", n)
 		}
 		res, err := strconv.ParseFloat(strings.TrimSpace(line[i+1:]), 64)
-		if err != nil || (res != 0 && res != 0.5 && res != 1) {
-			return nil, fmt.Errorf("line %d: result must be 0, 0.5 or 1", n)
+		if err != nil || !(res >= 0 && res <= 1) {
+			return nil, fmt.Errorf("line %d: result must be a number from 0 to 1", n)
 		}
 		fen := strings.TrimSpace(line[:i])
 		if _, err := game.ParseFEN(fen); err != nil {
@@ -161,6 +163,89 @@ func ReadTrainingData(r io.Reader) ([]TrainingPosition, error) {
 		out = append(out, TrainingPosition{fen, res})
 	}
 	return out, sc.Err()
+}
+
+// TrainingFromPGN turns one finished game into training positions: each
+// position from ply skip on where the side to move is not in check and
+// plays a quiet move (no capture or promotion), labelled with the game's
+// result from White's view. Games between engines at real time controls
+// are better labelled than the fast node-limited games of
+// GenerateTrainingData, and the repository keeps thousands of them.
+//
+// With lambda below 1 the label blends the result with the mover's search
+// score from the move's comment, as match writes it ("+0.35/14 0.120s"):
+// lambda·result + (1-lambda)·sigmoid(score), the sigmoid with scale k. A
+// position whose move carries no score keeps the plain result. Positions
+// whose score is a mate are left out: the game was decided there, and the
+// static evaluation cannot say by how much.
+//
+// A game without a result (or whose moves are illegal) gives no positions.
+func TrainingFromPGN(pg *game.PGNGame, skip int, lambda, k float64) ([]TrainingPosition, error) {
+	label := 0.5
+	res := pg.Result
+	if res != game.WhiteWins && res != game.BlackWins && res != game.Draw {
+		res = game.Result(pg.Tag("Result"))
+	}
+	switch res {
+	case game.WhiteWins:
+		label = 1
+	case game.BlackWins:
+		label = 0
+	case game.Draw:
+	default:
+		return nil, nil
+	}
+	p := pg.StartPosition()
+	var out []TrainingPosition
+	ply := 0
+	for n := &pg.Root; len(n.Variations) > 0; n = n.Variations[0] {
+		child := n.Variations[0]
+		m := child.Move
+		if m == game.NullMove || !p.IsLegal(m) {
+			return nil, fmt.Errorf("move %d (%v) is not legal in %s", ply+1, m, p.FEN())
+		}
+		if ply >= skip && !p.InCheck() && !p.IsCapture(m) && !m.IsPromotion() {
+			target := label
+			score, mate, ok := commentScore(child.Comment)
+			switch {
+			case ok && mate:
+				target = -1
+			case ok && lambda < 1:
+				if p.Side() == game.Black {
+					score = -score
+				}
+				target = lambda*label + (1-lambda)*sigmoid(k, float64(score))
+			}
+			if target >= 0 {
+				out = append(out, TrainingPosition{p.FEN(), target})
+			}
+		}
+		p.MakeMove(m)
+		ply++
+	}
+	return out, nil
+}
+
+// commentScore reads the score at the start of a match comment: "+0.35/14
+// ..." gives 35 centipawns, "-M3/20 ..." a mate. ok is false when the
+// comment does not start with a score.
+func commentScore(c string) (cp int, mate, ok bool) {
+	c = strings.TrimSpace(c)
+	if i := strings.IndexAny(c, "/ "); i >= 0 {
+		c = c[:i]
+	}
+	if len(c) < 2 || (c[0] != '+' && c[0] != '-') {
+		return 0, false, false
+	}
+	if c[1] == 'M' {
+		_, err := strconv.Atoi(c[2:])
+		return 0, true, err == nil
+	}
+	f, err := strconv.ParseFloat(c, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false, false
+	}
+	return int(math.Round(f * 100)), false, true
 }
 
 // tuneSample is one training position reduced to what the tuner needs:
