@@ -52,17 +52,8 @@ func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		defer cancel()
 		data := engine.GenerateTrainingData(ctx, engine.SelfPlayOptions{Games: *games, Nodes: *nodes, RandomPlies: *random, Seed: *seed},
 			func(g int, result string) { fmt.Fprintf(stderr, "game %d: %s\n", g, result) })
-		w := stdout
-		if *out != "" {
-			f, err := os.Create(*out)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			w = f
-		}
 		fmt.Fprintf(stderr, "%d positions\n", len(data))
-		return engine.WriteTrainingData(w, data)
+		return writeTraining(*out, stdout, data)
 	}
 	fs := newFlagSet("tune", "texel --in FILE [--epochs N] [--lr X] [--reg X] [--write engine/tuned.go]", stderr)
 	in := fs.String("in", "", "training positions (FEN;result lines); repeat the flag's files comma-separated")
@@ -151,17 +142,25 @@ func runTunePGN(args []string, stdout, stderr io.Writer) error {
 			data = append(data, ps...)
 		}
 	}
-	w := stdout
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
-	}
 	fmt.Fprintf(stderr, "%d positions from %d games\n", len(data), games)
-	return engine.WriteTrainingData(w, data)
+	return writeTraining(*out, stdout, data)
+}
+
+// writeTraining writes positions to the file out, or to stdout when out is
+// empty.
+func writeTraining(out string, stdout io.Writer, data []engine.TrainingPosition) error {
+	if out == "" {
+		return engine.WriteTrainingData(stdout, data)
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	if err := engine.WriteTrainingData(f, data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // readPGNFile reads every game of a PGN file, gunzipping names ending in .gz.
