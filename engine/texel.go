@@ -181,47 +181,45 @@ func ReadTrainingData(r io.Reader) ([]TrainingPosition, error) {
 //
 // A game without a result (or whose moves are illegal) gives no positions.
 func TrainingFromPGN(pg *game.PGNGame, skip int, lambda, k float64) ([]TrainingPosition, error) {
-	label := 0.5
-	res := pg.Result
-	if res != game.WhiteWins && res != game.BlackWins && res != game.Draw {
-		res = game.Result(pg.Tag("Result"))
+	// Mainline checks every move and works out the result (from the board,
+	// or from the result marker and tags).
+	g, err := pg.Mainline()
+	if err != nil {
+		return nil, err
 	}
-	switch res {
+	var label float64
+	switch g.Outcome().Result {
 	case game.WhiteWins:
 		label = 1
 	case game.BlackWins:
 		label = 0
 	case game.Draw:
+		label = 0.5
 	default:
 		return nil, nil
 	}
 	p := pg.StartPosition()
 	var out []TrainingPosition
 	ply := 0
-	for n := &pg.Root; len(n.Variations) > 0; n = n.Variations[0] {
+	for n := &pg.Root; len(n.Variations) > 0; n, ply = n.Variations[0], ply+1 {
 		child := n.Variations[0]
 		m := child.Move
-		if m == game.NullMove || !p.IsLegal(m) {
-			return nil, fmt.Errorf("move %d (%v) is not legal in %s", ply+1, m, p.FEN())
+		if m == game.NullMove {
+			return nil, fmt.Errorf("move %d is a null move", ply+1)
 		}
-		if ply >= skip && !p.InCheck() && !p.IsCapture(m) && !m.IsPromotion() {
-			target := label
-			score, mate, ok := commentScore(child.Comment)
-			switch {
-			case ok && mate:
-				target = -1
-			case ok && lambda < 1:
-				if p.Side() == game.Black {
-					score = -score
-				}
-				target = lambda*label + (1-lambda)*sigmoid(k, float64(score))
+		quiet := ply >= skip && !p.InCheck() && !p.IsCapture(m) && !m.IsPromotion()
+		score, mate, scored := commentScore(child.Comment)
+		switch {
+		case !quiet || scored && mate:
+		case scored && lambda < 1:
+			if p.Side() == game.Black {
+				score = -score
 			}
-			if target >= 0 {
-				out = append(out, TrainingPosition{p.FEN(), target})
-			}
+			out = append(out, TrainingPosition{p.FEN(), lambda*label + (1-lambda)*sigmoid(k, float64(score))})
+		default:
+			out = append(out, TrainingPosition{p.FEN(), label})
 		}
 		p.MakeMove(m)
-		ply++
 	}
 	return out, nil
 }
