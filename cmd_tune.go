@@ -16,14 +16,14 @@ import (
 func init() {
 	register(command{
 		name:    "tune",
-		summary: "Texel-tune the evaluation: 'tune gen' plays self-play games, 'tune texel' fits the weights",
+		summary: "Texel-tune the evaluation: 'tune gen' plays self-play games, 'tune pgn' reads games, 'tune label' rescores with a UCI engine, 'tune texel' fits the weights",
 		run:     runTune,
 	})
 }
 
 func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 || (args[0] != "gen" && args[0] != "pgn" && args[0] != "texel") {
-		fs := newFlagSet("tune", "gen|pgn|texel [flags]   (run 'tune gen -h', 'tune pgn -h' or 'tune texel -h' for each mode's flags)", stderr)
+	if len(args) == 0 || (args[0] != "gen" && args[0] != "pgn" && args[0] != "label" && args[0] != "texel") {
+		fs := newFlagSet("tune", "gen|pgn|label|texel [flags]   (run 'tune MODE -h' for each mode's flags)", stderr)
 		if err := parseFlags(fs, args); err != nil {
 			return err
 		}
@@ -33,6 +33,9 @@ func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	mode, args := args[0], args[1:]
 	if mode == "pgn" {
 		return runTunePGN(args, stdout, stderr)
+	}
+	if mode == "label" {
+		return runTuneLabel(args, stdout, stderr)
 	}
 	if mode == "gen" {
 		fs := newFlagSet("tune", "gen [--games N] [--nodes N] [--out FILE]", stderr)

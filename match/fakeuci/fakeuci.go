@@ -35,6 +35,10 @@ const (
 	Slow = "slow"
 	// Illegal answers every "go" with a move that is not legal.
 	Illegal = "illegal"
+	// Material plays like Greedy and reports a score a test can predict:
+	// "mate 1" when it mates, else 100 centipawns per pawn of material
+	// ahead, from the side to move's view.
+	Material = "material"
 )
 
 // Run speaks UCI on in and out until "quit" or the end of input.
@@ -98,7 +102,11 @@ func Run(in io.Reader, out io.Writer, mode string) error {
 				say("bestmove 0000")
 				continue
 			}
-			say("info depth 1 seldepth 1 score cp %d nodes 1 time 0 pv %s", 0, pos.UCI(m))
+			score := "cp 0"
+			if mode == Material {
+				score = materialScore(pos, m)
+			}
+			say("info depth 1 seldepth 1 score %s nodes 1 time 0 pv %s", score, pos.UCI(m))
 			say("bestmove %s", pos.UCI(m))
 		case "quit":
 			return nil
@@ -149,7 +157,7 @@ func choose(p *game.Position, mode string) game.Move {
 	if mode == First {
 		return moves[0]
 	}
-	if mode == Greedy {
+	if mode == Greedy || mode == Material {
 		best, bestValue := game.NoMove, 0
 		for _, m := range moves {
 			q := *p
@@ -166,4 +174,26 @@ func choose(p *game.Position, mode string) game.Move {
 		}
 	}
 	return moves[p.Hash()%uint64(len(moves))]
+}
+
+// materialScore is Material mode's score for playing m in p.
+func materialScore(p *game.Position, m game.Move) string {
+	q := *p
+	q.MakeMove(m)
+	if q.IsCheckmate() {
+		return "mate 1"
+	}
+	balance := 0
+	for sq := game.Square(0); sq < 64; sq++ {
+		pc := p.PieceAt(sq)
+		if pc == game.NoPiece || int(pc.Type()) >= len(values) {
+			continue
+		}
+		if pc.Color() == p.Side() {
+			balance += values[pc.Type()]
+		} else {
+			balance -= values[pc.Type()]
+		}
+	}
+	return fmt.Sprintf("cp %d", 100*balance)
 }
