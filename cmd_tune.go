@@ -71,18 +71,9 @@ func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *in == "" {
 		return fmt.Errorf("--in is required")
 	}
-	var data []engine.TrainingPosition
-	for _, name := range strings.Split(*in, ",") {
-		f, err := os.Open(name)
-		if err != nil {
-			return err
-		}
-		d, err := engine.ReadTrainingData(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		data = append(data, d...)
+	data, err := readTrainingFiles(*in)
+	if err != nil {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *limit)
 	defer cancel()
@@ -187,4 +178,23 @@ func readPGNFile(name string) ([]*game.PGNGame, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return pgs, nil
+}
+
+// readTrainingFiles reads "FEN;result" training positions from a
+// comma-separated list of files.
+func readTrainingFiles(names string) ([]engine.TrainingPosition, error) {
+	var data []engine.TrainingPosition
+	for _, name := range strings.Split(names, ",") {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		d, err := engine.ReadTrainingData(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		data = append(data, d...)
+	}
+	return data, nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -48,18 +47,9 @@ func runTuneLabel(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--engine: %w", err)
 	}
-	var data []engine.TrainingPosition
-	for _, name := range strings.Split(*in, ",") {
-		f, err := os.Open(name)
-		if err != nil {
-			return err
-		}
-		d, err := engine.ReadTrainingData(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		data = append(data, d...)
+	data, err := readTrainingFiles(*in)
+	if err != nil {
+		return err
 	}
 	start := time.Now()
 	scores, err := scorePositions(context.Background(), match.EngineSpec{Command: command, Options: options}, data, *nodes, *concurrency,
