@@ -115,15 +115,17 @@ func TestTTRoundTrip(t *testing.T) {
 		eval  int
 		depth int
 		bound int
+		pv    bool
 	}{
-		{0x1234, game.NewMove(game.E2, game.E4), 35, -12, 7, boundExact},
-		{0xdeadbeef, game.NewPromotion(game.A7, game.A8, game.Queen), mateValue - 5, 300, 20, boundLower},
-		{0xfeedface, game.NoMove, -mateValue + 9, -32000, 0, boundUpper},
+		{0x1234, game.NewMove(game.E2, game.E4), 35, -12, 7, boundExact, true},
+		{0xdeadbeef, game.NewPromotion(game.A7, game.A8, game.Queen), mateValue - 5, 300, 20, boundLower, false},
+		{0xfeedface, game.NoMove, -mateValue + 9, -32000, 0, boundUpper, true},
+		{0xabcdef, game.NewMove(game.G1, game.F3), -7, 9, maxTTDepth, boundLower, true},
 	}
 	for _, c := range cases {
-		tt.store(c.key, c.move, c.score, c.eval, c.depth, c.bound)
+		tt.store(c.key, c.move, c.score, c.eval, c.depth, c.bound, c.pv)
 		e, ok := tt.probe(c.key)
-		if !ok || e.move != c.move || e.score != c.score || e.eval != c.eval || e.depth != c.depth || e.bound != c.bound {
+		if !ok || e.move != c.move || e.score != c.score || e.eval != c.eval || e.depth != c.depth || e.bound != c.bound || e.pv != c.pv {
 			t.Errorf("stored %+v, probed %+v %v", c, e, ok)
 		}
 	}

@@ -473,6 +473,9 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	if ply == 0 && t.rootBestMove != game.NoMove {
 		ttMove = t.rootBestMove
 	}
+	// A position that is or was on a principal variation: its score
+	// matters more than a side line's, so its late moves are reduced less.
+	ttPv := pvNode || hit && tte.pv
 
 	eval, staticEval, corrEval := -infinity, 0, 0
 	if !inCheck {
@@ -534,7 +537,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		beta > -mateBound && beta < mateBound &&
 		!(hit && tte.depth >= depth-3 && ttScore < probBeta) {
 		if s, m, ok := t.probCut(p, probBeta, corrEval, depth, ply, cutNode); ok {
-			t.tt.store(key, m, scoreToTT(s, ply), staticEval, depth-3, boundLower)
+			t.tt.store(key, m, scoreToTT(s, ply), staticEval, depth-3, boundLower, ttPv)
 			return s
 		}
 		if t.stopped() {
@@ -651,6 +654,9 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 				r = r / 2 // a losing capture: reduce, but less than a quiet move
 			}
 			if pvNode {
+				r--
+			}
+			if ttPv && !pvNode {
 				r--
 			}
 			if !improving {
@@ -781,7 +787,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	// A root searched over some of its moves has not found the
 	// position's value; keep it out of the table.
 	if ply > 0 || !t.rootRestricted() {
-		t.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound)
+		t.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound, ttPv)
 	}
 	return bestScore
 }
@@ -967,7 +973,7 @@ func (t *thread) qsearch(p *game.Position, alpha, beta, ply int, checks bool) in
 	case bestScore > origAlpha:
 		bound = boundExact
 	}
-	t.tt.store(key, bestMove, scoreToTT(bestScore, ply), rawEval, 0, bound)
+	t.tt.store(key, bestMove, scoreToTT(bestScore, ply), rawEval, 0, bound, hit && tte.pv)
 	return bestScore
 }
 

@@ -37,6 +37,9 @@ type ttEntry struct {
 	eval  int
 	depth int
 	bound int
+	// pv is set when the position was searched as a PV node: it lies, or
+	// lay, on a principal variation, and deserves a gentler reduction.
+	pv bool
 }
 
 func newTransTable(mb int) *transTable {
@@ -60,18 +63,26 @@ func (t *transTable) cluster(key uint64) int {
 	return int(hi) * clusterSize * 2
 }
 
-func pack(m game.Move, score, eval, depth, bound int, age uint8) uint64 {
-	return uint64(m) | uint64(uint16(int16(score)))<<16 | uint64(uint16(int16(eval)))<<32 |
-		uint64(uint8(depth))<<48 | uint64(bound)<<56 | uint64(age)<<58
+func pack(m game.Move, score, eval, depth, bound int, pv bool, age uint8) uint64 {
+	d := uint64(m) | uint64(uint16(int16(score)))<<16 | uint64(uint16(int16(eval)))<<32 |
+		uint64(depth&maxTTDepth)<<48 | uint64(bound)<<56 | uint64(age)<<58
+	if pv {
+		d |= 1 << 55
+	}
+	return d
 }
+
+// maxTTDepth is the deepest depth an entry holds (7 bits; bit 55 is pv).
+const maxTTDepth = 127
 
 func unpack(d uint64) ttEntry {
 	return ttEntry{
 		move:  game.Move(d),
 		score: int(int16(d >> 16)),
 		eval:  int(int16(d >> 32)),
-		depth: int(uint8(d >> 48)),
+		depth: int(d >> 48 & maxTTDepth),
 		bound: int(d >> 56 & 3),
+		pv:    d>>55&1 != 0,
 	}
 }
 
@@ -91,12 +102,12 @@ func (t *transTable) probe(key uint64) (ttEntry, bool) {
 // store saves a result. It replaces the same key, else the entry with the
 // lowest depth, preferring entries from earlier searches; an existing move
 // is kept when the new result has none.
-func (t *transTable) store(key uint64, m game.Move, score, eval, depth, bound int) {
+func (t *transTable) store(key uint64, m game.Move, score, eval, depth, bound int, pv bool) {
 	if depth < 0 {
 		depth = 0
 	}
-	if depth > 255 {
-		depth = 255
+	if depth > maxTTDepth {
+		depth = maxTTDepth
 	}
 	base := t.cluster(key)
 	victim, worst := base, 1<<30
@@ -119,12 +130,12 @@ func (t *transTable) store(key uint64, m game.Move, score, eval, depth, bound in
 			break
 		}
 		age := (int(t.age) - int(d>>58) + 64) & 63
-		v := int(uint8(d>>48)) - 8*age
+		v := int(d>>48&maxTTDepth) - 8*age
 		if v < worst {
 			worst, victim = v, idx
 		}
 	}
-	d := pack(m, score, eval, depth, bound, t.age)
+	d := pack(m, score, eval, depth, bound, pv, t.age)
 	atomic.StoreUint64(&t.words[victim], key^d)
 	atomic.StoreUint64(&t.words[victim+1], d)
 }
