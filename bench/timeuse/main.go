@@ -12,15 +12,14 @@
 package main
 
 import (
-	"compress/gzip"
 	"fmt"
-	"io"
 	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"knightwatch/bench/pgnfile"
 	"knightwatch/game"
 )
 
@@ -37,7 +36,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: timeuse FILE.pgn[.gz]")
 		os.Exit(2)
 	}
-	games, err := readPGN(os.Args[1])
+	games, err := pgnfile.Read(os.Args[1])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "timeuse:", err)
 		os.Exit(1)
@@ -55,24 +54,6 @@ func main() {
 		fmt.Printf("%s: %d games; first 20 timed moves: median %.2f s (%d games); clock left at the end: median %.2f s, lowest %.2f s\n",
 			name, len(s.left), median(s.first20), len(s.first20), median(s.left), slices.Min(s.left))
 	}
-}
-
-// readPGN parses a plain or gzipped PGN file with the rules library.
-func readPGN(path string) ([]*game.PGNGame, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		gz, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, err
-		}
-		r = gz
-	}
-	return game.ReadPGN(r)
 }
 
 func addGame(g *game.PGNGame, players map[string]*stats, order *[]string) error {

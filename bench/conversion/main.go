@@ -1,0 +1,168 @@
+// Command conversion reads the PGN that `knightwatch match` writes (plain
+// or gzipped) and reports how often a player turned an advantage into a
+// win: for each margin, the games in which both engines' own scores agreed
+// that the player stood at least that much better at some point (after one
+// of its moves and the opponent's reply), and how those games ended; the
+// same for standing worse; and how the draws ended. It is how the README's
+// conversion figures were measured:
+//
+//	go run ./bench/conversion knightwatch-L8 bench/results/level8-vs-sf2400-10s-200games-round12.pgn.gz
+//
+// Both engines must report scores: the match runner writes them in each
+// engine move's comment ("{+0.55/15 1.524s}", "{-M3/20 0.1s}", side to
+// move's view). Requiring the two to agree keeps one engine's optimism out.
+package main
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+
+	"knightwatch/bench/pgnfile"
+	"knightwatch/game"
+)
+
+// scoreRe finds the score that starts a move comment; mates count as 100
+// pawns.
+var scoreRe = regexp.MustCompile(`^([+-]?)(M?)([\d.]+)/`)
+
+// margins are the advantages, in pawns, the report is broken down by.
+var margins = [...]float64{0.5, 1, 1.5, 2, 3}
+
+// tally counts a player's results.
+type tally struct{ win, draw, loss int }
+
+func (t *tally) add(r int) {
+	switch {
+	case r > 0:
+		t.win++
+	case r < 0:
+		t.loss++
+	default:
+		t.draw++
+	}
+}
+
+func main() {
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "usage: conversion PLAYER FILE.pgn[.gz]...")
+		os.Exit(2)
+	}
+	player := os.Args[1]
+	var ahead, behind [len(margins)]tally
+	draws := map[string]int{}
+	var order []string
+	n := 0
+	for _, path := range os.Args[2:] {
+		games, err := pgnfile.Read(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "conversion:", err)
+			os.Exit(1)
+		}
+		for _, g := range games {
+			best, worst, result, reason, err := analyse(g, player)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "conversion:", err)
+				os.Exit(1)
+			}
+			n++
+			for i, m := range margins {
+				if best >= m {
+					ahead[i].add(result)
+				}
+				if worst <= -m {
+					behind[i].add(result)
+				}
+			}
+			if result == 0 {
+				if draws[reason] == 0 {
+					order = append(order, reason)
+				}
+				draws[reason]++
+			}
+		}
+	}
+	fmt.Printf("%s, %d games\n", player, n)
+	for i, m := range margins {
+		a, b := ahead[i], behind[i]
+		fmt.Printf("both scores agree %s stood >= +%.1f: +%d =%d -%d;   <= -%.1f: +%d =%d -%d\n",
+			player, m, a.win, a.draw, a.loss, m, b.win, b.draw, b.loss)
+	}
+	fmt.Print("draws:")
+	for _, r := range order {
+		fmt.Printf(" %s %d;", r, draws[r])
+	}
+	fmt.Println()
+}
+
+// analyse replays one game and returns the best and worst score, from
+// player's view, that both engines agreed on; the player's result (+1, 0,
+// -1); and, for a draw, how it ended.
+func analyse(g *game.PGNGame, player string) (best, worst float64, result int, reason string, err error) {
+	white, black := g.Tag("White"), g.Tag("Black")
+	if white != player && black != player {
+		return 0, 0, 0, "", fmt.Errorf("game %s: %q did not play (%s - %s)", g.Tag("Round"), player, white, black)
+	}
+	switch g.Tag("Result") {
+	case "1-0":
+		result = 1
+	case "0-1":
+		result = -1
+	}
+	if black == player {
+		result = -result
+	}
+	board := game.NewGameFrom(g.StartPosition())
+	best, worst = -1000, 1000
+	var ours float64
+	haveOurs := false
+	for n := &g.Root; len(n.Variations) > 0; {
+		n = n.Variations[0]
+		mover := white
+		if board.Position().Side() == game.Black {
+			mover = black
+		}
+		if err := board.Play(n.Move); err != nil {
+			return 0, 0, 0, "", fmt.Errorf("game %s: %w", g.Tag("Round"), err)
+		}
+		s, ok := parseScore(n.Comment)
+		switch {
+		case !ok:
+		case mover == player:
+			ours, haveOurs = s, true
+		case haveOurs:
+			// The opponent's reply, from the player's view, next to the
+			// player's last score: the agreed advantage is the smaller.
+			best = max(best, min(ours, -s))
+			worst = min(worst, max(ours, -s))
+		}
+	}
+	if result == 0 {
+		reason = board.OutcomeWithClaims().Termination.String()
+		if reason == game.NotOver.String() {
+			reason = g.Tag("Termination")
+		}
+	}
+	return best, worst, result, reason, nil
+}
+
+// parseScore reads the score at the start of a match comment, in pawns
+// from the mover's view.
+func parseScore(comment string) (float64, bool) {
+	m := scoreRe.FindStringSubmatch(comment)
+	if m == nil {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(m[3], 64)
+	if err != nil {
+		return 0, false
+	}
+	if m[2] == "M" {
+		v = 100
+	}
+	if m[1] == "-" {
+		v = -v
+	}
+	return v, true
+}
