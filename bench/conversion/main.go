@@ -140,8 +140,8 @@ func analyse(g *game.PGNGame, player string) (best, worst float64, result int, r
 	}
 	if result == 0 {
 		reason = board.OutcomeWithClaims().Termination.String()
-		if reason == game.NotOver.String() {
-			reason = g.Tag("Termination")
+		if board.OutcomeWithClaims().Termination == game.NotOver {
+			reason = "not over: agreed, adjudicated or unknown"
 		}
 	}
 	return best, worst, result, reason, nil
