@@ -306,8 +306,6 @@ func (t *thread) scoreMoves(p *game.Position, ml *game.MoveList, scores *[256]in
 			counter = t.counter[prev.From()][prev.To()]
 		}
 	}
-	var th threats
-	thReady := false
 	for i, m := range ml.Moves[:ml.N] {
 		switch {
 		case m == ttMove:
@@ -326,73 +324,9 @@ func (t *thread) scoreMoves(p *game.Position, ml *game.MoveList, scores *[256]in
 		case m == counter:
 			scores[i] = orderCounter
 		default:
-			if !thReady {
-				th, thReady = newThreats(p), true
-			}
-			scores[i] = t.quietScore(p, m, ply) + th.escape(p, m)
+			scores[i] = t.quietScore(p, m, ply)
 		}
 	}
-}
-
-// threats are the squares the opponent attacks with pieces of at most a
-// given value: where a piece of ours stands attacked by something
-// cheaper, and where moving it would leave it so.
-type threats struct {
-	byPawn, byMinor, byRook game.Bitboard
-	// attacked are our pieces attacked by a cheaper enemy piece.
-	attacked game.Bitboard
-}
-
-func newThreats(p *game.Position) threats {
-	us := p.Side()
-	them := us.Other()
-	occ := p.Occupied()
-	var th threats
-	th.byPawn = pawnAttacksAll(them, p.Pieces(them, game.Pawn))
-	th.byMinor = th.byPawn
-	for b := p.Pieces(them, game.Knight); b != 0; {
-		th.byMinor |= game.KnightAttacks(b.PopFirst())
-	}
-	for b := p.Pieces(them, game.Bishop); b != 0; {
-		th.byMinor |= game.BishopAttacks(b.PopFirst(), occ)
-	}
-	th.byRook = th.byMinor
-	for b := p.Pieces(them, game.Rook); b != 0; {
-		th.byRook |= game.RookAttacks(b.PopFirst(), occ)
-	}
-	th.attacked = p.Pieces(us, game.Queen)&th.byRook |
-		p.Pieces(us, game.Rook)&th.byMinor |
-		(p.Pieces(us, game.Knight)|p.Pieces(us, game.Bishop))&th.byPawn
-	return th
-}
-
-// escape scores a quiet move by the threats around it: moving an attacked
-// piece to safety is urgent, and moving a piece to where something
-// cheaper attacks it rarely good. Scaled to the history tables' range.
-func (th *threats) escape(p *game.Position, m game.Move) int {
-	from, to := m.From(), m.To()
-	var danger game.Bitboard
-	var bonus int
-	switch p.PieceAt(from).Type() {
-	case game.Queen:
-		danger, bonus = th.byRook, 16000
-	case game.Rook:
-		danger, bonus = th.byMinor, 8000
-	case game.Knight, game.Bishop:
-		danger, bonus = th.byPawn, 5000
-	default:
-		return 0
-	}
-	switch {
-	case danger.Has(to):
-		if th.attacked.Has(from) {
-			return 0
-		}
-		return -bonus
-	case th.attacked.Has(from):
-		return bonus
-	}
-	return 0
 }
 
 // pickMove swaps the best-scored remaining move to position i.
