@@ -171,16 +171,10 @@ func (t *thread) clearHistory() {
 	t.killers = [maxPly + 2][2]game.Move{}
 }
 
-// evaluate is the search's static evaluation: scaled down by the
-// fifty-move count, plus the level's evaluation noise, a fixed function of
-// the position within one search so that transpositions agree.
+// evaluate adds the level's evaluation noise, a fixed function of the
+// position within one search so that transpositions agree.
 func (t *thread) evaluate(p *game.Position) int {
 	v := evaluateCached(p, t.pawns)
-	// Shrink the score as the fifty-move count grows: an advantage that
-	// no capture or pawn move has turned into progress is worth less,
-	// so the search prefers lines that make progress to shuffling
-	// towards a draw by the fifty-move rule or a repetition.
-	v = v * (200 - p.HalfmoveClock()) / 200
 	if t.noise > 0 {
 		h := (p.Hash() ^ t.noiseSeed) * 0x9E3779B97F4A7C15
 		v += int(h>>33)%(2*t.noise+1) - t.noise
