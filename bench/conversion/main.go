@@ -139,9 +139,9 @@ func analyse(g *game.PGNGame, player string) (best, worst float64, result int, r
 		}
 	}
 	if result == 0 {
-		reason = board.OutcomeWithClaims().Termination.String()
-		if board.OutcomeWithClaims().Termination == game.NotOver {
-			reason = "not over: agreed, adjudicated or unknown"
+		reason = "not over: agreed, adjudicated or unknown"
+		if term := board.OutcomeWithClaims().Termination; term != game.NotOver {
+			reason = term.String()
 		}
 	}
 	return best, worst, result, reason, nil
