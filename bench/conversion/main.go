@@ -3,8 +3,9 @@
 // win: for each margin, the games in which both engines' own scores agreed
 // that the player stood at least that much better at some point (after one
 // of its moves and the opponent's reply), and how those games ended; the
-// same for standing worse; and how the draws ended. It is how the README's
-// conversion figures were measured:
+// same for standing worse; how the draws ended; and the material left at
+// the end of the games the player stood a pawn better in and did not win.
+// It is how the README's conversion figures were measured:
 //
 //	go run ./bench/conversion knightwatch-L8 bench/results/level8-vs-sf2400-10s-200games-round12.pgn.gz
 //
@@ -17,7 +18,9 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"sort"
 	"strconv"
+	"strings"
 
 	"knightwatch/bench/pgnfile"
 	"knightwatch/game"
@@ -53,6 +56,7 @@ func main() {
 	var ahead, behind [len(margins)]tally
 	draws := map[string]int{}
 	var order []string
+	unconverted := map[string]int{} // final material of games a pawn up, not won
 	n := 0
 	for _, path := range os.Args[2:] {
 		games, err := pgnfile.Read(path)
@@ -61,25 +65,28 @@ func main() {
 			os.Exit(1)
 		}
 		for _, g := range games {
-			best, worst, result, reason, err := analyse(g, player)
+			sum, err := analyse(g, player)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "conversion:", err)
 				os.Exit(1)
 			}
 			n++
 			for i, m := range margins {
-				if best >= m {
-					ahead[i].add(result)
+				if sum.best >= m {
+					ahead[i].add(sum.result)
 				}
-				if worst <= -m {
-					behind[i].add(result)
+				if sum.worst <= -m {
+					behind[i].add(sum.result)
 				}
 			}
-			if result == 0 {
-				if draws[reason] == 0 {
-					order = append(order, reason)
+			if sum.result == 0 {
+				if draws[sum.reason] == 0 {
+					order = append(order, sum.reason)
 				}
-				draws[reason]++
+				draws[sum.reason]++
+			}
+			if sum.best >= 1 && sum.result <= 0 {
+				unconverted[sum.final]++
 			}
 		}
 	}
@@ -94,16 +101,72 @@ func main() {
 		fmt.Printf(" %s %d;", r, draws[r])
 	}
 	fmt.Println()
+	fmt.Printf("final material (%s first) of the games it stood >= +1.0 in and did not win:", player)
+	keys := byCount(unconverted)
+	const shown = 12
+	for _, k := range keys[:min(shown, len(keys))] {
+		fmt.Printf(" %s %d;", k, unconverted[k])
+	}
+	if len(keys) > shown {
+		rest := 0
+		for _, k := range keys[shown:] {
+			rest += unconverted[k]
+		}
+		fmt.Printf(" %d others %d;", len(keys)-shown, rest)
+	}
+	fmt.Println()
 }
 
-// analyse replays one game and returns the best and worst score, from
-// player's view, that both engines agreed on; the player's result (+1, 0,
-// -1); and, for a draw, how it ended.
-func analyse(g *game.PGNGame, player string) (best, worst float64, result int, reason string, err error) {
+// byCount returns m's keys, most frequent first, ties in name order.
+func byCount(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}
+
+// material names the men of side c and then of the other side, as in
+// "KRP v KR".
+func material(p *game.Position, c game.Color) string {
+	var b strings.Builder
+	for i, side := range []game.Color{c, c.Other()} {
+		if i > 0 {
+			b.WriteString(" v ")
+		}
+		b.WriteString("K")
+		for _, pt := range []game.PieceType{game.Queen, game.Rook, game.Bishop, game.Knight, game.Pawn} {
+			b.WriteString(strings.Repeat(strings.ToUpper(pt.String()), p.Pieces(side, pt).Count()))
+		}
+	}
+	return b.String()
+}
+
+// summary is what analyse finds in one game.
+type summary struct {
+	// best and worst are the best and worst scores, from the player's
+	// view, that both engines agreed on.
+	best, worst float64
+	result      int    // the player's result: +1, 0, -1
+	reason      string // for a draw, how it ended
+	final       string // the material left at the end, the player's first
+}
+
+// analyse replays one game and summarises it for player.
+func analyse(g *game.PGNGame, player string) (summary, error) {
 	white, black := g.Tag("White"), g.Tag("Black")
 	if white != player && black != player {
-		return 0, 0, 0, "", fmt.Errorf("game %s: %q did not play (%s - %s)", g.Tag("Round"), player, white, black)
+		return summary{}, fmt.Errorf("game %s: %q did not play (%s - %s)", g.Tag("Round"), player, white, black)
 	}
+	var best, worst float64
+	var result int
+	var reason string
 	switch g.Tag("Result") {
 	case "1-0":
 		result = 1
@@ -124,7 +187,7 @@ func analyse(g *game.PGNGame, player string) (best, worst float64, result int, r
 			mover = black
 		}
 		if err := board.Play(n.Move); err != nil {
-			return 0, 0, 0, "", fmt.Errorf("game %s: %w", g.Tag("Round"), err)
+			return summary{}, fmt.Errorf("game %s: %w", g.Tag("Round"), err)
 		}
 		s, ok := parseScore(n.Comment)
 		switch {
@@ -144,7 +207,11 @@ func analyse(g *game.PGNGame, player string) (best, worst float64, result int, r
 			reason = term.String()
 		}
 	}
-	return best, worst, result, reason, nil
+	us := game.White
+	if black == player {
+		us = game.Black
+	}
+	return summary{best, worst, result, reason, material(board.Position(), us)}, nil
 }
 
 // parseScore reads the score at the start of a match comment, in pawns

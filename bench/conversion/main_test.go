@@ -53,18 +53,45 @@ func TestAnalyse(t *testing.T) {
 		// -2.50, worst -0.20; (-1.10, +0.80) -> best -1.10, worst 0.80.
 		{"them", -1.10, -0.20, 0},
 	} {
-		best, worst, result, reason, err := analyse(games[0], tc.player)
+		sum, err := analyse(games[0], tc.player)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if best != tc.best || worst != tc.worst || result != tc.result {
-			t.Errorf("%s: best %v worst %v result %d; want %v %v %d", tc.player, best, worst, result, tc.best, tc.worst, tc.result)
+		if sum.best != tc.best || sum.worst != tc.worst || sum.result != tc.result {
+			t.Errorf("%s: best %v worst %v result %d; want %v %v %d", tc.player, sum.best, sum.worst, sum.result, tc.best, tc.worst, tc.result)
 		}
-		if reason != "not over: agreed, adjudicated or unknown" {
-			t.Errorf("%s: a draw the board does not end reported as %q", tc.player, reason)
+		if sum.reason != "not over: agreed, adjudicated or unknown" {
+			t.Errorf("%s: a draw the board does not end reported as %q", tc.player, sum.reason)
+		}
+		if want := "KQRRBBNNPPPPPPPP v KQRRBBNNPPPPPPPP"; sum.final != want {
+			t.Errorf("%s: final material %q, want %q", tc.player, sum.final, want)
 		}
 	}
-	if _, _, _, _, err := analyse(games[0], "nobody"); err == nil {
+	if _, err := analyse(games[0], "nobody"); err == nil {
 		t.Error("a player who did not play: no error")
+	}
+}
+
+func TestMaterialAndByCount(t *testing.T) {
+	for _, tc := range []struct {
+		fen  string
+		side game.Color
+		want string
+	}{
+		{"3r2k1/5pp1/8/8/8/8/5PPP/3R2K1 w - - 0 1", game.White, "KRPPP v KRPP"},
+		{"3r2k1/5pp1/8/8/8/8/5PPP/3R2K1 w - - 0 1", game.Black, "KRPP v KRPPP"},
+		{"8/8/8/8/8/5k2/8/4QK2 b - - 0 1", game.Black, "K v KQ"},
+	} {
+		p, err := game.ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := material(p, tc.side); got != tc.want {
+			t.Errorf("%s, %v first: %q, want %q", tc.fen, tc.side, got, tc.want)
+		}
+	}
+	got := byCount(map[string]int{"b": 2, "a": 2, "c": 5, "d": 1})
+	if strings.Join(got, ",") != "c,a,b,d" {
+		t.Errorf("byCount order %v, want c,a,b,d", got)
 	}
 }
