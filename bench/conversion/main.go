@@ -173,7 +173,9 @@ func analyse(g *game.PGNGame, player string) (summary, error) {
 	case "0-1":
 		result = -1
 	}
+	us := game.White
 	if black == player {
+		us = game.Black
 		result = -result
 	}
 	board := game.NewGameFrom(g.StartPosition())
@@ -206,10 +208,6 @@ func analyse(g *game.PGNGame, player string) (summary, error) {
 		if term := board.OutcomeWithClaims().Termination; term != game.NotOver {
 			reason = term.String()
 		}
-	}
-	us := game.White
-	if black == player {
-		us = game.Black
 	}
 	return summary{best, worst, result, reason, material(board.Position(), us)}, nil
 }
