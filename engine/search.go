@@ -323,6 +323,24 @@ func (t *thread) scoreMoves(p *game.Position, ml *game.MoveList, scores *[256]in
 	}
 }
 
+// dropPrunedQuiets removes from ml, from index from on, the quiet moves
+// that cannot give check, keeping the others and their scores in order,
+// and returns how many it removed.
+func dropPrunedQuiets(p *game.Position, ml *game.MoveList, scores *[256]int, from int, cs *checkSquares) int {
+	n := from
+	for j := from; j < ml.N; j++ {
+		m := ml.Moves[j]
+		if !p.IsCapture(m) && !m.IsPromotion() && !cs.mayCheck(p, m) {
+			continue
+		}
+		ml.Moves[n], scores[n] = m, scores[j]
+		n++
+	}
+	removed := ml.N - n
+	ml.N = n
+	return removed
+}
+
 // pickMove swaps the best-scored remaining move to position i.
 func pickMove(ml *game.MoveList, scores *[256]int, i int) game.Move {
 	best := i
@@ -596,6 +614,11 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	// which pruned moves cannot check. Built on first use.
 	var cs checkSquares
 	csReady := false
+	// dropped counts the quiet moves removed unsearched from the list once
+	// every later quiet move was known to be pruned; they still count
+	// towards later moves' move numbers, as if picked and pruned.
+	dropped := 0
+	quietsDropped := false
 
 	for i := 0; i < ml.N; i++ {
 		m := pickMove(&ml, &scores, i)
@@ -603,18 +626,35 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 			continue
 		}
 		isTactical := p.IsCapture(m) || m.IsPromotion()
-		moveCount := i + 1
+		moveCount := i + 1 + dropped
 
 		// Decide pruning before making the move; checks are exempt.
 		prune := false
 		if ply > 0 && !inCheck && bestScore > -mateBound && !t.fullWidth {
 			if !isTactical {
+				// The first three reasons hold for every later quiet move
+				// too: the move count only grows, alpha only rises, and the
+				// list is picked in falling history order.
+				pruneRest := false
 				if depth <= 5 && nQuiets >= (3+depth*depth)/(2-boolInt(improving)) {
-					prune = true // late move pruning
+					pruneRest = true // late move pruning
 				} else if depth <= 6 && eval+100+90*depth <= alpha {
-					prune = true // futility
+					pruneRest = true // futility
 				} else if depth <= 3 && scores[i] < -3000*depth {
-					prune = true // history: this move keeps failing here
+					pruneRest = true // history: this move keeps failing here
+				}
+				if pruneRest {
+					prune = true
+					if !quietsDropped {
+						// Picking the best of the rest is quadratic in the
+						// list's length; drop now the quiet moves that
+						// would be pruned anyway (those that cannot check).
+						quietsDropped = true
+						if !csReady {
+							cs, csReady = newCheckSquares(p), true
+						}
+						dropped += dropPrunedQuiets(p, &ml, &scores, i+1, &cs)
+					}
 				} else if depth <= 8 && !seeGE(p, m, -25*depth*depth) {
 					prune = true // the moved piece is simply lost
 				}
