@@ -282,6 +282,9 @@ const (
 	orderKiller  = 1 << 27
 	orderCounter = 1 << 26
 	orderBadCap  = -(1 << 26)
+	// orderQuietUnscored holds a quiet move's place until its history
+	// score is needed: below the counter-move, above every history score.
+	orderQuietUnscored = orderCounter - 1
 )
 
 func mvvLva(p *game.Position, m game.Move) int {
@@ -318,7 +321,19 @@ func (t *thread) scoreMoves(p *game.Position, ml *game.MoveList, scores *[256]in
 		case m == counter:
 			scores[i] = orderCounter
 		default:
-			scores[i] = t.quietScore(p, m, ply)
+			// Scored when first reached: a capture, killer or the
+			// counter-move often refutes the position before then.
+			scores[i] = orderQuietUnscored
+		}
+	}
+}
+
+// scoreQuiets gives the not yet scored quiet moves of ml, from index from
+// on, their history scores.
+func (t *thread) scoreQuiets(p *game.Position, ml *game.MoveList, scores *[256]int, from, ply int) {
+	for j := from; j < ml.N; j++ {
+		if scores[j] == orderQuietUnscored {
+			scores[j] = t.quietScore(p, ml.Moves[j], ply)
 		}
 	}
 }
@@ -622,6 +637,10 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 
 	for i := 0; i < ml.N; i++ {
 		m := pickMove(&ml, &scores, i)
+		if scores[i] == orderQuietUnscored {
+			t.scoreQuiets(p, &ml, &scores, i, ply)
+			m = pickMove(&ml, &scores, i)
+		}
 		if m == excluded {
 			continue
 		}
