@@ -584,19 +584,24 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	}
 
 	var ml game.MoveList
-	p.GenerateLegal(&ml)
-	if ml.N == 0 {
-		if inCheck {
-			return -mateValue + ply
-		}
-		return 0
-	}
-	if ply == 0 && t.rootRestricted() {
-		// The caller guarantees at least one move remains.
-		t.filterRoot(&ml)
-	}
 	var scores [256]int
-	t.scoreMoves(p, &ml, &scores, ttMove, ply)
+	// A legal hash move is searched before the other moves are generated
+	// and scored: it often refutes the position on its own.
+	staged := ply > 0 && ttMove != game.NoMove && ttMove != excluded && p.IsLegal(ttMove)
+	if !staged {
+		p.GenerateLegal(&ml)
+		if ml.N == 0 {
+			if inCheck {
+				return -mateValue + ply
+			}
+			return 0
+		}
+		if ply == 0 && t.rootRestricted() {
+			// The caller guarantees at least one move remains.
+			t.filterRoot(&ml)
+		}
+		t.scoreMoves(p, &ml, &scores, ttMove, ply)
+	}
 	ttCapture := ttMove != game.NoMove && (p.IsCapture(ttMove) || ttMove.IsPromotion())
 
 	// Singular extension: when the hash move is much better than every
@@ -635,11 +640,25 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	dropped := 0
 	quietsDropped := false
 
-	for i := 0; i < ml.N; i++ {
-		m := pickMove(&ml, &scores, i)
-		if scores[i] == orderQuietUnscored {
-			t.scoreQuiets(p, &ml, &scores, i, ply)
+	for i := 0; ; i++ {
+		if staged && i == 1 {
+			staged = false
+			p.GenerateLegal(&ml)
+			t.scoreMoves(p, &ml, &scores, ttMove, ply)
+			pickMove(&ml, &scores, 0) // the hash move, searched already
+		}
+		var m game.Move
+		if staged {
+			m, scores[0] = ttMove, orderHash
+		} else {
+			if i >= ml.N {
+				break
+			}
 			m = pickMove(&ml, &scores, i)
+			if scores[i] == orderQuietUnscored {
+				t.scoreQuiets(p, &ml, &scores, i, ply)
+				m = pickMove(&ml, &scores, i)
+			}
 		}
 		if m == excluded {
 			continue

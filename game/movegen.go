@@ -45,13 +45,92 @@ func (p *Position) IsLegal(m Move) bool {
 	if m == NoMove || m == NullMove {
 		return false
 	}
-	pc := p.board[m.From()]
-	if pc == NoPiece || pc.Color() != p.side {
+	us, them := p.side, p.side.Other()
+	from, to := m.From(), m.To()
+	pc := p.board[from]
+	if pc == NoPiece || pc.Color() != us {
 		return false
 	}
+	switch m & moveKindMask {
+	case moveCastling, moveEnPassant:
+		// Rare in practice and intricate (Chess960 castling, discovered
+		// checks through the captured pawn): let the generator decide.
+		return p.isGenerated(m)
+	case moveNormal:
+		if m>>12&3 != 0 {
+			return false // promotion bits on a move that does not promote
+		}
+	}
+	k := p.KingSquare(us)
+	if k == NoSquare || p.byColor[us].Has(to) {
+		return false
+	}
+	occ := p.byType[0]
+	switch pc.Type() {
+	case Pawn:
+		if !p.pawnCanReach(us, from, to) || to.RelativeRank(us) == 7 != m.IsPromotion() {
+			return false
+		}
+	case King:
+		// A king move needs only a safe target, with the king lifted off
+		// the board so that it cannot hide behind itself from a slider.
+		return !m.IsPromotion() && kingAttacks[from].Has(to) &&
+			!p.attackedWith(to, them, occ&^from.Bitboard())
+	default:
+		if m.IsPromotion() || !pieceAttacks(pc.Type(), from, occ).Has(to) {
+			return false
+		}
+	}
+	// Any other piece must answer a check and keep a pin.
+	if checkers := p.AttackersTo(k, occ) & p.byColor[them]; checkers != 0 {
+		if checkers.More() || !(between[k][checkers.First()] | checkers).Has(to) {
+			return false
+		}
+	}
+	return !p.pinnedPieces(us, k).Has(from) || line[k][from].Has(to)
+}
+
+// isGenerated reports whether the legal-move generator produces m.
+func (p *Position) isGenerated(m Move) bool {
 	var ml MoveList
 	p.generate(&ml, genAll)
 	return ml.Contains(m)
+}
+
+// pawnCanReach reports whether c's pawn on from may go to to, ignoring
+// pins and checks: one step forward to an empty square, two from its
+// starting rank over empty squares, or diagonally onto an enemy piece (en
+// passant aside).
+func (p *Position) pawnCanReach(c Color, from, to Square) bool {
+	if pawnAttacks[c][from].Has(to) {
+		return p.byColor[c.Other()].Has(to)
+	}
+	up := 8
+	if c == Black {
+		up = -8
+	}
+	occ := p.byType[0]
+	one := int(from) + up
+	if int(to) == one {
+		return !occ.Has(to)
+	}
+	return int(to) == one+up && from.RelativeRank(c) == 1 && !occ.Has(Square(one)) && !occ.Has(to)
+}
+
+// pieceAttacks returns the squares a knight, bishop, rook or queen on s
+// attacks with the board's occupancy occ.
+func pieceAttacks(pt PieceType, s Square, occ Bitboard) Bitboard {
+	switch pt {
+	case Knight:
+		return knightAttacks[s]
+	case Bishop:
+		return BishopAttacks(s, occ)
+	case Rook:
+		return RookAttacks(s, occ)
+	case Queen:
+		return QueenAttacks(s, occ)
+	}
+	return 0
 }
 
 // pinnedPieces returns c's pieces pinned to c's king at square k.
