@@ -79,7 +79,7 @@ type blunderAvoider struct {
 
 func newBlunderAvoider(seed uint64, depth int) *blunderAvoider {
 	return &blunderAvoider{
-		th:     &thread{tt: newTransTable(1), cont: new(contHistory)},
+		th:     &thread{tt: newTransTable(1), cont: new(contHistory), qbuf: new([maxPly + 1]qsearchMoves)},
 		rng:    rand.New(rand.NewPCG(seed, 0xb1)),
 		window: 10,
 		depth:  depth,

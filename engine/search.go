@@ -104,6 +104,9 @@ type thread struct {
 	corr    [2][corrSize]int32
 	// pawns caches the pawn-structure part of the evaluation.
 	pawns *pawnCache
+	// qbuf holds each ply's quiescence moves and their scores: kept here
+	// rather than on the stack, where Go would zero them at every node.
+	qbuf *[maxPly + 1]qsearchMoves
 
 	noise     int
 	noiseSeed uint64
@@ -354,6 +357,12 @@ func dropPrunedQuiets(p *game.Position, ml *game.MoveList, scores *[256]int, fro
 	removed := ml.N - n
 	ml.N = n
 	return removed
+}
+
+// qsearchMoves is one ply's move list in the quiescence search.
+type qsearchMoves struct {
+	moves  game.MoveList
+	scores [256]int
 }
 
 // pickMove swaps the best-scored remaining move to position i.
@@ -966,16 +975,17 @@ func (t *thread) qsearch(p *game.Position, alpha, beta, ply int, checks bool) in
 		}
 		bestScore = eval
 	}
-	var ml game.MoveList
+	buf := &t.qbuf[ply]
+	ml, scores := &buf.moves, &buf.scores
+	ml.N = 0
 	if inCheck {
-		p.GenerateLegal(&ml)
+		p.GenerateLegal(ml)
 		if ml.N == 0 {
 			return -mateValue + ply
 		}
 	} else {
-		p.GenerateCaptures(&ml)
+		p.GenerateCaptures(ml)
 	}
-	var scores [256]int
 	for i, m := range ml.Moves[:ml.N] {
 		if p.IsCapture(m) || m.IsPromotion() {
 			scores[i] = orderGoodCap + mvvLva(p, m)
@@ -986,7 +996,7 @@ func (t *thread) qsearch(p *game.Position, alpha, beta, ply int, checks bool) in
 	origAlpha := alpha
 	bestMove := game.NoMove
 	for i := 0; i < ml.N; i++ {
-		m := pickMove(&ml, &scores, i)
+		m := pickMove(ml, scores, i)
 		if !inCheck {
 			if m.IsPromotion() && m.Promotion() != game.Queen {
 				continue
@@ -1219,6 +1229,7 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 		if t.cont == nil {
 			t.cont = new(contHistory)
 			t.pawns = new(pawnCache)
+			t.qbuf = new([maxPly + 1]qsearchMoves)
 		}
 		t.tt = e.tt
 		t.st = st
