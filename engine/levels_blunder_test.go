@@ -78,8 +78,10 @@ type blunderAvoider struct {
 }
 
 func newBlunderAvoider(seed uint64, depth int) *blunderAvoider {
+	th := &thread{tt: newTransTable(1)}
+	th.allocate()
 	return &blunderAvoider{
-		th:     &thread{tt: newTransTable(1), cont: new(contHistory), qbuf: new([maxPly + 1]qsearchMoves)},
+		th:     th,
 		rng:    rand.New(rand.NewPCG(seed, 0xb1)),
 		window: 10,
 		depth:  depth,

@@ -107,6 +107,9 @@ type thread struct {
 	// qbuf holds each ply's quiescence moves and their scores: kept here
 	// rather than on the stack, where Go would zero them at every node.
 	qbuf *[maxPly + 1]qsearchMoves
+	// nbuf does the same for the main search: two per ply, the second
+	// for the singular-extension search of the node at that ply.
+	nbuf *[maxPly + 1][2]searchMoves
 
 	noise     int
 	noiseSeed uint64
@@ -365,6 +368,27 @@ type qsearchMoves struct {
 	scores [256]int
 }
 
+// searchMoves is one node's move list in the main search, with the
+// quiet moves and captures it searched without a cutoff.
+type searchMoves struct {
+	moves    game.MoveList
+	scores   [256]int
+	quiets   [64]game.Move
+	captures [64]game.Move
+}
+
+// allocate gives a new thread its tables and move buffers, once: they
+// are large, and the history tables carry over from search to search.
+func (t *thread) allocate() {
+	if t.cont != nil {
+		return
+	}
+	t.cont = new(contHistory)
+	t.pawns = new(pawnCache)
+	t.qbuf = new([maxPly + 1]qsearchMoves)
+	t.nbuf = new([maxPly + 1][2]searchMoves)
+}
+
 // pickMove swaps the best-scored remaining move to position i.
 func pickMove(ml *game.MoveList, scores *[256]int, i int) game.Move {
 	best := i
@@ -592,13 +616,16 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		depth--
 	}
 
-	var ml game.MoveList
-	var scores [256]int
+	// The singular-extension search runs at this same ply while this
+	// node's list is in use, so it has a buffer of its own.
+	buf := &t.nbuf[ply][boolInt(excluded != game.NoMove)]
+	ml, scores := &buf.moves, &buf.scores
+	ml.N = 0
 	// A legal hash move is searched before the other moves are generated
 	// and scored: it often refutes the position on its own.
 	staged := ply > 0 && ttMove != game.NoMove && ttMove != excluded && p.IsLegal(ttMove)
 	if !staged {
-		p.GenerateLegal(&ml)
+		p.GenerateLegal(ml)
 		if ml.N == 0 {
 			if inCheck {
 				return -mateValue + ply
@@ -607,9 +634,9 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		}
 		if ply == 0 && t.rootRestricted() {
 			// The caller guarantees at least one move remains.
-			t.filterRoot(&ml)
+			t.filterRoot(ml)
 		}
-		t.scoreMoves(p, &ml, &scores, ttMove, ply)
+		t.scoreMoves(p, ml, scores, ttMove, ply)
 	}
 	ttCapture := ttMove != game.NoMove && (p.IsCapture(ttMove) || ttMove.IsPromotion())
 
@@ -636,7 +663,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	origAlpha := alpha
 	bestScore := -infinity
 	bestMove := game.NoMove
-	var quiets, captures [64]game.Move
+	quiets, captures := &buf.quiets, &buf.captures
 	nQuiets, nCaptures := 0, 0
 	t.killers[ply+1] = [2]game.Move{}
 	// Pruning spares checking moves; cs tells, without making the move,
@@ -652,9 +679,9 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	for i := 0; ; i++ {
 		if staged && i == 1 {
 			staged = false
-			p.GenerateLegal(&ml)
-			t.scoreMoves(p, &ml, &scores, ttMove, ply)
-			pickMove(&ml, &scores, 0) // the hash move, searched already
+			p.GenerateLegal(ml)
+			t.scoreMoves(p, ml, scores, ttMove, ply)
+			pickMove(ml, scores, 0) // the hash move, searched already
 		}
 		var m game.Move
 		if staged {
@@ -663,10 +690,10 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 			if i >= ml.N {
 				break
 			}
-			m = pickMove(&ml, &scores, i)
+			m = pickMove(ml, scores, i)
 			if scores[i] == orderQuietUnscored {
-				t.scoreQuiets(p, &ml, &scores, i, ply)
-				m = pickMove(&ml, &scores, i)
+				t.scoreQuiets(p, ml, scores, i, ply)
+				m = pickMove(ml, scores, i)
 			}
 		}
 		if m == excluded {
@@ -700,7 +727,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 						if !csReady {
 							cs, csReady = newCheckSquares(p), true
 						}
-						dropped += dropPrunedQuiets(p, &ml, &scores, i+1, &cs)
+						dropped += dropPrunedQuiets(p, ml, scores, i+1, &cs)
 					}
 				} else if depth <= 8 && !seeGE(p, m, -25*depth*depth) {
 					prune = true // the moved piece is simply lost
@@ -1226,11 +1253,7 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 	st.threads = threads
 	noiseSeed := e.rng.Uint64()
 	for _, t := range threads {
-		if t.cont == nil {
-			t.cont = new(contHistory)
-			t.pawns = new(pawnCache)
-			t.qbuf = new([maxPly + 1]qsearchMoves)
-		}
+		t.allocate()
 		t.tt = e.tt
 		t.st = st
 		t.nodes = 0

@@ -303,7 +303,9 @@ func sampleFromTrace(tr *evalTrace, result float64) tuneSample {
 // newQuietThread returns a search thread for quiescence checks outside a
 // search.
 func newQuietThread() *thread {
-	return &thread{id: 1, tt: newTransTable(1), st: &searchState{depthLimit: maxPly - 1}, cont: new(contHistory), pawns: new(pawnCache), qbuf: new([maxPly + 1]qsearchMoves)}
+	t := &thread{id: 1, tt: newTransTable(1), st: &searchState{depthLimit: maxPly - 1}}
+	t.allocate()
+	return t
 }
 
 func sigmoid(k, score float64) float64 {
