@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -278,4 +279,40 @@ func TestEndgameScaleByPawns(t *testing.T) {
 	if few <= 300 || few >= many {
 		t.Errorf("rook and one pawn %d, rook and four pawns %d", few, many)
 	}
+}
+
+// TestSEEGEMatchesSEE checks seeGE's shortcuts against the full exchange:
+// every legal move of positions from random games, at thresholds from a
+// queen down to a queen up.
+func TestSEEGEMatchesSEE(t *testing.T) {
+	starts := []string{
+		game.StartFEN,
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+		"1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
+		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+		"4k3/1P6/8/3pP3/8/8/5q2/4K2R w K d6 0 1",
+	}
+	checked := 0
+	for i, fen := range starts {
+		rng := rand.New(rand.NewPCG(uint64(i), 5))
+		p := mustFEN(t, fen)
+		for ply := 0; ply < 80; ply++ {
+			var ml game.MoveList
+			p.GenerateLegal(&ml)
+			if ml.N == 0 {
+				break
+			}
+			for _, m := range ml.Moves[:ml.N] {
+				s := see(p, m)
+				for th := -1000; th <= 1000; th += 5 {
+					if got := seeGE(p, m, th); got != (s >= th) {
+						t.Fatalf("%s %s: seeGE(%d) = %v, see = %d", p.FEN(), p.UCI(m), th, got, s)
+					}
+					checked++
+				}
+			}
+			p.MakeMove(ml.Moves[rng.IntN(ml.N)])
+		}
+	}
+	t.Logf("%d comparisons", checked)
 }

@@ -315,7 +315,7 @@ func (t *thread) scoreMoves(p *game.Position, ml *game.MoveList, scores *[256]in
 			scores[i] = orderHash
 		case p.IsCapture(m) || m.IsPromotion():
 			s := mvvLva(p, m) + *t.capEntry(p, m)/16
-			if m.Promotion() == game.Queen || see(p, m) >= 0 {
+			if m.Promotion() == game.Queen || seeGE(p, m, 0) {
 				scores[i] = orderGoodCap + s
 			} else {
 				scores[i] = orderBadCap + s
@@ -1032,7 +1032,7 @@ func (t *thread) qsearch(p *game.Position, alpha, beta, ply int, checks bool) in
 			if !m.IsPromotion() && eval+seeValue[p.CapturedPiece(m).Type()]+200 <= alpha {
 				continue
 			}
-			if see(p, m) < 0 {
+			if !seeGE(p, m, 0) {
 				continue
 			}
 		}

@@ -64,7 +64,25 @@ func see(p *game.Position, m game.Move) int {
 	return gain[0]
 }
 
-// seeGE reports whether see(p, m) >= threshold.
+// seeGE reports whether see(p, m) >= threshold. Most calls are settled
+// by two bounds without walking the exchange: the mover gains at most what
+// it takes (the opponent may stop recapturing), and loses at most the
+// piece it moved (it may stop too).
 func seeGE(p *game.Position, m game.Move, threshold int) bool {
+	if m.IsCastling() {
+		return threshold <= 0
+	}
+	gain := seeValue[p.CapturedPiece(m).Type()]
+	risked := seeValue[p.PieceAt(m.From()).Type()]
+	if m.IsPromotion() {
+		gain += seeValue[m.Promotion()] - seeValue[game.Pawn]
+		risked = seeValue[m.Promotion()]
+	}
+	if gain < threshold {
+		return false
+	}
+	if gain-risked >= threshold {
+		return true
+	}
 	return see(p, m) >= threshold
 }
