@@ -170,6 +170,7 @@ var (
 	shieldMask    [2][64]game.Bitboard // two ranks in front of a king, three files wide
 	supportMask   [2][64]game.Bitboard // adjacent files, level or behind: where a pawn that could support this one stands
 	spaceMask     [2]game.Bitboard     // files c-f, relative ranks 2-4
+	distanceRing  [64][8]game.Bitboard // squares at exactly this king-move distance
 )
 
 func init() {
@@ -179,6 +180,11 @@ func init() {
 		}
 		if f < 7 {
 			adjacentFiles[f] |= game.FileMask(f + 1)
+		}
+	}
+	for a := game.Square(0); a < 64; a++ {
+		for b := game.Square(0); b < 64; b++ {
+			distanceRing[a][distance(a, b)] |= b.Bitboard()
 		}
 	}
 	for sq := game.Square(0); sq < 64; sq++ {
@@ -377,9 +383,9 @@ func evalPosition(p *game.Position, trace *evalTrace, pc *pawnCache) int {
 				}
 			}
 			if ownPawns != 0 {
-				d := 8
-				for b := ownPawns; b != 0 && d > 1; {
-					d = min(d, distance(k, b.PopFirst()))
+				d := 1 // the nearest pawn's distance: the first ring holding one
+				for distanceRing[k][d]&ownPawns == 0 {
+					d++
 				}
 				a.add(c, tKingPawnDist, d)
 			}
