@@ -371,8 +371,7 @@ type qsearchMoves struct {
 // searchMoves is one node's move list in the main search, with the
 // quiet moves and captures it searched without a cutoff.
 type searchMoves struct {
-	moves    game.MoveList
-	scores   [256]int
+	qsearchMoves
 	quiets   [64]game.Move
 	captures [64]game.Move
 }
