@@ -16,14 +16,14 @@ import (
 func init() {
 	register(command{
 		name:    "tune",
-		summary: "Texel-tune the evaluation: 'tune gen' plays self-play games, 'tune pgn' reads games, 'tune label' rescores with a UCI engine, 'tune texel' fits the weights",
+		summary: "Texel-tune the evaluation: 'tune gen' plays self-play games, 'tune pgn' reads games, 'tune label' rescores with a UCI engine, 'tune texel' fits the weights, 'tune nnue' trains the network",
 		run:     runTune,
 	})
 }
 
 func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 || (args[0] != "gen" && args[0] != "pgn" && args[0] != "label" && args[0] != "texel") {
-		fs := newFlagSet("tune", "gen|pgn|label|texel [flags]   (run 'tune MODE -h' for each mode's flags)", stderr)
+	if len(args) == 0 || (args[0] != "gen" && args[0] != "pgn" && args[0] != "label" && args[0] != "texel" && args[0] != "nnue") {
+		fs := newFlagSet("tune", "gen|pgn|label|texel|nnue [flags]   (run 'tune MODE -h' for each mode's flags)", stderr)
 		if err := parseFlags(fs, args); err != nil {
 			return err
 		}
@@ -36,6 +36,9 @@ func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	if mode == "label" {
 		return runTuneLabel(args, stdout, stderr)
+	}
+	if mode == "nnue" {
+		return runTuneNNUE(args, stdout, stderr)
 	}
 	if mode == "gen" {
 		fs := newFlagSet("tune", "gen [--games N] [--nodes N] [--out FILE]", stderr)

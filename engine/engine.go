@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"knightwatch/engine/nnue"
 	"knightwatch/game"
 )
 
@@ -90,6 +91,9 @@ type Options struct {
 	// moves already found, so a deeper search costs more; the Result is
 	// still the best line.
 	MultiPV int
+	// Net, when not nil, replaces the hand-written evaluation with this
+	// neural network (see engine/nnue).
+	Net *nnue.Network
 }
 
 // MaxMultiPV is the largest Options.MultiPV (no position has more legal
@@ -190,6 +194,12 @@ func (e *Engine) SetHash(mb int) {
 func (e *Engine) SetBook(own bool, file string) {
 	e.opts.OwnBook = own
 	e.opts.BookFile = file
+}
+
+// SetNet switches the evaluation to the network n, or back to the
+// hand-written evaluation when n is nil. It applies from the next search.
+func (e *Engine) SetNet(n *nnue.Network) {
+	e.opts.Net = n
 }
 
 // SetSeed makes the engine's random choices (book moves, level weakening)

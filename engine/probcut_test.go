@@ -17,7 +17,7 @@ func TestProbCut(t *testing.T) {
 		th := newQuietThread()
 		p := mustFEN(t, c.fen)
 		th.keys = []uint64{p.Hash()}
-		eval := th.evaluate(p)
+		eval := th.evaluate(p, 0)
 		probBeta := eval + 200
 		s, m, ok := th.probCut(p, probBeta, eval, 6, 1, true)
 		got := ""

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"knightwatch/engine/nnue"
 	"knightwatch/game"
 )
 
@@ -111,6 +112,11 @@ type thread struct {
 	// for the singular-extension search of the node at that ply.
 	nbuf *[maxPly + 1][2]searchMoves
 
+	// net is the neural network evaluation, nil for the hand-written one;
+	// nn holds its accumulator for the position at each ply (see nnEval).
+	net *nnue.Network
+	nn  *[maxPly + 1]nnEntry
+
 	noise     int
 	noiseSeed uint64
 	// fullWidth turns off every pruning and reduction: the blunder guard
@@ -179,13 +185,72 @@ func (t *thread) clearHistory() {
 
 // evaluate adds the level's evaluation noise, a fixed function of the
 // position within one search so that transpositions agree.
-func (t *thread) evaluate(p *game.Position) int {
-	v := evaluateCached(p, t.pawns)
+func (t *thread) evaluate(p *game.Position, ply int) int {
+	var v int
+	if t.net != nil {
+		v = t.nnEval(p, ply)
+	} else {
+		v = evaluateCached(p, t.pawns)
+	}
 	if t.noise > 0 {
 		h := (p.Hash() ^ t.noiseSeed) * 0x9E3779B97F4A7C15
 		v += int(h>>33)%(2*t.noise+1) - t.noise
 	}
 	return v
+}
+
+// nnEntry is one ply's network accumulator and the piece placement it
+// was computed for; valid is cleared whenever the search enters a new
+// node at that ply.
+type nnEntry struct {
+	acc    nnue.Accumulator
+	pieces nnue.Pieces
+	valid  bool
+}
+
+// nnMaxGap is how many plies back nnEval looks for a computed accumulator
+// before computing one from scratch: each ply in between adds a move's
+// worth of changed pieces.
+const nnMaxGap = 8
+
+// nnEval evaluates the position at ply with the network. Nodes are
+// entered in depth-first order and each clears its own entry, so every
+// valid entry below ply belongs to an ancestor of this node; the
+// accumulator is the nearest such ancestor's, updated by the pieces that
+// differ (whatever moves, null moves or captures lie between).
+func (t *thread) nnEval(p *game.Position, ply int) int {
+	if ply > maxPly {
+		return t.net.EvaluatePosition(p)
+	}
+	e := &t.nn[ply]
+	if !e.valid {
+		e.pieces = nnue.PiecesOf(p)
+		j := ply - 1
+		for j >= 0 && j >= ply-nnMaxGap && !t.nn[j].valid {
+			j--
+		}
+		if j >= 0 && t.nn[j].valid {
+			t.net.Update(&e.acc, &t.nn[j].acc, &t.nn[j].pieces, &e.pieces)
+		} else {
+			t.net.Refresh(&e.acc, &e.pieces)
+		}
+		e.valid = true
+		if nnVerify != nil {
+			nnVerify(p, &e.acc)
+		}
+	}
+	return t.net.Evaluate(&e.acc, p.Side())
+}
+
+// nnVerify, when set (by tests), sees every accumulator nnEval computes.
+var nnVerify func(p *game.Position, acc *nnue.Accumulator)
+
+// nnEnter marks the accumulator of a node entered at ply as not yet
+// computed.
+func (t *thread) nnEnter(ply int) {
+	if t.net != nil && ply <= maxPly {
+		t.nn[ply].valid = false
+	}
 }
 
 func scoreToTT(s, ply int) int {
@@ -386,6 +451,7 @@ func (t *thread) allocate() {
 	t.pawns = new(pawnCache)
 	t.qbuf = new([maxPly + 1]qsearchMoves)
 	t.nbuf = new([maxPly + 1][2]searchMoves)
+	t.nn = new([maxPly + 1]nnEntry)
 }
 
 // pickMove swaps the best-scored remaining move to position i.
@@ -497,6 +563,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	if depth <= 0 {
 		return t.qsearch(p, alpha, beta, ply, true)
 	}
+	t.nnEnter(ply)
 	t.nodes++
 	if t.checkStop() {
 		return 0
@@ -510,7 +577,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 			return 0
 		}
 		if ply >= maxPly {
-			return t.evaluate(p)
+			return t.evaluate(p, ply)
 		}
 		// Mate distance pruning: no line here can beat a shorter mate.
 		alpha = max(alpha, -mateValue+ply)
@@ -547,7 +614,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		if hit {
 			staticEval = tte.eval
 		} else {
-			staticEval = t.evaluate(p)
+			staticEval = t.evaluate(p, ply)
 		}
 		corrEval = t.correct(p, staticEval)
 		eval = corrEval
@@ -965,6 +1032,7 @@ func (t *thread) probCut(p *game.Position, probBeta, eval, depth, ply int, cutNo
 // quiescence cannot see a threatened mate such as Qh7#, and a sacrifice
 // that sets one up looks like a blunder.
 func (t *thread) qsearch(p *game.Position, alpha, beta, ply int, checks bool) int {
+	t.nnEnter(ply)
 	t.nodes++
 	if t.checkStop() {
 		return 0
@@ -973,7 +1041,7 @@ func (t *thread) qsearch(p *game.Position, alpha, beta, ply int, checks bool) in
 		t.seldepth = ply
 	}
 	if ply >= maxPly {
-		return t.evaluate(p)
+		return t.evaluate(p, ply)
 	}
 	inCheck := p.InCheck()
 	key := p.Hash()
@@ -990,7 +1058,7 @@ func (t *thread) qsearch(p *game.Position, alpha, beta, ply int, checks bool) in
 		if hit {
 			rawEval = tte.eval
 		} else {
-			rawEval = t.evaluate(p)
+			rawEval = t.evaluate(p, ply)
 		}
 		eval = t.correct(p, rawEval)
 		if eval >= beta {
@@ -1262,6 +1330,10 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 		t.rootKeyIdx = len(history)
 		t.noise = e.level.noise
 		t.noiseSeed = noiseSeed
+		t.net = e.opts.Net
+		for i := range t.nn {
+			t.nn[i].valid = false
+		}
 		t.rootBestMove = game.NoMove
 		t.rootBestScore = 0
 		t.rootPV = t.rootPV[:0]

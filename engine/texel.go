@@ -27,6 +27,11 @@ import (
 type TrainingPosition struct {
 	FEN    string
 	Result float64
+	// Score is the search score of the position in centipawns from
+	// White's view, when Scored; the neural network's trainer learns from
+	// it (see engine/nnue), the Texel tuner ignores it.
+	Score  int
+	Scored bool
 }
 
 // SelfPlayOptions configure GenerateTrainingData.
@@ -68,7 +73,11 @@ func GenerateTrainingData(ctx context.Context, o SelfPlayOptions, progress func(
 			moves := g.Position().LegalMoves()
 			g.Play(moves[rng.IntN(len(moves))])
 		}
-		var fens []string
+		type scoredFEN struct {
+			fen   string
+			score int
+		}
+		var fens []scoredFEN
 		result := ""
 		adjudicate := 0
 		for g.Len() < o.MaxPlies {
@@ -81,14 +90,14 @@ func GenerateTrainingData(ctx context.Context, o SelfPlayOptions, progress func(
 			if ctx.Err() != nil {
 				return out
 			}
-			quiet := !p.InCheck() && !p.IsCapture(res.Move) && !res.Move.IsPromotion() && res.Score.Mate == 0
-			if quiet {
-				fens = append(fens, p.FEN())
-			}
 			// Resign adjudication saves time in decided games.
 			cp := res.Score.CP
 			if p.Side() == game.Black {
 				cp = -cp
+			}
+			quiet := !p.InCheck() && !p.IsCapture(res.Move) && !res.Move.IsPromotion() && res.Score.Mate == 0
+			if quiet {
+				fens = append(fens, scoredFEN{p.FEN(), cp})
 			}
 			if res.Score.Mate != 0 || cp > 1000 || cp < -1000 {
 				adjudicate++
@@ -116,7 +125,7 @@ func GenerateTrainingData(ctx context.Context, o SelfPlayOptions, progress func(
 			label = 0
 		}
 		for _, f := range fens {
-			out = append(out, TrainingPosition{f, label})
+			out = append(out, TrainingPosition{FEN: f.fen, Result: label, Score: f.score, Scored: true})
 		}
 		if progress != nil {
 			progress(gi+1, result)
@@ -125,16 +134,21 @@ func GenerateTrainingData(ctx context.Context, o SelfPlayOptions, progress func(
 	return out
 }
 
-// WriteTrainingData writes positions as "FEN;result" lines.
+// WriteTrainingData writes positions as "FEN;result" lines, or
+// "FEN;result;score" for a scored position.
 func WriteTrainingData(w io.Writer, ps []TrainingPosition) error {
 	bw := bufio.NewWriter(w)
 	for _, p := range ps {
-		fmt.Fprintf(bw, "%s;%g\n", p.FEN, p.Result)
+		if p.Scored {
+			fmt.Fprintf(bw, "%s;%g;%d\n", p.FEN, p.Result, p.Score)
+		} else {
+			fmt.Fprintf(bw, "%s;%g\n", p.FEN, p.Result)
+		}
 	}
 	return bw.Flush()
 }
 
-// ReadTrainingData parses "FEN;result" lines (the expected result from
+// ReadTrainingData parses "FEN;result" or "FEN;result;score" lines (the expected result from
 // White's view: 1, 0.5 or 0 for a game result, or any value between for a
 // label blended with a search score; see TrainingFromPGN). Blank lines and
 // lines starting with # are skipped.
@@ -148,11 +162,13 @@ func ReadTrainingData(r io.Reader) ([]TrainingPosition, error) {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		i := strings.LastIndexByte(line, ';')
+		i := strings.IndexByte(line, ';')
 		if i < 0 {
 			return nil, fmt.Errorf("line %d: missing ';result'", n)
 		}
-		res, err := strconv.ParseFloat(strings.TrimSpace(line[i+1:]), 64)
+		resText, scoreText, _ := strings.Cut(line[i+1:], ";")
+		scoreText = strings.TrimSpace(scoreText)
+		res, err := strconv.ParseFloat(strings.TrimSpace(resText), 64)
 		if err != nil || !(res >= 0 && res <= 1) {
 			return nil, fmt.Errorf("line %d: result must be a number from 0 to 1", n)
 		}
@@ -160,7 +176,15 @@ func ReadTrainingData(r io.Reader) ([]TrainingPosition, error) {
 		if _, err := game.ParseFEN(fen); err != nil {
 			return nil, fmt.Errorf("line %d: %w", n, err)
 		}
-		out = append(out, TrainingPosition{fen, res})
+		tp := TrainingPosition{FEN: fen, Result: res}
+		if scoreText != "" {
+			score, err := strconv.Atoi(scoreText)
+			if err != nil || score < -100000 || score > 100000 {
+				return nil, fmt.Errorf("line %d: score must be a whole number of centipawns", n)
+			}
+			tp.Score, tp.Scored = score, true
+		}
+		out = append(out, tp)
 	}
 	return out, sc.Err()
 }
@@ -209,15 +233,17 @@ func TrainingFromPGN(pg *game.PGNGame, skip int, lambda, k float64) ([]TrainingP
 		}
 		quiet := ply >= skip && !p.InCheck() && !p.IsCapture(m) && !m.IsPromotion()
 		score, mate, scored := commentScore(child.Comment)
+		if p.Side() == game.Black {
+			score = -score
+		}
 		switch {
 		case !quiet || scored && mate:
 		case scored && lambda < 1:
-			if p.Side() == game.Black {
-				score = -score
-			}
-			out = append(out, TrainingPosition{p.FEN(), lambda*label + (1-lambda)*sigmoid(k, float64(score))})
+			out = append(out, TrainingPosition{FEN: p.FEN(), Result: lambda*label + (1-lambda)*sigmoid(k, float64(score)), Score: score, Scored: true})
+		case scored:
+			out = append(out, TrainingPosition{FEN: p.FEN(), Result: label, Score: score, Scored: true})
 		default:
-			out = append(out, TrainingPosition{p.FEN(), label})
+			out = append(out, TrainingPosition{FEN: p.FEN(), Result: label})
 		}
 		p.MakeMove(m)
 	}

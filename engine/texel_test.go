@@ -25,6 +25,9 @@ func TestReadTrainingData(t *testing.T) {
 		{"negative result", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1;-0\n", 1, false},
 		{"not a number", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1;NaN\n", 0, true},
 		{"bad fen", "4k3/8/8/8/8/8/8/3QKK2 w - - 0 1;1\n", 0, true},
+		{"scored", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1;1;-35\n", 1, false},
+		{"score not a number", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1;1;0.5\n", 0, true},
+		{"score too large", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1;1;1000000\n", 0, true},
 		{"empty", "", 0, false},
 	}
 	for _, c := range cases {
@@ -34,7 +37,8 @@ func TestReadTrainingData(t *testing.T) {
 		}
 	}
 	// Round trip through the writer.
-	ps := []TrainingPosition{{"4k3/8/8/8/8/8/8/3QK3 w - - 0 1", 1}, {"4k3/8/8/8/8/8/8/3qK3 w - - 0 1", 0}}
+	ps := []TrainingPosition{{FEN: "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", Result: 1},
+		{FEN: "4k3/8/8/8/8/8/8/3qK3 w - - 0 1", Result: 0, Score: -870, Scored: true}}
 	var buf bytes.Buffer
 	if err := WriteTrainingData(&buf, ps); err != nil {
 		t.Fatal(err)
@@ -147,13 +151,19 @@ func TestTrainingFromPGN(t *testing.T) {
 	}{
 		// Plies 2-9 from skip 2; Bxc6 and dxc6 are captures, 5. O-O and
 		// 5... f6 carry mate scores: left out.
-		{"results", 2, 1, []TrainingPosition{{fenAfter(2), 1}, {fenAfter(3), 1}, {fenAfter(4), 1}, {fenAfter(5), 1}}},
-		{"skip the opening", 4, 1, []TrainingPosition{{fenAfter(4), 1}, {fenAfter(5), 1}}},
-		// Half result, half sigmoid of the mover's score turned to White's
-		// view: 1. Nf3 +0.40 for White, 2... Nc6 -0.30 for Black is +0.30.
+		// Each keeps the mover's score turned to White's view: 1. Nf3
+		// +0.40 for White, 2... Nc6 -0.30 for Black is +0.30.
+		{"results", 2, 1, []TrainingPosition{{FEN: fenAfter(2), Result: 1, Score: 40, Scored: true},
+			{FEN: fenAfter(3), Result: 1, Score: 30, Scored: true}, {FEN: fenAfter(4), Result: 1, Score: 35, Scored: true},
+			{FEN: fenAfter(5), Result: 1, Score: 25, Scored: true}}},
+		{"skip the opening", 4, 1, []TrainingPosition{{FEN: fenAfter(4), Result: 1, Score: 35, Scored: true},
+			{FEN: fenAfter(5), Result: 1, Score: 25, Scored: true}}},
+		// Half result, half sigmoid of the mover's score.
 		{"blended", 2, 0.5, []TrainingPosition{
-			{fenAfter(2), 0.5 + 0.5*sigmoid(1, 40)}, {fenAfter(3), 0.5 + 0.5*sigmoid(1, 30)},
-			{fenAfter(4), 0.5 + 0.5*sigmoid(1, 35)}, {fenAfter(5), 0.5 + 0.5*sigmoid(1, 25)}}},
+			{FEN: fenAfter(2), Result: 0.5 + 0.5*sigmoid(1, 40), Score: 40, Scored: true},
+			{FEN: fenAfter(3), Result: 0.5 + 0.5*sigmoid(1, 30), Score: 30, Scored: true},
+			{FEN: fenAfter(4), Result: 0.5 + 0.5*sigmoid(1, 35), Score: 35, Scored: true},
+			{FEN: fenAfter(5), Result: 0.5 + 0.5*sigmoid(1, 25), Score: 25, Scored: true}}},
 	}
 	for _, c := range cases {
 		got, err := TrainingFromPGN(pgs[0], c.skip, c.lambda, 1)
@@ -164,7 +174,8 @@ func TestTrainingFromPGN(t *testing.T) {
 			t.Fatalf("%s: got %v, want %v", c.name, got, c.want)
 		}
 		for i := range got {
-			if got[i].FEN != c.want[i].FEN || math.Abs(got[i].Result-c.want[i].Result) > 1e-9 {
+			if got[i].FEN != c.want[i].FEN || math.Abs(got[i].Result-c.want[i].Result) > 1e-9 ||
+				got[i].Score != c.want[i].Score || got[i].Scored != c.want[i].Scored {
 				t.Errorf("%s: position %d: got %v, want %v", c.name, i, got[i], c.want[i])
 			}
 		}

@@ -5,11 +5,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"knightwatch/engine/nnue"
 	"knightwatch/game"
 )
 
@@ -87,6 +89,7 @@ func (u *uciSession) handle(line string) bool {
 		u.send("option name UCI_Chess960 type check default false")
 		u.send("option name Ponder type check default false")
 		u.send("option name MultiPV type spin default 1 min 1 max %d", MaxMultiPV)
+		u.send("option name EvalFile type string default <empty>")
 		u.send("option name Clear Hash type button")
 		u.send("uciok")
 	case "isready":
@@ -251,6 +254,24 @@ func (u *uciSession) setOption(args []string) error {
 		u.eng.SetBook(b, u.eng.opts.BookFile)
 	case "bookfile":
 		u.eng.SetBook(u.eng.opts.OwnBook, v)
+	case "evalfile":
+		// A network file (tune nnue writes one) replaces the hand-written
+		// evaluation; empty or <empty> goes back to it. A file that does
+		// not load changes nothing.
+		if v == "" || v == "<empty>" {
+			u.eng.SetNet(nil)
+			return nil
+		}
+		f, err := os.Open(v)
+		if err != nil {
+			return fmt.Errorf("setoption evalfile: %w", err)
+		}
+		defer f.Close()
+		net, err := nnue.Read(f)
+		if err != nil {
+			return fmt.Errorf("setoption evalfile %s: %w", v, err)
+		}
+		u.eng.SetNet(net)
 	case "uci_chess960":
 		b, err := check()
 		if err != nil {

@@ -1,0 +1,124 @@
+package engine
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"knightwatch/engine/nnue"
+	"knightwatch/game"
+)
+
+// testNetwork is a random network whose scores vary from position to
+// position, enough to exercise the search's accumulators.
+func testNetwork(seed uint64) *nnue.Network {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	n := new(nnue.Network)
+	for i := range n.W1 {
+		n.W1[i] = int16(rng.IntN(201) - 100)
+	}
+	for i := range n.B1 {
+		n.B1[i] = int16(rng.IntN(256))
+	}
+	for i := range n.W2 {
+		n.W2[i] = int16(rng.IntN(129) - 64)
+	}
+	return n
+}
+
+// TestNetworkAccumulatorsInSearch searches with a network and checks every
+// accumulator the search builds incrementally (from an ancestor's, across
+// moves, null moves, captures, castling, promotions) against one computed
+// from scratch for the same position.
+func TestNetworkAccumulatorsInSearch(t *testing.T) {
+	net := testNetwork(3)
+	checked, wrong := 0, 0
+	nnVerify = func(p *game.Position, acc *nnue.Accumulator) {
+		var fresh nnue.Accumulator
+		ps := nnue.PiecesOf(p)
+		net.Refresh(&fresh, &ps)
+		checked++
+		if fresh != *acc {
+			wrong++
+		}
+	}
+	defer func() { nnVerify = nil }()
+	e := New(Options{Net: net})
+	for _, fen := range []string{
+		game.StartFEN,
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+	} {
+		p := mustFEN(t, fen)
+		res := e.Search(context.Background(), p, nil, Limits{Depth: 7}, nil)
+		if !p.IsLegal(res.Move) {
+			t.Errorf("%s: illegal best move %v", fen, res.Move)
+		}
+	}
+	if checked < 10000 || wrong > 0 {
+		t.Fatalf("%d accumulators checked, %d wrong", checked, wrong)
+	}
+}
+
+// TestNetworkChangesEvaluation: with a network the engine's scores come
+// from it, and SetNet(nil) goes back to the hand-written evaluation.
+func TestNetworkChangesEvaluation(t *testing.T) {
+	p := mustFEN(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+	e := New(Options{})
+	hand := e.Search(context.Background(), p, nil, Limits{Depth: 1}, nil).Score.CP
+	e.SetNet(testNetwork(3))
+	e.NewGame()
+	withNet := e.Search(context.Background(), p, nil, Limits{Depth: 1}, nil).Score.CP
+	e.SetNet(nil)
+	e.NewGame()
+	back := e.Search(context.Background(), p, nil, Limits{Depth: 1}, nil).Score.CP
+	if withNet == hand || back != hand {
+		t.Errorf("depth 1 scores: hand-written %d, network %d, back %d", hand, withNet, back)
+	}
+}
+
+// TestUCIEvalFile: a network file loads through the EvalFile option; a
+// missing or malformed file is an error that keeps the evaluation.
+func TestUCIEvalFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.nnue")
+	f, err := os.Create(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := testNetwork(3).Write(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	bad := filepath.Join(dir, "bad.nnue")
+	if err := os.WriteFile(bad, []byte("not a network"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	score := func(lines []string) string {
+		infos := linesWith(lines, "info depth 1 ")
+		if len(infos) == 0 {
+			t.Fatalf("no info line: %q", lines)
+		}
+		return strings.Fields(infos[len(infos)-1][strings.Index(infos[len(infos)-1], "score "):])[2]
+	}
+	const search = "setoption name OwnBook value false\nposition startpos moves e2e4\ngo depth 1\nisready\n"
+	hand := score(runTranscript(t, search))
+	lines := runTranscript(t, "setoption name EvalFile value "+good+"\n"+search)
+	if len(linesWith(lines, "info string error")) != 0 || score(lines) == hand {
+		t.Errorf("good file: %q (hand-written score %s)", lines, hand)
+	}
+	for _, name := range []string{bad, filepath.Join(dir, "missing.nnue")} {
+		lines := runTranscript(t, "setoption name EvalFile value "+name+"\n"+search)
+		if len(linesWith(lines, "info string error")) != 1 || score(lines) != hand {
+			t.Errorf("%s: %q", name, lines)
+		}
+	}
+	lines = runTranscript(t, "setoption name EvalFile value "+good+"\nsetoption name EvalFile value <empty>\n"+search)
+	if score(lines) != hand {
+		t.Errorf("<empty> did not restore the hand-written evaluation: %q", lines)
+	}
+}
