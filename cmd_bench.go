@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"knightwatch/engine"
+	"knightwatch/engine/nnue"
 )
 
 func init() {
@@ -16,11 +18,12 @@ func init() {
 }
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench", "[--depth N] [--threads N] [--hash MB] [-v]", stderr)
+	fs := newFlagSet("bench", "[--depth N] [--threads N] [--hash MB] [--evalfile FILE] [-v]", stderr)
 	depth := fs.Int("depth", engine.BenchDepth, "search depth in plies for every position")
 	threads := fs.Int("threads", 1, "search threads (node counts are deterministic only with 1)")
 	hash := fs.Int("hash", 16, "transposition table size in MB")
 	verbose := fs.Bool("v", false, "print each position's best move and node count")
+	evalFile := fs.String("evalfile", "", "evaluate with this neural network (tune nnue writes one) instead of the hand-written evaluation")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -36,7 +39,19 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *hash < 1 || *hash > 4096 {
 		return fmt.Errorf("--hash must be in 1..4096, got %d", *hash)
 	}
-	r, err := engine.Bench(*depth, *threads, *hash, func(i int, fen string, res engine.Result) {
+	opts := engine.Options{HashMB: *hash, Threads: *threads}
+	if *evalFile != "" {
+		f, err := os.Open(*evalFile)
+		if err != nil {
+			return err
+		}
+		opts.Net, err = nnue.Read(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", *evalFile, err)
+		}
+	}
+	r, err := engine.BenchWith(opts, *depth, func(i int, fen string, res engine.Result) {
 		if *verbose {
 			fmt.Fprintf(stdout, "%2d %-8s %10d  %s\n", i+1, res.Move, res.Nodes, fen)
 		}

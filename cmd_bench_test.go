@@ -27,6 +27,10 @@ func TestEngineCommands(t *testing.T) {
 		{"tune pgn without input", []string{"tune", "pgn"}, "", 1, "--in is required"},
 		{"tune pgn bad lambda", []string{"tune", "pgn", "--in", "x.pgn", "--lambda", "2"}, "", 1, "--lambda must be"},
 		{"tune pgn missing file", []string{"tune", "pgn", "--in", "no-such-file.pgn"}, "", 1, "no such file"},
+		{"tune nnue without input", []string{"tune", "nnue", "--out", "x.nnue"}, "", 1, "--in and --out are required"},
+		{"tune nnue bad lambda", []string{"tune", "nnue", "--in", "x.txt", "--out", "x.nnue", "--lambda", "-1"}, "", 1, "--lambda must be"},
+		{"bench missing network", []string{"bench", "--depth", "2", "--evalfile", "no-such.nnue"}, "", 1, "no such file"},
+		{"bench bad network", []string{"bench", "--depth", "2", "--evalfile", "README.md"}, "", 1, "malformed network"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
@@ -75,6 +79,38 @@ func TestTuneCommandRoundTrip(t *testing.T) {
 	src, err := os.ReadFile(tuned)
 	if err != nil || !strings.Contains(string(src), "var tunedWeights = evalWeights{") || !strings.Contains(out.String(), "positions ") {
 		t.Errorf("tuned.go: %v\n%s\nstdout %s", err, src, out.String())
+	}
+}
+
+// tune gen writes scored positions, tune nnue trains a network on them,
+// and bench searches with it.
+func TestTuneNNUERoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "pos.txt")
+	var out, errb bytes.Buffer
+	if code := runMain([]string{"tune", "gen", "--games", "2", "--nodes", "200", "--out", data}, nil, &out, &errb); code != 0 {
+		t.Fatalf("gen: exit %d: %s", code, errb.String())
+	}
+	f, err := os.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := engine.ReadTrainingData(f)
+	f.Close()
+	if err != nil || len(ps) == 0 || !ps[0].Scored {
+		t.Fatalf("gen wrote %d positions (first scored: %v): %v", len(ps), len(ps) > 0 && ps[0].Scored, err)
+	}
+	net := filepath.Join(dir, "net.nnue")
+	errb.Reset()
+	if code := runMain([]string{"tune", "nnue", "--in", data, "--out", net, "--epochs", "2", "--batch", "64"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("nnue: exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "epoch 2: error ") {
+		t.Errorf("no progress lines: %q", errb.String())
+	}
+	out.Reset()
+	if code := runMain([]string{"bench", "--depth", "3", "--evalfile", net}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "nodes ") {
+		t.Fatalf("bench with the network: exit %d: %s %s", code, out.String(), errb.String())
 	}
 }
 

@@ -50,7 +50,15 @@ func (r BenchResult) NPS() uint64 {
 // same on every run and every machine (a signature of the search).
 // each, when not nil, is called after every position.
 func Bench(depth, threads, hashMB int, each func(i int, fen string, res Result)) (BenchResult, error) {
-	e := New(Options{HashMB: hashMB, Threads: threads, Level: len(Levels)})
+	return BenchWith(Options{HashMB: hashMB, Threads: threads}, depth, each)
+}
+
+// BenchWith is Bench with more of the engine's options (such as a
+// network for the evaluation); the level is always full strength and the
+// book is never used.
+func BenchWith(o Options, depth int, each func(i int, fen string, res Result)) (BenchResult, error) {
+	o.Level, o.OwnBook = len(Levels), false
+	e := New(o)
 	var r BenchResult
 	for i, fen := range BenchFENs {
 		p, err := game.ParseFEN(fen)
