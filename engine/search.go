@@ -114,8 +114,9 @@ type thread struct {
 
 	// net is the neural network evaluation, nil for the hand-written one;
 	// nn holds its accumulator for the position at each ply (see nnEval).
-	net *nnue.Network
-	nn  *[maxPly + 1]nnEntry
+	net    *nnue.Network
+	nn     *[maxPly + 1]nnEntry
+	nnRoot nnEntry // the root position's accumulator, the fallback ancestor
 
 	noise     int
 	noiseSeed uint64
@@ -208,16 +209,14 @@ type nnEntry struct {
 	valid  bool
 }
 
-// nnMaxGap is how many plies back nnEval looks for a computed accumulator
-// before computing one from scratch: each ply in between adds a move's
-// worth of changed pieces.
-const nnMaxGap = 8
-
 // nnEval evaluates the position at ply with the network. Nodes are
 // entered in depth-first order and each clears its own entry, so every
 // valid entry below ply belongs to an ancestor of this node; the
-// accumulator is the nearest such ancestor's, updated by the pieces that
-// differ (whatever moves, null moves or captures lie between).
+// accumulator is the nearest such ancestor's (or the root's, computed
+// when the search starts), updated by the pieces that differ: whatever
+// moves, null moves or captures lie between, the cost is the number of
+// changed pieces, never a full refresh. Ancestors are often skipped (a
+// hash hit supplies their static evaluation), so the walk back matters.
 func (t *thread) nnEval(p *game.Position, ply int) int {
 	if ply > maxPly {
 		return t.net.EvaluatePosition(p)
@@ -225,15 +224,14 @@ func (t *thread) nnEval(p *game.Position, ply int) int {
 	e := &t.nn[ply]
 	if !e.valid {
 		e.pieces = nnue.PiecesOf(p)
-		j := ply - 1
-		for j >= 0 && j >= ply-nnMaxGap && !t.nn[j].valid {
-			j--
+		src := &t.nnRoot
+		for j := ply - 1; j >= 0; j-- {
+			if t.nn[j].valid {
+				src = &t.nn[j]
+				break
+			}
 		}
-		if j >= 0 && t.nn[j].valid {
-			t.net.Update(&e.acc, &t.nn[j].acc, &t.nn[j].pieces, &e.pieces)
-		} else {
-			t.net.Refresh(&e.acc, &e.pieces)
-		}
+		t.net.Update(&e.acc, &src.acc, &src.pieces, &e.pieces)
 		e.valid = true
 		if nnVerify != nil {
 			nnVerify(p, &e.acc)
@@ -1333,6 +1331,10 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 		t.net = e.opts.Net
 		for i := range t.nn {
 			t.nn[i].valid = false
+		}
+		if t.net != nil {
+			t.nnRoot.pieces = nnue.PiecesOf(pos)
+			t.net.Refresh(&t.nnRoot.acc, &t.nnRoot.pieces)
 		}
 		t.rootBestMove = game.NoMove
 		t.rootBestScore = 0
