@@ -114,9 +114,8 @@ type thread struct {
 
 	// net is the neural network evaluation, nil for the hand-written one;
 	// nn holds its accumulator for the position at each ply (see nnEval).
-	net    *nnue.Network
-	nn     *[maxPly + 1]nnEntry
-	nnRoot nnEntry // the root position's accumulator, the fallback ancestor
+	net *nnue.Network
+	nn  *nnStack
 
 	noise     int
 	noiseSeed uint64
@@ -209,6 +208,13 @@ type nnEntry struct {
 	valid  bool
 }
 
+// nnStack is a thread's network accumulators: one per ply, and the
+// root position's, the fallback ancestor.
+type nnStack struct {
+	ply  [maxPly + 1]nnEntry
+	root nnEntry
+}
+
 // nnEval evaluates the position at ply with the network. Nodes are
 // entered in depth-first order and each clears its own entry, so every
 // valid entry below ply belongs to an ancestor of this node; the
@@ -221,13 +227,13 @@ func (t *thread) nnEval(p *game.Position, ply int) int {
 	if ply > maxPly {
 		return t.net.EvaluatePosition(p)
 	}
-	e := &t.nn[ply]
+	e := &t.nn.ply[ply]
 	if !e.valid {
 		e.pieces = nnue.PiecesOf(p)
-		src := &t.nnRoot
+		src := &t.nn.root
 		for j := ply - 1; j >= 0; j-- {
-			if t.nn[j].valid {
-				src = &t.nn[j]
+			if t.nn.ply[j].valid {
+				src = &t.nn.ply[j]
 				break
 			}
 		}
@@ -247,7 +253,7 @@ var nnVerify func(p *game.Position, acc *nnue.Accumulator)
 // computed.
 func (t *thread) nnEnter(ply int) {
 	if t.net != nil && ply <= maxPly {
-		t.nn[ply].valid = false
+		t.nn.ply[ply].valid = false
 	}
 }
 
@@ -449,7 +455,7 @@ func (t *thread) allocate() {
 	t.pawns = new(pawnCache)
 	t.qbuf = new([maxPly + 1]qsearchMoves)
 	t.nbuf = new([maxPly + 1][2]searchMoves)
-	t.nn = new([maxPly + 1]nnEntry)
+	t.nn = new(nnStack)
 }
 
 // pickMove swaps the best-scored remaining move to position i.
@@ -1329,12 +1335,12 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 		t.noise = e.level.noise
 		t.noiseSeed = noiseSeed
 		t.net = e.opts.Net
-		for i := range t.nn {
-			t.nn[i].valid = false
+		for i := range t.nn.ply {
+			t.nn.ply[i].valid = false
 		}
 		if t.net != nil {
-			t.nnRoot.pieces = nnue.PiecesOf(pos)
-			t.net.Refresh(&t.nnRoot.acc, &t.nnRoot.pieces)
+			t.nn.root.pieces = nnue.PiecesOf(pos)
+			t.net.Refresh(&t.nn.root.acc, &t.nn.root.pieces)
 		}
 		t.rootBestMove = game.NoMove
 		t.rootBestScore = 0
