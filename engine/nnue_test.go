@@ -2,39 +2,22 @@ package engine
 
 import (
 	"context"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"knightwatch/engine/nnue"
+	"knightwatch/engine/nnue/nnuetest"
 	"knightwatch/game"
 )
-
-// testNetwork is a random network whose scores vary from position to
-// position, enough to exercise the search's accumulators.
-func testNetwork(seed uint64) *nnue.Network {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	n := new(nnue.Network)
-	for i := range n.W1 {
-		n.W1[i] = int16(rng.IntN(201) - 100)
-	}
-	for i := range n.B1 {
-		n.B1[i] = int16(rng.IntN(256))
-	}
-	for i := range n.W2 {
-		n.W2[i] = int16(rng.IntN(129) - 64)
-	}
-	return n
-}
 
 // TestNetworkAccumulatorsInSearch searches with a network and checks every
 // accumulator the search builds incrementally (from an ancestor's, across
 // moves, null moves, captures, castling, promotions) against one computed
 // from scratch for the same position.
 func TestNetworkAccumulatorsInSearch(t *testing.T) {
-	net := testNetwork(3)
+	net := nnuetest.Random(3)
 	checked, wrong := 0, 0
 	nnVerify = func(p *game.Position, acc *nnue.Accumulator) {
 		var fresh nnue.Accumulator
@@ -70,7 +53,7 @@ func TestNetworkChangesEvaluation(t *testing.T) {
 	p := mustFEN(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
 	e := New(Options{})
 	hand := e.Search(context.Background(), p, nil, Limits{Depth: 1}, nil).Score.CP
-	e.SetNet(testNetwork(3))
+	e.SetNet(nnuetest.Random(3))
 	e.NewGame()
 	withNet := e.Search(context.Background(), p, nil, Limits{Depth: 1}, nil).Score.CP
 	e.SetNet(nil)
@@ -90,7 +73,7 @@ func TestUCIEvalFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := testNetwork(3).Write(f); err != nil {
+	if err := nnuetest.Random(3).Write(f); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

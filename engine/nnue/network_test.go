@@ -1,34 +1,19 @@
-package nnue
+package nnue_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"knightwatch/engine/nnue"
+	"knightwatch/engine/nnue/nnuetest"
 	"knightwatch/game"
 )
-
-// randomNetwork has weights large enough that every neuron's activation
-// varies between positions, and small enough never to overflow.
-func randomNetwork(seed uint64) *Network {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	n := new(Network)
-	for i := range n.W1 {
-		n.W1[i] = int16(rng.IntN(201) - 100)
-	}
-	for i := range n.B1 {
-		n.B1[i] = int16(rng.IntN(256))
-	}
-	for i := range n.W2 {
-		n.W2[i] = int16(rng.IntN(129) - 64)
-	}
-	n.B2 = int32(rng.IntN(2001) - 1000)
-	return n
-}
 
 var testFENs = []string{
 	game.StartFEN,
@@ -44,15 +29,15 @@ var testFENs = []string{
 // accumulator computed from scratch: after every move (captures, castling,
 // en passant, promotions), after null moves, and across several moves.
 func TestUpdateMatchesRefresh(t *testing.T) {
-	n := randomNetwork(1)
+	n := nnuetest.Random(1)
 	rng := rand.New(rand.NewPCG(2, 3))
 	for gi := 0; gi < 60; gi++ {
 		p, err := game.ParseFEN(testFENs[gi%len(testFENs)])
 		if err != nil {
 			t.Fatal(err)
 		}
-		ps := PiecesOf(p)
-		var acc Accumulator
+		ps := nnue.PiecesOf(p)
+		var acc nnue.Accumulator
 		n.Refresh(&acc, &ps)
 		older, olderPieces := acc, ps // a few moves back
 		for ply := 0; ply < 120; ply++ {
@@ -65,8 +50,8 @@ func TestUpdateMatchesRefresh(t *testing.T) {
 			} else {
 				p.MakeMove(moves[rng.IntN(len(moves))])
 			}
-			next := PiecesOf(p)
-			var updated, fresh, jumped Accumulator
+			next := nnue.PiecesOf(p)
+			var updated, fresh, jumped nnue.Accumulator
 			n.Update(&updated, &acc, &ps, &next)
 			n.Refresh(&fresh, &next)
 			if updated != fresh {
@@ -84,53 +69,33 @@ func TestUpdateMatchesRefresh(t *testing.T) {
 	}
 }
 
-// mirror flips a position vertically and swaps the colours.
-func mirror(t *testing.T, fen string) *game.Position {
-	t.Helper()
-	f := strings.Fields(fen)
-	ranks := strings.Split(f[0], "/")
-	for i, j := 0, len(ranks)-1; i < j; i, j = i+1, j-1 {
-		ranks[i], ranks[j] = ranks[j], ranks[i]
+// mirrored flips a placement vertically and swaps the colours.
+func mirrored(ps nnue.Pieces) nnue.Pieces {
+	var m nnue.Pieces
+	for c := range 2 {
+		for i := range 6 {
+			m[1-c][i] = game.Bitboard(bits.ReverseBytes64(uint64(ps[c][i])))
+		}
 	}
-	swap := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			switch {
-			case r >= 'a' && r <= 'z':
-				return r - 'a' + 'A'
-			case r >= 'A' && r <= 'Z':
-				return r - 'A' + 'a'
-			}
-			return r
-		}, s)
-	}
-	side := "w"
-	if f[1] == "w" {
-		side = "b"
-	}
-	castle := swap(f[2])
-	ep := f[3]
-	if ep != "-" {
-		ep = string(ep[0]) + string('1'+'8'-ep[1])
-	}
-	p, err := game.ParseFEN(strings.Join([]string{swap(strings.Join(ranks, "/")), side, castle, ep, f[4], f[5]}, " "))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return m
 }
 
 // The network sees each side from its own back rank, so a position and
 // its colour-flipped mirror are the same to the side to move.
 func TestEvaluateColourSymmetric(t *testing.T) {
-	n := randomNetwork(4)
+	n := nnuetest.Random(4)
 	distinct := map[int]bool{}
 	for _, fen := range testFENs {
 		p, err := game.ParseFEN(fen)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, b := n.EvaluatePosition(p), n.EvaluatePosition(mirror(t, fen))
-		if a != b {
+		ps, ms := nnue.PiecesOf(p), mirrored(nnue.PiecesOf(p))
+		var acc, macc nnue.Accumulator
+		n.Refresh(&acc, &ps)
+		n.Refresh(&macc, &ms)
+		a, b := n.Evaluate(&acc, p.Side()), n.Evaluate(&macc, p.Side().Other())
+		if a != b || a != n.EvaluatePosition(p) {
 			t.Errorf("%s: %d, mirrored %d", fen, a, b)
 		}
 		distinct[a] = true
@@ -141,12 +106,12 @@ func TestEvaluateColourSymmetric(t *testing.T) {
 }
 
 func TestReadWriteRoundTrip(t *testing.T) {
-	n := randomNetwork(5)
+	n := nnuetest.Random(5)
 	var buf bytes.Buffer
 	if err := n.Write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	back, err := Read(bytes.NewReader(buf.Bytes()))
+	back, err := nnue.Read(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,20 +122,20 @@ func TestReadWriteRoundTrip(t *testing.T) {
 
 func TestReadRejectsMalformed(t *testing.T) {
 	var good bytes.Buffer
-	if err := randomNetwork(6).Write(&good); err != nil {
+	if err := nnuetest.Random(6).Write(&good); err != nil {
 		t.Fatal(err)
 	}
 	g := good.Bytes()
-	overflow := randomNetwork(6)
+	overflow := nnuetest.Random(6)
 	for f := 0; f < 40; f++ {
-		overflow.W1[f*Hidden] = 1100
+		overflow.W1[f*nnue.Hidden] = 1100
 	}
 	var bad bytes.Buffer
 	if err := overflow.Write(&bad); err != nil {
 		t.Fatal(err)
 	}
 	wrongHidden := bytes.Clone(g)
-	wrongHidden[12] = Hidden + 1
+	wrongHidden[12] = nnue.Hidden + 1
 	cases := map[string][]byte{
 		"empty":           nil,
 		"wrong magic":     append([]byte("XXXX"), g[4:]...),
@@ -182,27 +147,27 @@ func TestReadRejectsMalformed(t *testing.T) {
 		"text, not a net": []byte("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
 	}
 	for name, data := range cases {
-		if _, err := Read(bytes.NewReader(data)); !errors.Is(err, ErrFormat) {
-			t.Errorf("%s: got %v, want ErrFormat", name, err)
+		if _, err := nnue.Read(bytes.NewReader(data)); !errors.Is(err, nnue.ErrFormat) {
+			t.Errorf("%s: got %v, want nnue.ErrFormat", name, err)
 		}
 	}
 }
 
-// FuzzRead: any bytes give a network or ErrFormat, never a panic, and a
+// FuzzRead: any bytes give a network or nnue.ErrFormat, never a panic, and a
 // network that loads evaluates without overflow checks failing.
 func FuzzRead(f *testing.F) {
 	var good bytes.Buffer
-	if err := randomNetwork(7).Write(&good); err != nil {
+	if err := nnuetest.Random(7).Write(&good); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(good.Bytes())
 	f.Add([]byte("KWNN"))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		n, err := Read(bytes.NewReader(data))
+		n, err := nnue.Read(bytes.NewReader(data))
 		if err != nil {
-			if !errors.Is(err, ErrFormat) {
-				t.Fatalf("error %v is not ErrFormat", err)
+			if !errors.Is(err, nnue.ErrFormat) {
+				t.Fatalf("error %v is not nnue.ErrFormat", err)
 			}
 			return
 		}
@@ -215,7 +180,7 @@ func FuzzRead(f *testing.F) {
 // its quantized integer form must agree with the labels' direction.
 func TestTrainLearnsMaterial(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
-	var train, valid TrainingSet
+	var train, valid nnue.TrainingSet
 	extra := []string{"Q", "R", "N"}
 	for i := 0; i < 3000; i++ {
 		// Kings, a few pawns and one extra piece for one side.
@@ -279,7 +244,7 @@ func TestTrainLearnsMaterial(t *testing.T) {
 		}
 	}
 	var first, last float64
-	net, err := Train(context.Background(), &train, &valid, TrainOptions{Epochs: 20, BatchSize: 256, LR: 0.01, Seed: 1, Threads: 2},
+	net, err := nnue.Train(context.Background(), &train, &valid, nnue.TrainOptions{Epochs: 20, BatchSize: 256, LR: 0.01, Seed: 1, Threads: 2},
 		func(epoch int, trainErr, validErr float64) {
 			if epoch == 1 {
 				first = validErr
