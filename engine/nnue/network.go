@@ -197,9 +197,12 @@ func (n *Network) Refresh(acc *Accumulator, ps *Pieces) {
 // Update sets dst to src's accumulator moved from placement from to
 // placement to: only the pieces that differ are touched. Any two
 // placements work (a move, a null move, several moves apart); the cost
-// grows with the number of changed pieces.
+// grows with the number of changed pieces. An ordinary move (one piece
+// off a square, one on) takes one pass over each row.
 func (n *Network) Update(dst, src *Accumulator, from, to *Pieces) {
-	*dst = *src
+	// The changed features from White's view; Black's follow from them.
+	var removed, added [32]int
+	nr, na := 0, 0
 	for c := game.White; c <= game.Black; c++ {
 		for i := range 6 {
 			diff := from[c][i] ^ to[c][i]
@@ -207,47 +210,52 @@ func (n *Network) Update(dst, src *Accumulator, from, to *Pieces) {
 				continue
 			}
 			pt := game.Pawn + game.PieceType(i)
-			for b := diff & from[c][i]; b != 0; {
-				sq := b.PopFirst()
-				n.sub(&dst.V[game.White], Feature(game.White, c, pt, sq))
-				n.sub(&dst.V[game.Black], Feature(game.Black, c, pt, sq))
+			for b := diff & from[c][i]; b != 0 && nr < len(removed); {
+				removed[nr] = Feature(game.White, c, pt, b.PopFirst())
+				nr++
 			}
-			for b := diff & to[c][i]; b != 0; {
-				sq := b.PopFirst()
-				n.add(&dst.V[game.White], Feature(game.White, c, pt, sq))
-				n.add(&dst.V[game.Black], Feature(game.Black, c, pt, sq))
+			for b := diff & to[c][i]; b != 0 && na < len(added); {
+				added[na] = Feature(game.White, c, pt, b.PopFirst())
+				na++
 			}
 		}
 	}
-}
-
-func (n *Network) add(v *[Hidden]int16, f int) {
-	w := (*[Hidden]int16)(n.W1[f*Hidden : f*Hidden+Hidden])
-	for i := range v {
-		v[i] += w[i]
+	if nr == 0 || na == 0 {
+		*dst = *src
+	} else {
+		nr--
+		na--
+		a, r := added[na], removed[nr]
+		addSubRow(&dst.V[game.White], &src.V[game.White], n.row(a), n.row(r))
+		addSubRow(&dst.V[game.Black], &src.V[game.Black], n.row(blackView(a)), n.row(blackView(r)))
+	}
+	for _, f := range removed[:nr] {
+		subRow(&dst.V[game.White], n.row(f))
+		subRow(&dst.V[game.Black], n.row(blackView(f)))
+	}
+	for _, f := range added[:na] {
+		addRow(&dst.V[game.White], n.row(f))
+		addRow(&dst.V[game.Black], n.row(blackView(f)))
 	}
 }
 
-func (n *Network) sub(v *[Hidden]int16, f int) {
-	w := (*[Hidden]int16)(n.W1[f*Hidden : f*Hidden+Hidden])
-	for i := range v {
-		v[i] -= w[i]
-	}
+// blackView turns a feature seen from White's side into the same piece
+// seen from Black's: colours swap, ranks flip.
+func blackView(f int) int {
+	return ((f + 384) % 768) ^ 56
 }
+
+// row is feature f's first-layer weights.
+func (n *Network) row(f int) *[Hidden]int16 {
+	return (*[Hidden]int16)(n.W1[f*Hidden : f*Hidden+Hidden])
+}
+
+func (n *Network) add(v *[Hidden]int16, f int) { addRow(v, n.row(f)) }
 
 // Evaluate returns the network's score in centipawns for the side to
 // move, stm, from a current accumulator.
 func (n *Network) Evaluate(acc *Accumulator, stm game.Color) int {
-	us, them := &acc.V[stm], &acc.V[stm.Other()]
-	wUs := (*[Hidden]int16)(n.W2[:Hidden])
-	wThem := (*[Hidden]int16)(n.W2[Hidden:])
-	sum := n.B2
-	for i := range us {
-		sum += int32(crelu(us[i])) * int32(wUs[i])
-	}
-	for i := range them {
-		sum += int32(crelu(them[i])) * int32(wThem[i])
-	}
+	sum := n.B2 + outputSum(&acc.V[stm], &acc.V[stm.Other()], &n.W2)
 	return int(int64(sum) * OutputScale / (QA * QB))
 }
 

@@ -272,3 +272,54 @@ func TestTrainLearnsMaterial(t *testing.T) {
 		}
 	}
 }
+
+// benchPlacements is a random game's consecutive placements, for the
+// update and evaluation benchmarks.
+func benchPlacements(b *testing.B) []nnue.Pieces {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var out []nnue.Pieces
+	for _, fen := range testFENs {
+		p, err := game.ParseFEN(fen)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, nnue.PiecesOf(p))
+		for ply := 0; ply < 60; ply++ {
+			moves := p.LegalMoves()
+			if len(moves) == 0 {
+				break
+			}
+			p.MakeMove(moves[rng.IntN(len(moves))])
+			out = append(out, nnue.PiecesOf(p))
+		}
+	}
+	return out
+}
+
+// BenchmarkUpdate measures one move's accumulator update.
+func BenchmarkUpdate(b *testing.B) {
+	n := nnuetest.Random(1)
+	ps := benchPlacements(b)
+	var acc, dst nnue.Accumulator
+	n.Refresh(&acc, &ps[0])
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := i % (len(ps) - 1)
+		n.Update(&dst, &acc, &ps[k], &ps[k+1])
+	}
+}
+
+// BenchmarkEvaluate measures the output layer.
+func BenchmarkEvaluate(b *testing.B) {
+	n := nnuetest.Random(1)
+	ps := benchPlacements(b)
+	var acc nnue.Accumulator
+	n.Refresh(&acc, &ps[len(ps)/2])
+	sum := 0
+	for i := 0; i < b.N; i++ {
+		sum += n.Evaluate(&acc, game.Color(i&1))
+	}
+	if sum == 42 {
+		b.Log(sum)
+	}
+}
