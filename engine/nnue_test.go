@@ -105,3 +105,52 @@ func TestUCIEvalFile(t *testing.T) {
 		t.Errorf("<empty> did not restore the hand-written evaluation: %q", lines)
 	}
 }
+
+// TestNetworkScoresScaledWhenDrawish: the network's score goes through the
+// same scaling as the hand-written one where the side ahead cannot win
+// (no pawns, too little material), from either side's view, and is left
+// alone otherwise.
+func TestNetworkScoresScaledWhenDrawish(t *testing.T) {
+	for _, c := range []struct {
+		fen     string
+		in, out int
+	}{
+		{"8/8/4k3/8/8/4K3/4N3/8 w - - 0 1", 400, 50},    // KN v K, White to move
+		{"8/8/4k3/8/8/4K3/4N3/8 b - - 0 1", -400, -50},  // the same, Black to move
+		{"8/8/4k3/8/8/4K3/4n3/8 w - - 0 1", -240, -30},  // Black's knight
+		{"8/8/4k3/8/8/4K3/4P3/8 w - - 0 1", 400, 400},   // a pawn can win
+		{"8/8/4k3/8/8/4K3/4R3/8 b - - 0 1", -700, -700}, // KR v K is a win
+		{"8/8/4k3/3b4/8/4K3/4R3/8 w - - 0 1", 200, 25},  // KR v KB
+	} {
+		if got := scaleDrawishToMove(mustFEN(t, c.fen), c.in); got != c.out {
+			t.Errorf("%s: %d scaled to %d, want %d", c.fen, c.in, got, c.out)
+		}
+	}
+}
+
+// TestSession20Network: the network trained in session 20 (README,
+// "Evaluation tuning") loads and knows material, from either side.
+func TestSession20Network(t *testing.T) {
+	f, err := os.Open(filepath.Join("nets", "session20.nnue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	net, err := nnue.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		fen      string
+		min, max int
+	}{
+		{game.StartFEN, -50, 50},
+		{"rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 600, 2000},   // a queen up
+		{"rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1", -2000, -600}, // a queen down
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1", -500, -150},  // a knight down
+	} {
+		if s := net.EvaluatePosition(mustFEN(t, c.fen)); s < c.min || s > c.max {
+			t.Errorf("%s: %d, want %d..%d", c.fen, s, c.min, c.max)
+		}
+	}
+}

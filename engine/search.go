@@ -225,7 +225,7 @@ type nnStack struct {
 // hash hit supplies their static evaluation), so the walk back matters.
 func (t *thread) nnEval(p *game.Position, ply int) int {
 	if ply > maxPly {
-		return t.net.EvaluatePosition(p)
+		return scaleDrawishToMove(p, t.net.EvaluatePosition(p))
 	}
 	e := &t.nn.ply[ply]
 	if !e.valid {
@@ -243,7 +243,17 @@ func (t *thread) nnEval(p *game.Position, ply int) int {
 			nnVerify(p, &e.acc)
 		}
 	}
-	return t.net.Evaluate(&e.acc, p.Side())
+	return scaleDrawishToMove(p, t.net.Evaluate(&e.acc, p.Side()))
+}
+
+// scaleDrawishToMove is scaleDrawish for a score from the side to move's
+// view: the network learns little of the endings where material ahead is
+// not enough to win, since training games seldom reach them.
+func scaleDrawishToMove(p *game.Position, v int) int {
+	if p.Side() == game.Black {
+		return -scaleDrawish(p, -v)
+	}
+	return scaleDrawish(p, v)
 }
 
 // nnVerify, when set (by tests), sees every accumulator nnEval computes.
