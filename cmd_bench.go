@@ -18,12 +18,13 @@ func init() {
 }
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench", "[--depth N] [--threads N] [--hash MB] [--evalfile FILE] [-v]", stderr)
+	fs := newFlagSet("bench", "[--depth N] [--threads N] [--hash MB] [--evalfile FILE | --hand-written] [-v]", stderr)
 	depth := fs.Int("depth", engine.BenchDepth, "search depth in plies for every position")
 	threads := fs.Int("threads", 1, "search threads (node counts are deterministic only with 1)")
 	hash := fs.Int("hash", 16, "transposition table size in MB")
 	verbose := fs.Bool("v", false, "print each position's best move and node count")
-	evalFile := fs.String("evalfile", "", "evaluate with this neural network (tune nnue writes one) instead of the hand-written evaluation")
+	evalFile := fs.String("evalfile", "", "evaluate with this neural network (tune nnue writes one) instead of the built-in one")
+	handWritten := fs.Bool("hand-written", false, "evaluate with the hand-written evaluation instead of a network")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -39,7 +40,10 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *hash < 1 || *hash > 4096 {
 		return fmt.Errorf("--hash must be in 1..4096, got %d", *hash)
 	}
-	opts := engine.Options{HashMB: *hash, Threads: *threads}
+	if *handWritten && *evalFile != "" {
+		return fmt.Errorf("--evalfile and --hand-written exclude each other")
+	}
+	opts := engine.Options{HashMB: *hash, Threads: *threads, HandWrittenEval: *handWritten}
 	if *evalFile != "" {
 		f, err := os.Open(*evalFile)
 		if err != nil {

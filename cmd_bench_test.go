@@ -31,6 +31,8 @@ func TestEngineCommands(t *testing.T) {
 		{"tune nnue bad lambda", []string{"tune", "nnue", "--in", "x.txt", "--out", "x.nnue", "--lambda", "-1"}, "", 1, "--lambda must be"},
 		{"bench missing network", []string{"bench", "--depth", "2", "--evalfile", "no-such.nnue"}, "", 1, "no such file"},
 		{"bench bad network", []string{"bench", "--depth", "2", "--evalfile", "README.md"}, "", 1, "malformed network"},
+		{"bench hand-written", []string{"bench", "--depth", "4", "--hand-written"}, "", 0, "nodes "},
+		{"bench two evaluations", []string{"bench", "--depth", "2", "--hand-written", "--evalfile", "x.nnue"}, "", 1, "exclude each other"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer

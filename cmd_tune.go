@@ -41,13 +41,14 @@ func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return runTuneNNUE(args, stdout, stderr)
 	}
 	if mode == "gen" {
-		fs := newFlagSet("tune", "gen [--games N] [--nodes N] [--out FILE]", stderr)
+		fs := newFlagSet("tune", "gen [--games N] [--nodes N] [--network] [--out FILE]", stderr)
 		games := fs.Int("games", 100, "self-play games to play")
 		nodes := fs.Uint64("nodes", 4000, "nodes per move")
 		random := fs.Int("random", 4, "random plies after the book moves, for variety")
 		seed := fs.Uint64("seed", 1, "random seed")
 		limit := fs.Duration("time", 110*time.Second, "stop after this long")
 		out := fs.String("out", "", "output file (FEN;result lines); default stdout")
+		network := fs.Bool("network", false, "play and score with the built-in network instead of the hand-written evaluation")
 		if err := parseFlags(fs, args); err != nil {
 			return err
 		}
@@ -56,7 +57,7 @@ func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), *limit)
 		defer cancel()
-		data := engine.GenerateTrainingData(ctx, engine.SelfPlayOptions{Games: *games, Nodes: *nodes, RandomPlies: *random, Seed: *seed},
+		data := engine.GenerateTrainingData(ctx, engine.SelfPlayOptions{Games: *games, Nodes: *nodes, RandomPlies: *random, Seed: *seed, Network: *network},
 			func(g int, result string) { fmt.Fprintf(stderr, "game %d: %s\n", g, result) })
 		fmt.Fprintf(stderr, "%d positions\n", len(data))
 		return writeTraining(*out, stdout, data)

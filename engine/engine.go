@@ -91,9 +91,12 @@ type Options struct {
 	// moves already found, so a deeper search costs more; the Result is
 	// still the best line.
 	MultiPV int
-	// Net, when not nil, replaces the hand-written evaluation with this
-	// neural network (see engine/nnue).
+	// Net is the neural network that evaluates positions (see
+	// engine/nnue); nil means the built-in one (BuiltinNetwork).
 	Net *nnue.Network
+	// HandWrittenEval evaluates with the hand-written, Texel-tuned
+	// evaluation (eval.go) instead of a network; Net is then ignored.
+	HandWrittenEval bool
 }
 
 // MaxMultiPV is the largest Options.MultiPV (no position has more legal
@@ -196,10 +199,30 @@ func (e *Engine) SetBook(own bool, file string) {
 	e.opts.BookFile = file
 }
 
-// SetNet switches the evaluation to the network n, or back to the
-// hand-written evaluation when n is nil. It applies from the next search.
+// SetNet chooses the network the engine evaluates with when the network
+// is on (see SetHandWrittenEval): n, or the built-in one when n is nil.
+// It applies from the next search.
 func (e *Engine) SetNet(n *nnue.Network) {
+	before := e.opts.evalNet()
 	e.opts.Net = n
+	e.evalChanged(before)
+}
+
+// SetHandWrittenEval switches between the hand-written evaluation (on) and
+// the network (off: the one SetNet chose, or the built-in one). It applies
+// from the next search.
+func (e *Engine) SetHandWrittenEval(on bool) {
+	before := e.opts.evalNet()
+	e.opts.HandWrittenEval = on
+	e.evalChanged(before)
+}
+
+// evalChanged clears the hash table when the evaluation is no longer the
+// one its scores came from: two evaluations' scores do not mix.
+func (e *Engine) evalChanged(before *nnue.Network) {
+	if e.opts.evalNet() != before {
+		e.tt.clear()
+	}
 }
 
 // SetSeed makes the engine's random choices (book moves, level weakening)

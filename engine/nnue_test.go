@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -47,25 +48,44 @@ func TestNetworkAccumulatorsInSearch(t *testing.T) {
 	}
 }
 
-// TestNetworkChangesEvaluation: with a network the engine's scores come
-// from it, and SetNet(nil) goes back to the hand-written evaluation.
-func TestNetworkChangesEvaluation(t *testing.T) {
+// TestEvaluationChoice: an engine evaluates with the built-in network by
+// default; SetHandWrittenEval and SetNet switch evaluations, and a switch
+// clears the hash table (no NewGame here), so scores from one evaluation
+// never answer a search with another.
+func TestEvaluationChoice(t *testing.T) {
 	p := mustFEN(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-	e := New(Options{})
-	hand := e.Search(context.Background(), p, nil, Limits{Depth: 1}, nil).Score.CP
-	e.SetNet(nnuetest.Random(3))
-	e.NewGame()
-	withNet := e.Search(context.Background(), p, nil, Limits{Depth: 1}, nil).Score.CP
-	e.SetNet(nil)
-	e.NewGame()
-	back := e.Search(context.Background(), p, nil, Limits{Depth: 1}, nil).Score.CP
-	if withNet == hand || back != hand {
-		t.Errorf("depth 1 scores: hand-written %d, network %d, back %d", hand, withNet, back)
+	score := func(e *Engine) int {
+		return e.Search(context.Background(), p, nil, Limits{Depth: 4}, nil).Score.CP
+	}
+	builtin := score(New(Options{HashMB: 1, Net: BuiltinNetwork()}))
+	hand := score(New(Options{HashMB: 1, HandWrittenEval: true}))
+	random := score(New(Options{HashMB: 1, Net: nnuetest.Random(3)}))
+	if builtin == hand || random == hand || random == builtin {
+		t.Fatalf("depth 4 scores do not tell the evaluations apart: built-in %d, hand-written %d, random network %d", builtin, hand, random)
+	}
+	e := New(Options{HashMB: 1})
+	for i, step := range []struct {
+		do   func()
+		want int
+		name string
+	}{
+		{func() {}, builtin, "default"},
+		{func() { e.SetHandWrittenEval(true) }, hand, "hand-written on"},
+		{func() { e.SetNet(nnuetest.Random(3)) }, hand, "a network chosen while hand-written is on"},
+		{func() { e.SetHandWrittenEval(false) }, random, "hand-written off"},
+		{func() { e.SetNet(nil) }, builtin, "SetNet(nil)"},
+	} {
+		step.do()
+		if got := score(e); got != step.want {
+			t.Errorf("step %d (%s): score %d, want %d", i, step.name, got, step.want)
+		}
 	}
 }
 
-// TestUCIEvalFile: a network file loads through the EvalFile option; a
-// missing or malformed file is an error that keeps the evaluation.
+// TestUCIEvalFile: the built-in network is the default; a network file
+// loads through EvalFile and <built-in> restores the default; a missing or
+// malformed file is an error that keeps the evaluation; Use NNUE false
+// switches to the hand-written evaluation.
 func TestUCIEvalFile(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.nnue")
@@ -82,6 +102,7 @@ func TestUCIEvalFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	score := func(lines []string) string {
+		t.Helper()
 		infos := linesWith(lines, "info depth 1 ")
 		if len(infos) == 0 {
 			t.Fatalf("no info line: %q", lines)
@@ -89,20 +110,39 @@ func TestUCIEvalFile(t *testing.T) {
 		return strings.Fields(infos[len(infos)-1][strings.Index(infos[len(infos)-1], "score "):])[2]
 	}
 	const search = "setoption name OwnBook value false\nposition startpos moves e2e4\ngo depth 1\nisready\n"
-	hand := score(runTranscript(t, search))
+	opts := runTranscript(t, "uci\n")
+	for _, want := range []string{"option name Use NNUE type check default true", "option name EvalFile type string default <built-in>"} {
+		if len(linesWith(opts, want)) != 1 {
+			t.Errorf("uci does not announce %q: %q", want, opts)
+		}
+	}
+	builtin := score(runTranscript(t, search))
+	hand := score(runTranscript(t, "setoption name Use NNUE value false\n"+search))
+	if hand == builtin {
+		t.Fatalf("Use NNUE false did not change the score (%s)", hand)
+	}
+	if got := score(runTranscript(t, "setoption name Use NNUE value false\nsetoption name Use NNUE value true\n"+search)); got != builtin {
+		t.Errorf("Use NNUE true: score %s, want the built-in network's %s", got, builtin)
+	}
 	lines := runTranscript(t, "setoption name EvalFile value "+good+"\n"+search)
-	if len(linesWith(lines, "info string error")) != 0 || score(lines) == hand {
-		t.Errorf("good file: %q (hand-written score %s)", lines, hand)
+	if len(linesWith(lines, "info string error")) != 0 || score(lines) == builtin || score(lines) == hand {
+		t.Errorf("good file: %q (built-in %s, hand-written %s)", lines, builtin, hand)
 	}
 	for _, name := range []string{bad, filepath.Join(dir, "missing.nnue")} {
 		lines := runTranscript(t, "setoption name EvalFile value "+name+"\n"+search)
-		if len(linesWith(lines, "info string error")) != 1 || score(lines) != hand {
+		if len(linesWith(lines, "info string error")) != 1 || score(lines) != builtin {
 			t.Errorf("%s: %q", name, lines)
 		}
 	}
-	lines = runTranscript(t, "setoption name EvalFile value "+good+"\nsetoption name EvalFile value <empty>\n"+search)
-	if score(lines) != hand {
-		t.Errorf("<empty> did not restore the hand-written evaluation: %q", lines)
+	for _, back := range []string{"<built-in>", "<empty>"} {
+		lines = runTranscript(t, "setoption name EvalFile value "+good+"\nsetoption name EvalFile value "+back+"\n"+search)
+		if score(lines) != builtin {
+			t.Errorf("%s did not restore the built-in network: %q", back, lines)
+		}
+	}
+	lines = runTranscript(t, "setoption name Use NNUE value maybe\n"+search)
+	if len(linesWith(lines, "info string error")) != 1 || score(lines) != builtin {
+		t.Errorf("Use NNUE maybe: %q", lines)
 	}
 }
 
@@ -128,17 +168,20 @@ func TestNetworkScoresScaledWhenDrawish(t *testing.T) {
 	}
 }
 
-// TestSession20Network: the network trained in session 20 (README,
-// "Evaluation tuning") loads and knows material, from either side.
-func TestSession20Network(t *testing.T) {
-	f, err := os.Open(filepath.Join("nets", "session20.nnue"))
+// TestBuiltinNetwork: the embedded network is the file committed as
+// engine/nets/session20.nnue (README, "Evaluation tuning"), it loads, and
+// it knows material, from either side.
+func TestBuiltinNetwork(t *testing.T) {
+	onDisk, err := os.ReadFile(filepath.Join("nets", BuiltinNetworkName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	net, err := nnue.Read(f)
-	if err != nil {
-		t.Fatal(err)
+	if !bytes.Equal(onDisk, builtinNetFile) {
+		t.Fatalf("the embedded network differs from nets/%s", BuiltinNetworkName)
+	}
+	net := BuiltinNetwork()
+	if net != BuiltinNetwork() {
+		t.Error("BuiltinNetwork parses the file more than once")
 	}
 	for _, c := range []struct {
 		fen      string

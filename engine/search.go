@@ -1344,7 +1344,7 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 		t.rootKeyIdx = len(history)
 		t.noise = e.level.noise
 		t.noiseSeed = noiseSeed
-		t.net = e.opts.Net
+		t.net = e.opts.evalNet()
 		for i := range t.nn.ply {
 			t.nn.ply[i].valid = false
 		}

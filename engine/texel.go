@@ -41,6 +41,11 @@ type SelfPlayOptions struct {
 	RandomPlies int    // random moves after the book to diversify openings
 	MaxPlies    int
 	Seed        uint64
+	// Network plays and scores the games with the built-in network. The
+	// default is the hand-written evaluation: the data the built-in
+	// network learned from were made that way, and the same seeds give
+	// the same data only with the same evaluation.
+	Network bool
 }
 
 // GenerateTrainingData plays fast self-play games and returns their quiet
@@ -51,7 +56,7 @@ func GenerateTrainingData(ctx context.Context, o SelfPlayOptions, progress func(
 		o.MaxPlies = 300
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, 99))
-	e := New(Options{HashMB: 8})
+	e := New(Options{HashMB: 8, HandWrittenEval: !o.Network})
 	e.SetSeed(o.Seed)
 	var book *Book
 	if b := loadBook(DefaultBookFile); b != nil {

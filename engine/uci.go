@@ -89,7 +89,8 @@ func (u *uciSession) handle(line string) bool {
 		u.send("option name UCI_Chess960 type check default false")
 		u.send("option name Ponder type check default false")
 		u.send("option name MultiPV type spin default 1 min 1 max %d", MaxMultiPV)
-		u.send("option name EvalFile type string default <empty>")
+		u.send("option name Use NNUE type check default true")
+		u.send("option name EvalFile type string default %s", builtinEvalFile)
 		u.send("option name Clear Hash type button")
 		u.send("uciok")
 	case "isready":
@@ -193,6 +194,10 @@ func (u *uciSession) parsePosition(args []string) (*game.Game, error) {
 	return g, nil
 }
 
+// builtinEvalFile is EvalFile's default: the network embedded in the
+// binary (BuiltinNetwork), which no file on disk has to match.
+const builtinEvalFile = "<built-in>"
+
 func (u *uciSession) setOption(args []string) error {
 	// setoption name <id, may contain spaces> [value <x, may contain spaces>]
 	if len(args) < 2 || args[0] != "name" {
@@ -254,11 +259,18 @@ func (u *uciSession) setOption(args []string) error {
 		u.eng.SetBook(b, u.eng.opts.BookFile)
 	case "bookfile":
 		u.eng.SetBook(u.eng.opts.OwnBook, v)
+	case "use nnue":
+		b, err := check()
+		if err != nil {
+			return err
+		}
+		u.eng.SetHandWrittenEval(!b)
 	case "evalfile":
-		// A network file (tune nnue writes one) replaces the hand-written
-		// evaluation; empty or <empty> goes back to it. A file that does
-		// not load changes nothing.
-		if v == "" || v == "<empty>" {
+		// A network file (tune nnue writes one) replaces the built-in
+		// network; empty, <empty> or <built-in> goes back to it. A file
+		// that does not load changes nothing. Whether the network is used
+		// at all is Use NNUE's business, as in Stockfish.
+		if v == "" || v == "<empty>" || v == builtinEvalFile {
 			u.eng.SetNet(nil)
 			return nil
 		}
