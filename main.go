@@ -30,9 +30,6 @@ func register(c command) {
 	commands[c.name] = c
 }
 
-// errUsage marks an error already reported by a FlagSet (exit status 2).
-var errUsage = flag.ErrHelp
-
 func main() {
 	os.Exit(runMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
@@ -89,6 +86,23 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return errFlagParse
 	}
 	return nil
+}
+
+// parseInterleaved parses flags that may come before, between or after the
+// positional arguments ("rbc-match random trout --games 10") and returns the
+// positional ones in order.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return positional, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
 }
 
 func usage(w io.Writer) {

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests use when they are missing, so a
 # fresh machine needs nothing done by hand: gnuchess-book (a real Polyglot
-# book for the engine's book reader test). e2e.sh installs chromium itself.
+# book for the engine's book reader test) and stockfish (the Reconnaissance
+# Chess trout bot's other engine, tested in recon/bots). e2e.sh installs
+# chromium itself.
 set -euo pipefail
 need=()
 [ -f /usr/share/games/gnuchess/book.bin ] || need+=(gnuchess-book)
+[ -x /usr/games/stockfish ] || need+=(stockfish)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
   echo "deps: missing ${need[*]} and cannot apt-get here; the tests that need them will say so" >&2

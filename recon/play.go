@@ -1,0 +1,174 @@
+package recon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"knightwatch/game"
+)
+
+// ErrPlayerFailed wraps what went wrong with a player during Play: a panic,
+// a sense or move that is not among its actions, or a call that did not
+// return after its time ran out.
+var ErrPlayerFailed = errors.New("player failed")
+
+// hungGrace is how long Play waits for a player's call to return after
+// that player's clock ran out and its context was cancelled.
+const hungGrace = 5 * time.Second
+
+// Play runs g between two players to the end, as the reference's
+// play_local_game does, and returns the outcome. The players' calls for a
+// turn run on the mover's clock; when it runs out the game ends on time
+// even if a call has not returned. When a player fails (see
+// ErrPlayerFailed) the game stops without a result and the error says
+// which player and why; g.History() keeps the record up to that point.
+// Cancelling ctx stops the game the same way.
+func Play(ctx context.Context, g *Game, white, black Player) (Outcome, error) {
+	players := [2]Player{white, black}
+	names := g.History().Names
+	hung := [2]bool{}
+	board := g.Board()
+	for c := game.White; c <= game.Black; c++ {
+		c := c
+		if err := guard(ctx, g, c, func(context.Context) { players[c].Start(c, board, names[c.Other()]) }); err != nil {
+			return Outcome{}, err
+		}
+	}
+	g.Start()
+	err := playTurns(ctx, g, players, &hung)
+	if err != nil {
+		if errors.Is(err, errHung) {
+			hung[g.Turn()] = true
+		} else {
+			return Outcome{}, err
+		}
+	}
+	outcome, history := g.Outcome(), g.History()
+	for c := game.White; c <= game.Black; c++ {
+		if !hung[c] {
+			c := c
+			if err := guard(context.Background(), nil, c, func(context.Context) { players[c].End(outcome, history) }); err != nil {
+				return g.Outcome(), err
+			}
+		}
+	}
+	return g.Outcome(), nil
+}
+
+// errHung marks a call abandoned after the game ended on time.
+var errHung = errors.New("player did not return after its time ran out")
+
+func playTurns(ctx context.Context, g *Game, players [2]Player, hung *[2]bool) error {
+	for !g.IsOver() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		c := g.Turn()
+		p := players[c]
+		senseActions, moveActions := g.SenseActions(), g.MoveActions()
+		capture := g.OpponentCapture()
+		var sense game.Square
+		var move game.Move
+		var senseResult SenseResult
+		var moveResult MoveResult
+		// left is read in this goroutine, before each call: the calls run
+		// in goroutines of their own and must not touch g.
+		var left time.Duration
+		steps := []func(context.Context){
+			func(context.Context) { p.OpponentMoveResult(capture) },
+			func(ctx context.Context) { sense = p.ChooseSense(ctx, senseActions, moveActions, left) },
+			func(context.Context) { p.SenseResult(senseResult) },
+			func(ctx context.Context) { move = p.ChooseMove(ctx, moveActions, left) },
+			func(context.Context) { p.MoveResult(moveResult) },
+		}
+		for i, step := range steps {
+			left = g.SecondsLeft(c)
+			if err := guard(ctx, g, c, step); err != nil {
+				return err
+			}
+			if g.CheckClock() {
+				return nil
+			}
+			var err error
+			switch i {
+			case 1:
+				if senseResult, err = g.Sense(sense); err != nil {
+					return fmt.Errorf("%w: %s sensed %d: %v", ErrPlayerFailed, c, sense, err)
+				}
+			case 3:
+				if moveResult, err = g.Move(move); err != nil {
+					return fmt.Errorf("%w: %s chose %s: %v", ErrPlayerFailed, c, UCI(move), err)
+				}
+			}
+		}
+		if g.IsOver() {
+			return nil
+		}
+		if err := g.EndTurn(); err != nil && !errors.Is(err, ErrGameOver) {
+			return err
+		}
+	}
+	return nil
+}
+
+// guard runs one player call for colour c, turning a panic into an error.
+// When g is given and c's clock runs out before the call returns, the
+// game ends on time, the call's context is cancelled and guard waits a
+// short grace for it before giving up on it (errHung).
+func guard(ctx context.Context, g *Game, c game.Color, f func(context.Context)) (err error) {
+	var deadline time.Time
+	hasDeadline := false
+	if g != nil {
+		deadline, hasDeadline = g.Deadline()
+	}
+	if !hasDeadline {
+		// No clock to watch: call in this goroutine, which is much cheaper.
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("%w: %s panicked: %v\n%s", ErrPlayerFailed, c, r, debug.Stack())
+			}
+		}()
+		f(ctx)
+		return ctx.Err()
+	}
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- fmt.Errorf("%w: %s panicked: %v\n%s", ErrPlayerFailed, c, r, debug.Stack())
+			}
+		}()
+		f(ctx)
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	if g != nil && g.CheckClock() {
+		// Out of time: the game is decided; give the call a moment to
+		// notice its cancelled context.
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(hungGrace):
+			return errHung
+		}
+	}
+	// ctx was cancelled from outside (the whole match is stopping).
+	select {
+	case err := <-done:
+		if err != nil {
+			return err
+		}
+		return ctx.Err()
+	case <-time.After(hungGrace):
+		return fmt.Errorf("%w: %s did not return after the game was cancelled", ErrPlayerFailed, c)
+	}
+}
