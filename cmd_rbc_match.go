@@ -117,6 +117,15 @@ func formatGameResult(r arena.GameResult) string {
 	if r.File != "" {
 		fmt.Fprintf(&b, " %s", r.File)
 	}
+	for c, rep := range r.Reports {
+		if rep != "" {
+			name := r.White
+			if c == 1 {
+				name = r.Black
+			}
+			fmt.Fprintf(&b, "\n    %s: %s", name, rep)
+		}
+	}
 	return b.String()
 }
 

@@ -27,6 +27,26 @@ const hungGrace = 5 * time.Second
 // which player and why; g.History() keeps the record up to that point.
 // Cancelling ctx stops the game the same way.
 func Play(ctx context.Context, g *Game, white, black Player) (Outcome, error) {
+	return PlayObserved(ctx, g, white, black, nil)
+}
+
+// Step names a point of a turn at which PlayObserved calls its observer.
+type Step int
+
+// The steps: after the player heard of the opponent's capture, after it
+// heard its sense result, after it heard its move result.
+const (
+	AfterOpponentMove Step = iota
+	AfterSense
+	AfterMove
+)
+
+// PlayObserved is Play, calling observe (when not nil) after each of the
+// steps above with the player it concerns. The observer runs in the
+// driver's goroutine, with the player's call finished, so it may look at g
+// and ask the player questions (a match report asks a bot whether the true
+// board is among those it holds possible).
+func PlayObserved(ctx context.Context, g *Game, white, black Player, observe func(c game.Color, step Step)) (Outcome, error) {
 	players := [2]Player{white, black}
 	names := g.History().Names
 	hung := [2]bool{}
@@ -38,7 +58,7 @@ func Play(ctx context.Context, g *Game, white, black Player) (Outcome, error) {
 		}
 	}
 	g.Start()
-	err := playTurns(ctx, g, players, &hung)
+	err := playTurns(ctx, g, players, observe)
 	if err != nil {
 		if errors.Is(err, errHung) {
 			hung[g.Turn()] = true
@@ -61,7 +81,7 @@ func Play(ctx context.Context, g *Game, white, black Player) (Outcome, error) {
 // errHung marks a call abandoned after the game ended on time.
 var errHung = errors.New("player did not return after its time ran out")
 
-func playTurns(ctx context.Context, g *Game, players [2]Player, hung *[2]bool) error {
+func playTurns(ctx context.Context, g *Game, players [2]Player, observe func(game.Color, Step)) error {
 	for !g.IsOver() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -91,6 +111,16 @@ func playTurns(ctx context.Context, g *Game, players [2]Player, hung *[2]bool) e
 			}
 			if g.CheckClock() {
 				return nil
+			}
+			if observe != nil {
+				switch i {
+				case 0:
+					observe(c, AfterOpponentMove)
+				case 2:
+					observe(c, AfterSense)
+				case 4:
+					observe(c, AfterMove)
+				}
 			}
 			var err error
 			switch i {

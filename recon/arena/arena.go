@@ -47,6 +47,21 @@ type GameResult struct {
 	Duration     time.Duration
 	File         string // the saved history, or ""
 	Err          error  // a player failed: the game has no result
+	// Reports holds what each bot that reports on itself (see Reporter)
+	// said at the end, by colour; empty for the others.
+	Reports [2]string
+}
+
+// Reporter is a bot that sums up its game in a line (belief sizes, times).
+type Reporter interface {
+	Report() string
+}
+
+// TruthChecker is a bot that can say whether the true board is among those
+// it holds possible. Run asks it after every step of its turns, so that
+// its report can say how often it was.
+type TruthChecker interface {
+	TrueBoardInSet(truth *game.Position) bool
 }
 
 // FirstColor returns the colour the first bot plays in game n.
@@ -174,7 +189,19 @@ func playOne(ctx context.Context, cfg *Config, n int) GameResult {
 	defer closePlayer(bp)
 
 	g := recon.NewGame(cfg.Game, white, black)
-	r.Outcome, r.Err = recon.Play(ctx, g, wp, bp)
+	players := [2]recon.Player{wp, bp}
+	r.Outcome, r.Err = recon.PlayObserved(ctx, g, wp, bp, func(c game.Color, _ recon.Step) {
+		if tc, ok := players[c].(TruthChecker); ok {
+			b := g.Board()
+			p := b.Position()
+			tc.TrueBoardInSet(&p)
+		}
+	})
+	for c, p := range players {
+		if rp, ok := p.(Reporter); ok {
+			r.Reports[c] = rp.Report()
+		}
+	}
 	r.Duration = time.Since(start)
 	r.Turns = g.History().NumTurns()
 	if cfg.OutDir != "" {

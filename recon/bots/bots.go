@@ -1,7 +1,8 @@
 // Package bots holds Knightwatch's Reconnaissance Chess bots, each a
-// recon.Player: random and attacker (the reference's simple bots), and trout
-// (the reference's engine-driven baseline). New builds one from a spec such
-// as "trout" or "trout:movetime=100ms".
+// recon.Player: random and attacker (the reference's simple bots), trout
+// (the reference's engine-driven baseline), and knightwatch, the bot built
+// to win (belief over every possible board). New builds one from a spec
+// such as "trout" or "knightwatch:level=2".
 package bots
 
 import (
@@ -22,6 +23,19 @@ type maker struct {
 }
 
 var makers = map[string]maker{
+	"knightwatch": {
+		summary: "Knightwatch's bot: every possible board (a weighted sample past a bound), senses where it helps the move most, " +
+			"moves by the engine's judgement over the boards; options level=1..4 (default 4, full strength; 1 is for beginners), " +
+			"boards=N, sample=N, deep=N (boards searched depth plies), depth=N, risk=0..1, caution=0..10, threat=1..1000 (how likely the opponent attacks the king), noise=0..1, turntime=DURATION, workers=N",
+		keys: []string{"level", "boards", "sample", "deep", "depth", "risk", "caution", "threat", "noise", "turntime", "workers"},
+		make: func(opts map[string]string, seed uint64) (recon.Player, error) {
+			cfg, err := parseKnightwatchOptions(opts)
+			if err != nil {
+				return nil, err
+			}
+			return NewKnightwatch(cfg, seed), nil
+		},
+	},
 	"random": {
 		summary: "senses and moves uniformly at random, passing as often as any move (the reference's RandomBot)",
 		make: func(_ map[string]string, seed uint64) (recon.Player, error) {

@@ -72,7 +72,8 @@ func TestAttackerSequences(t *testing.T) {
 // Play fails the game if a bot ever senses or moves outside its actions,
 // and every game must re-play.
 func TestBotsPlayOnlyMoveActions(t *testing.T) {
-	specs := []string{"random", "attacker", "trout:engine=knightwatch,nodes=300"}
+	specs := []string{"random", "attacker", "trout:engine=knightwatch,nodes=300",
+		"knightwatch:level=1", "knightwatch:sample=16,turntime=20ms,workers=2"}
 	if sf := stockfishPath(); sf != "" {
 		specs = append(specs, "trout:engine=stockfish,nodes=300")
 	}
@@ -184,7 +185,8 @@ func TestTroutOddBoards(t *testing.T) {
 
 // TestNewSpecs checks bot specs: names, options and their errors.
 func TestNewSpecs(t *testing.T) {
-	for _, spec := range []string{"random", "attacker", "trout:engine=knightwatch", "trout:engine=knightwatch,movetime=50ms", "trout:engine=knightwatch,nodes=1000"} {
+	for _, spec := range []string{"random", "attacker", "trout:engine=knightwatch", "trout:engine=knightwatch,movetime=50ms", "trout:engine=knightwatch,nodes=1000",
+		"knightwatch", "knightwatch:level=1", "knightwatch:level=2,risk=0.5,caution=2,threat=8,boards=1000,sample=10,deep=2,depth=3,noise=0.1,turntime=1s,workers=1"} {
 		p, err := New(spec, 1)
 		if err != nil {
 			t.Errorf("%s: %v", spec, err)

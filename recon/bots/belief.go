@@ -1,0 +1,282 @@
+package bots
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"sync"
+
+	"knightwatch/game"
+	"knightwatch/recon"
+)
+
+// belief is the set of true boards a player holds possible, each with a
+// weight: its probability, the weights summing to 1. While exact is set the
+// set holds every board consistent with what the player has observed;
+// once the set outgrew its bound and was resampled, it holds a weighted
+// sample and the true board may be missing.
+type belief struct {
+	boards  []game.Position
+	weights []float64
+	exact   bool
+}
+
+// newBelief returns the belief holding only the starting board.
+func newBelief(start game.Position) *belief {
+	return &belief{boards: []game.Position{start}, weights: []float64{1}, exact: true}
+}
+
+// size returns the number of boards.
+func (s *belief) size() int { return len(s.boards) }
+
+// contains reports whether a board with p's Zobrist key is in the set.
+func (s *belief) contains(p *game.Position) bool {
+	k := p.Hash()
+	for i := range s.boards {
+		if s.boards[i].Hash() == k {
+			return true
+		}
+	}
+	return false
+}
+
+// normalize makes the weights sum to 1; an all-zero set gets equal weights.
+func (s *belief) normalize() {
+	var sum float64
+	for _, w := range s.weights {
+		sum += w
+	}
+	if sum <= 0 {
+		for i := range s.weights {
+			s.weights[i] = 1 / float64(len(s.weights))
+		}
+		return
+	}
+	for i := range s.weights {
+		s.weights[i] /= sum
+	}
+}
+
+// The opponent model says how likely each board the opponent's turn can
+// lead to is. Its requests are not equally likely: many of them come to
+// nothing on a given board and lead to the same board as a pass, which a
+// uniform weight on requests would make the likeliest outcome by far. So
+// the model weighs outcomes instead: every distinct board a parent can
+// lead to counts once, and a board on which the opponent attacks the
+// player's king counts threat times (opponents play for the king, and that
+// board is the one a player cannot afford to overlook).
+
+// outcomeWeight is the model's weight of child, a board the opponent's
+// turn led to (the player to move on it).
+func outcomeWeight(child *game.Position, threat float64) float64 {
+	us := child.Side()
+	if k := child.KingSquare(us); k != game.NoSquare && child.AttackersTo(k, child.Occupied())&child.ByColor(us.Other()) != 0 {
+		return threat
+	}
+	return 1
+}
+
+// opponentRequests returns the distinct requests the opponent can make on
+// b (bare pawn moves to the last rank are the queen promotion, already
+// listed), without the pass.
+func opponentRequests(dst []game.Move, b *game.Position) []game.Move {
+	start := len(dst)
+	dst = recon.AppendMoveActions(dst, b)
+	out := dst[:start]
+	for _, m := range dst[start:] {
+		if recon.WithDefaultPromotion(b, m) != m {
+			continue // the queen promotion is listed too
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// expanded returns the boards the opponent's requests lead to from each
+// board (the opponent to move on it) that agree with what the player was
+// told: a capture on observed, or none (game.NoSquare). Children reached in
+// several ways are merged, their weights added. Work is shared among
+// workers goroutines; s is unchanged.
+func (s *belief) expanded(observed game.Square, threat float64, workers int) *belief {
+	type part struct {
+		boards  []game.Position
+		weights []float64
+		index   map[uint64]int32
+	}
+	type outcome struct {
+		board   game.Position
+		capture game.Square
+		weight  float64
+	}
+	if workers < 1 {
+		workers = 1
+	}
+	workers = min(workers, max(1, len(s.boards)/64))
+	parts := make([]part, workers)
+	var wg sync.WaitGroup
+	chunk := (len(s.boards) + workers - 1) / workers
+	for w := range workers {
+		lo, hi := w*chunk, min(len(s.boards), (w+1)*chunk)
+		wg.Add(1)
+		go func(pt *part) {
+			defer wg.Done()
+			pt.index = make(map[uint64]int32, (hi-lo)*4)
+			var buf []game.Move
+			var outs []outcome
+			for i := lo; i < hi; i++ {
+				b := &s.boards[i]
+				buf = opponentRequests(buf[:0], b)
+				// Every distinct outcome of the parent, for the model's
+				// normalisation, whether or not it fits the observation.
+				outs = outs[:0]
+				var total float64
+				for j := 0; j <= len(buf); j++ {
+					req := game.NoMove
+					if j < len(buf) {
+						req = buf[j]
+					}
+					_, enc := recon.Revise(b, req)
+					child := *b
+					recon.Apply(&child, enc)
+					if child.KingSquare(child.Side()) == game.NoSquare {
+						continue // the player's king is taken: that game is over
+					}
+					k := child.Hash()
+					seen := false
+					for o := range outs {
+						if outs[o].board.Hash() == k {
+							seen = true
+							break
+						}
+					}
+					if seen {
+						continue
+					}
+					o := outcome{board: child, capture: recon.CaptureSquare(b, enc), weight: outcomeWeight(&child, threat)}
+					total += o.weight
+					outs = append(outs, o)
+				}
+				for _, o := range outs {
+					if o.capture != observed {
+						continue
+					}
+					w := s.weights[i] * o.weight / total
+					k := o.board.Hash()
+					if at, ok := pt.index[k]; ok {
+						pt.weights[at] += w
+						continue
+					}
+					pt.index[k] = int32(len(pt.boards))
+					pt.boards = append(pt.boards, o.board)
+					pt.weights = append(pt.weights, w)
+				}
+			}
+		}(&parts[w])
+	}
+	wg.Wait()
+	merged := parts[0]
+	for _, pt := range parts[1:] {
+		for i := range pt.boards {
+			k := pt.boards[i].Hash()
+			if at, ok := merged.index[k]; ok {
+				merged.weights[at] += pt.weights[i]
+				continue
+			}
+			merged.index[k] = int32(len(merged.boards))
+			merged.boards = append(merged.boards, pt.boards[i])
+			merged.weights = append(merged.weights, pt.weights[i])
+		}
+	}
+	out := &belief{boards: merged.boards, weights: merged.weights, exact: s.exact}
+	out.normalize()
+	return out
+}
+
+// filter returns, in a new belief, the boards for which keep returns true,
+// as keep leaves them: it gets a copy, which it may change. s is unchanged.
+func (s *belief) filter(keep func(b *game.Position) bool) *belief {
+	out := &belief{exact: s.exact}
+	for i := range s.boards {
+		b := s.boards[i]
+		if keep(&b) {
+			out.boards = append(out.boards, b)
+			out.weights = append(out.weights, s.weights[i])
+		}
+	}
+	out.normalize()
+	return out
+}
+
+// senseMatches reports whether b shows what the sense showed.
+func senseMatches(b *game.Position, r recon.SenseResult) bool {
+	for _, sp := range r {
+		if b.PieceAt(sp.Square) != sp.Piece {
+			return false
+		}
+	}
+	return true
+}
+
+// afterSense returns the boards that agree with a sense result.
+func (s *belief) afterSense(r recon.SenseResult) *belief {
+	return s.filter(func(b *game.Position) bool { return senseMatches(b, r) })
+}
+
+// afterOwnMove returns the boards on which the player's request would have
+// been taken as it was, capturing where it did, with that move made.
+func (s *belief) afterOwnMove(r recon.MoveResult) *belief {
+	return s.filter(func(b *game.Position) bool {
+		req := r.Requested
+		if req != game.NoMove {
+			req = recon.WithDefaultPromotion(b, req)
+		}
+		taken, enc := recon.Revise(b, req)
+		if taken != r.Taken || recon.CaptureSquare(b, enc) != r.Capture {
+			return false
+		}
+		recon.Apply(b, enc)
+		return true
+	})
+}
+
+// resample shrinks the set to at most n boards by systematic resampling on
+// the weights (a board drawn more than once is kept once, with the weight of
+// its draws); the set is then no longer exact.
+func (s *belief) resample(n int, rng *rand.Rand) {
+	if len(s.boards) <= n {
+		return
+	}
+	idx, w := systematic(s.weights, n, rng)
+	boards := make([]game.Position, len(idx))
+	for i, j := range idx {
+		boards[i] = s.boards[j]
+	}
+	s.boards, s.weights, s.exact = boards, w, false
+	s.normalize()
+}
+
+// systematic draws n times from weights (summing to 1) by systematic
+// resampling and returns the distinct indices drawn, ascending, with the
+// share of draws each received.
+func systematic(weights []float64, n int, rng *rand.Rand) ([]int, []float64) {
+	var idx []int
+	var w []float64
+	step := 1 / float64(n)
+	u := rng.Float64() * step
+	var cum float64
+	for i, wi := range weights {
+		cum += wi
+		draws := 0
+		for u < cum && draws+len(idx) < n*2 {
+			draws++
+			u += step
+		}
+		if draws > 0 {
+			idx = append(idx, i)
+			w = append(w, float64(draws)*step)
+		}
+	}
+	return idx, w
+}
+
+// defaultWorkers is how many goroutines a bot's heavy work uses.
+func defaultWorkers() int { return max(1, min(runtime.GOMAXPROCS(0), 8)) }

@@ -1,0 +1,536 @@
+package bots
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strconv"
+	"time"
+
+	"knightwatch/game"
+	"knightwatch/recon"
+)
+
+// KnightwatchConfig tunes the knightwatch bot. Levels give whole presets;
+// each field can also be set alone.
+type KnightwatchConfig struct {
+	// MaxBoards bounds the belief: past it the set is resampled by weight
+	// and is no longer exact.
+	MaxBoards int
+	// Sample is the most boards a decision scores each request on.
+	Sample int
+	// Time left after every sampled board is judged by quiescence goes to
+	// judging the likeliest by engine searches after each request: 4 times
+	// DeepBoards boards at depth 1, DeepBoards at depth 2, a quarter as many
+	// at each further ply (the likeliest board at least), up to Depth
+	// plies.
+	DeepBoards, Depth int
+	// Risk blends the mean winning chance of a request with the mean of
+	// its worst quarter of boards (0: mean only).
+	Risk float64
+	// Threat is how much likelier the opponent model holds a board on
+	// which the opponent attacks the king than any other outcome of its
+	// turn (1: no likelier).
+	Threat float64
+	// Caution is subtracted from a request's value times the share of
+	// boards, each counting once, on which it leaves the king capturable.
+	Caution float64
+	// InfoBonus values a sense for the boards it would rule out, on top
+	// of what it is worth to the move decision.
+	InfoBonus float64
+	// RandomSense senses uniformly at random instead of where it helps.
+	RandomSense bool
+	// Noise is the temperature of a softmax over the requests' values
+	// (0: always the best), to make weak levels err.
+	Noise float64
+	// TurnTime caps the time spent on one turn; 0 means no cap beyond the
+	// clock's share.
+	TurnTime time.Duration
+	// Workers is how many goroutines share the work (0: one per core).
+	Workers int
+	// Log, when set, receives a line per turn.
+	Log io.Writer
+}
+
+// knightwatchLevels are the presets, weakest first; level 4 is full
+// strength.
+var knightwatchLevels = [...]KnightwatchConfig{
+	{MaxBoards: 5_000, Sample: 4, Threat: 1, RandomSense: true, Noise: 0.08, TurnTime: 2 * time.Second},
+	{MaxBoards: 20_000, Sample: 16, Threat: 4, Caution: 3, Noise: 0.03, InfoBonus: 0.02, TurnTime: 3 * time.Second},
+	{MaxBoards: 100_000, Sample: 96, Threat: 4, DeepBoards: 8, Depth: 2, Risk: 0.2, Caution: 10, Noise: 0.01, InfoBonus: 0.02, TurnTime: 5 * time.Second},
+	{MaxBoards: 400_000, Sample: 2048, Threat: 4, DeepBoards: 32, Depth: 8, Risk: 0.3, Caution: 30, InfoBonus: 0.02},
+}
+
+// KnightwatchLevel returns the preset of level 1 (weakest) to 4 (full).
+func KnightwatchLevel(level int) (KnightwatchConfig, error) {
+	if level < 1 || level > len(knightwatchLevels) {
+		return KnightwatchConfig{}, fmt.Errorf("level %d: want 1 to %d", level, len(knightwatchLevels))
+	}
+	return knightwatchLevels[level-1], nil
+}
+
+func parseKnightwatchOptions(opts map[string]string) (KnightwatchConfig, error) {
+	level := len(knightwatchLevels)
+	if v, ok := opts["level"]; ok {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return KnightwatchConfig{}, fmt.Errorf("level=%q: want a number", v)
+		}
+		level = n
+	}
+	cfg, err := KnightwatchLevel(level)
+	if err != nil {
+		return cfg, err
+	}
+	for k, v := range opts {
+		var err error
+		switch k {
+		case "boards":
+			cfg.MaxBoards, err = positive(v)
+		case "sample":
+			cfg.Sample, err = positive(v)
+		case "deep":
+			cfg.DeepBoards, err = strconv.Atoi(v)
+			if err == nil && cfg.DeepBoards < 0 {
+				err = fmt.Errorf("negative")
+			}
+		case "depth":
+			cfg.Depth, err = strconv.Atoi(v)
+			if err == nil && (cfg.Depth < 0 || cfg.Depth > 8) {
+				err = fmt.Errorf("want 0 to 8")
+			}
+		case "risk":
+			cfg.Risk, err = fraction(v)
+		case "threat":
+			cfg.Threat, err = strconv.ParseFloat(v, 64)
+			if err == nil && (cfg.Threat < 1 || cfg.Threat > 1000 || math.IsNaN(cfg.Threat)) {
+				err = fmt.Errorf("want 1 to 1000")
+			}
+		case "caution":
+			cfg.Caution, err = strconv.ParseFloat(v, 64)
+			if err == nil && (cfg.Caution < 0 || cfg.Caution > 10 || math.IsNaN(cfg.Caution)) {
+				err = fmt.Errorf("want 0 to 10")
+			}
+		case "noise":
+			cfg.Noise, err = fraction(v)
+		case "turntime":
+			cfg.TurnTime, err = time.ParseDuration(v)
+			if err == nil && cfg.TurnTime <= 0 {
+				err = fmt.Errorf("not positive")
+			}
+		case "workers":
+			cfg.Workers, err = positive(v)
+		}
+		if err != nil {
+			return cfg, fmt.Errorf("%s=%q: %v", k, v, err)
+		}
+	}
+	return cfg, nil
+}
+
+func positive(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("want a positive whole number")
+	}
+	return n, nil
+}
+
+func fraction(s string) (float64, error) {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || x < 0 || x > 1 || math.IsNaN(x) {
+		return 0, fmt.Errorf("want a number from 0 to 1")
+	}
+	return x, nil
+}
+
+// Knightwatch is Knightwatch's own Reconnaissance Chess bot. It keeps every
+// board consistent with what it has observed (a weighted sample once there
+// are too many), senses where the answer best improves the coming move
+// decision, and chooses the move whose winning chance, judged on many
+// possible boards by the engine, is best, leaving its king capturable as
+// little as possible and taking the king whenever every board allows it.
+type Knightwatch struct {
+	cfg     KnightwatchConfig
+	rng     *rand.Rand
+	scorers []*scorer
+	color   game.Color
+	belief  *belief
+	// forced is a request that captures the king on every board, found
+	// while choosing the sense.
+	forced game.Move
+	stats  KnightwatchStats
+	turn   int
+	// turnStart and clockAtStart measure this turn; lastEnd and
+	// lastClock the previous one, to infer the increment.
+	turnStart    time.Time
+	clockAtStart time.Duration
+	lastClock    time.Duration
+	lastUsed     time.Duration
+	increment    time.Duration
+	budget       time.Duration
+}
+
+// KnightwatchStats sums up a game: the belief's size on each turn after
+// the opponent's move and after the sense, whether it was exact, and the
+// time spent.
+type KnightwatchStats struct {
+	Expanded, Sensed []int
+	SampledTurns     int
+	Recoveries       int
+	SenseTime        []time.Duration
+	MoveTime         []time.Duration
+	// TruthChecks and TruthMisses count the checks TrueBoardInSet made.
+	TruthChecks, TruthMisses int
+}
+
+// NewKnightwatch returns the bot with cfg; seed drives its sampling.
+func NewKnightwatch(cfg KnightwatchConfig, seed uint64) *Knightwatch {
+	if cfg.Workers <= 0 {
+		cfg.Workers = defaultWorkers()
+	}
+	k := &Knightwatch{cfg: cfg, rng: rand.New(rand.NewPCG(seed, 0x6b77626f74))}
+	for range cfg.Workers {
+		k.scorers = append(k.scorers, newScorer())
+	}
+	return k
+}
+
+// Stats returns the game's statistics so far.
+func (k *Knightwatch) Stats() KnightwatchStats { return k.stats }
+
+// BeliefSize returns the number of boards held possible.
+func (k *Knightwatch) BeliefSize() int { return k.belief.size() }
+
+// TrueBoardInSet reports whether the true board is among the boards held
+// possible (tests and match reports call it; the bot itself never sees the
+// true board).
+func (k *Knightwatch) TrueBoardInSet(truth *game.Position) bool {
+	in := k.belief.contains(truth)
+	k.stats.TruthChecks++
+	if !in {
+		k.stats.TruthMisses++
+	}
+	return in
+}
+
+// Report sums up the game so far in a line (see KnightwatchStats.Report).
+func (k *Knightwatch) Report() string { return k.stats.Report() }
+
+// Exact reports whether the belief still holds every consistent board.
+func (k *Knightwatch) Exact() bool { return k.belief.exact }
+
+func (k *Knightwatch) logf(format string, args ...any) {
+	if k.cfg.Log != nil {
+		fmt.Fprintf(k.cfg.Log, "%s %d: "+format+"\n", append([]any{k.color, k.turn}, args...)...)
+	}
+}
+
+// Start begins with the starting board as the only possibility.
+func (k *Knightwatch) Start(color game.Color, board recon.Board, _ string) {
+	k.color = color
+	for _, sc := range k.scorers {
+		sc.us = color
+	}
+	k.belief = newBelief(board.Position())
+	k.stats = KnightwatchStats{}
+	k.turn = 0
+	k.forced = game.NoMove
+}
+
+// OpponentMoveResult expands every board by the opponent's requests that
+// agree with where it captured.
+func (k *Knightwatch) OpponentMoveResult(capture game.Square) {
+	k.turnStart = time.Now()
+	s := k.belief
+	if s.boards[0].Side() == k.color {
+		// White's first turn: the opponent has not moved.
+		k.stats.Expanded = append(k.stats.Expanded, s.size())
+		return
+	}
+	// Keep the expansion within bounds: about 40 children a board.
+	if limit := k.cfg.MaxBoards / 20; s.size() > limit {
+		s.resample(limit, k.rng)
+		k.logf("resampled to %d boards before expanding", s.size())
+	}
+	if next := s.expanded(capture, k.cfg.Threat, k.cfg.Workers); next.size() > 0 {
+		k.belief = next
+	} else {
+		k.recoverExpansion(s.boards, s.weights, capture)
+	}
+	s = k.belief
+	if s.size() > k.cfg.MaxBoards {
+		s.resample(k.cfg.MaxBoards, k.rng)
+		k.logf("resampled to %d boards", s.size())
+	}
+	k.stats.Expanded = append(k.stats.Expanded, s.size())
+	if !s.exact {
+		k.stats.SampledTurns++
+	}
+}
+
+// turnBudget returns the time to spend on this turn.
+func (k *Knightwatch) turnBudget(timeLeft time.Duration) time.Duration {
+	if timeLeft >= recon.Unlimited/2 {
+		if k.cfg.TurnTime > 0 {
+			return k.cfg.TurnTime
+		}
+		return 5 * time.Second
+	}
+	// The increment is not announced: infer it from the clock.
+	if k.turn > 0 {
+		if inc := timeLeft - (k.lastClock - k.lastUsed); inc > 0 {
+			k.increment = inc
+		}
+	}
+	turnsLeft := max(12, 35-k.turn/2)
+	b := timeLeft/time.Duration(turnsLeft) + k.increment*8/10
+	b = min(b, timeLeft/6)
+	if k.cfg.TurnTime > 0 {
+		b = min(b, k.cfg.TurnTime)
+	}
+	return max(b, 20*time.Millisecond)
+}
+
+// candidates returns the requests worth scoring: the move actions (a bare
+// pawn move to the last rank is its queen promotion, listed already) and
+// the pass.
+func candidates(moveActions []game.Move, b *game.Position) []game.Move {
+	out := make([]game.Move, 0, len(moveActions)+1)
+	for _, m := range moveActions {
+		if recon.WithDefaultPromotion(b, m) == m {
+			out = append(out, m)
+		}
+	}
+	return append(out, game.NoMove)
+}
+
+// kingCaptureEverywhere returns a request that captures the king on every
+// board held possible, if there is one among actions.
+func (k *Knightwatch) kingCaptureEverywhere(actions []game.Move) (game.Move, bool) {
+	them := k.color.Other()
+	for _, a := range actions {
+		if a == game.NoMove {
+			continue
+		}
+		all := true
+		for i := range k.belief.boards {
+			b := &k.belief.boards[i]
+			_, enc := recon.Revise(b, recon.WithDefaultPromotion(b, a))
+			r := *b
+			recon.Apply(&r, enc)
+			if r.KingSquare(them) != game.NoSquare {
+				all = false
+				break
+			}
+		}
+		if all {
+			return a, true
+		}
+	}
+	return game.NoMove, false
+}
+
+// ChooseSense picks the square whose result is expected to improve the
+// move decision most.
+func (k *Knightwatch) ChooseSense(ctx context.Context, senseActions []game.Square, moveActions []game.Move, timeLeft time.Duration) game.Square {
+	start := time.Now()
+	defer func() { k.stats.SenseTime = append(k.stats.SenseTime, time.Since(start)) }()
+	k.clockAtStart = timeLeft
+	k.budget = k.turnBudget(timeLeft)
+	k.forced = game.NoMove
+	actions := candidates(moveActions, &k.belief.boards[0])
+	if m, ok := k.kingCaptureEverywhere(actions); ok {
+		k.forced = m
+		k.logf("%s takes the king on all %d boards", recon.UCI(m), k.belief.size())
+		return game.NoSquare
+	}
+	if k.cfg.RandomSense || len(senseActions) == 0 {
+		if len(senseActions) == 0 {
+			return game.NoSquare
+		}
+		return senseActions[k.rng.IntN(len(senseActions))]
+	}
+	deadline := start.Add(k.budget * 45 / 100)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	boards, w := sampleBoards(k.belief, k.cfg.Sample, k.rng)
+	t := buildTable(boards, w, actions, k.scorers, deadline, k.cfg.DeepBoards, k.cfg.Depth)
+	values, base := senseValue(t, k.cfg.Risk, k.cfg.Caution, k.cfg.InfoBonus)
+	best, bestValue := game.NoSquare, base
+	for _, q := range senseActions {
+		if values[q] > bestValue+1e-9 {
+			best, bestValue = q, values[q]
+		}
+	}
+	k.logf("sense %s: %.3f over %.3f without, %d boards, %d scored", recon.SquareName(best), bestValue, base, k.belief.size(), t.filled)
+	return best
+}
+
+// SenseResult keeps the boards that agree with the sense.
+func (k *Knightwatch) SenseResult(r recon.SenseResult) {
+	if next := k.belief.afterSense(r); next.size() > 0 {
+		k.belief = next
+	} else {
+		k.recoverSense(k.belief.boards, k.belief.weights, r)
+	}
+	k.stats.Sensed = append(k.stats.Sensed, k.belief.size())
+}
+
+// ChooseMove picks the request with the best value over the boards.
+func (k *Knightwatch) ChooseMove(ctx context.Context, moveActions []game.Move, timeLeft time.Duration) game.Move {
+	start := time.Now()
+	defer func() { k.stats.MoveTime = append(k.stats.MoveTime, time.Since(start)) }()
+	if k.forced != game.NoMove && slices.Contains(moveActions, k.forced) {
+		return k.forced
+	}
+	actions := candidates(moveActions, &k.belief.boards[0])
+	if m, ok := k.kingCaptureEverywhere(actions); ok {
+		return m
+	}
+	remaining := k.budget - time.Since(k.turnStart)
+	deadline := start.Add(max(remaining, k.budget/4))
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	boards, w := sampleBoards(k.belief, k.cfg.Sample, k.rng)
+	t := buildTable(boards, w, actions, k.scorers, deadline, k.cfg.DeepBoards, k.cfg.Depth)
+	var exp []float64
+	if k.cfg.Caution > 0 {
+		// Exposure over the whole belief (sampled uniformly when large),
+		// not only the table's boards, which are drawn by weight.
+		exp = exposure(k.belief, actions, k.color, exposureSample, k.rng)
+	}
+	values := k.moveValues(t, exp)
+	// A close decision earns more time: search deeper, up to twice the
+	// turn's share.
+	if top, second := topTwo(values); top-second < closeGap && k.cfg.Depth > 0 {
+		extra := k.turnStart.Add(2 * k.budget)
+		if d, ok := ctx.Deadline(); ok && d.Before(extra) {
+			extra = d
+		}
+		t.deepen(k.scorers, extra, k.cfg.DeepBoards, k.cfg.Depth+2)
+		values = k.moveValues(t, exp)
+	}
+	choice := bestAction(values)
+	if k.cfg.Noise > 0 {
+		choice = softmaxChoice(values, k.cfg.Noise, k.rng)
+	}
+	k.logf("move %s: %.3f (best %.3f), %d boards, %d scored, deepest %d", recon.UCI(actions[choice]), values[choice], values[bestAction(values)], k.belief.size(), t.filled, t.deepest)
+	return actions[choice]
+}
+
+// moveValues returns each request's value: the table's aggregate, less the
+// caution term for the exposure (the table's own, or exp over the whole
+// belief when larger).
+func (k *Knightwatch) moveValues(t *table, exp []float64) []float64 {
+	values := t.aggregate(nil, k.cfg.Risk, 0, nil)
+	if k.cfg.Caution > 0 {
+		tableExp := t.aggregate(nil, 0, 1, nil)
+		plain := t.aggregate(nil, 0, 0, nil)
+		for j := range values {
+			values[j] -= k.cfg.Caution * max(exp[j], plain[j]-tableExp[j])
+		}
+	}
+	return values
+}
+
+// topTwo returns the highest and second highest values.
+func topTwo(values []float64) (float64, float64) {
+	top, second := math.Inf(-1), math.Inf(-1)
+	for _, v := range values {
+		switch {
+		case v > top:
+			top, second = v, top
+		case v > second:
+			second = v
+		}
+	}
+	return top, second
+}
+
+// closeGap is how near the two best requests must be for the bot to spend
+// extra time on the move.
+const closeGap = 0.02
+
+// exposureSample is how many boards, at most, the exposure of each
+// request is counted on.
+const exposureSample = 4096
+
+// softmaxChoice draws an index with probability proportional to
+// exp(value/temperature).
+func softmaxChoice(values []float64, temperature float64, rng *rand.Rand) int {
+	best := values[bestAction(values)]
+	ps := make([]float64, len(values))
+	var sum float64
+	for i, v := range values {
+		ps[i] = math.Exp((v - best) / temperature)
+		sum += ps[i]
+	}
+	x := rng.Float64() * sum
+	for i, p := range ps {
+		if x < p {
+			return i
+		}
+		x -= p
+	}
+	return len(values) - 1
+}
+
+// MoveResult keeps the boards on which the move went as it did, and makes
+// it on them.
+func (k *Knightwatch) MoveResult(r recon.MoveResult) {
+	if next := k.belief.afterOwnMove(r); next.size() > 0 {
+		k.belief = next
+	} else {
+		k.recoverMove(k.belief.boards, k.belief.weights, r)
+	}
+	k.lastClock = k.clockAtStart
+	k.lastUsed = time.Since(k.turnStart)
+	k.turn++
+}
+
+// End does nothing more.
+func (k *Knightwatch) End(recon.Outcome, *recon.History) {}
+
+// Report writes the game's statistics in one line.
+func (s KnightwatchStats) Report() string {
+	med := func(xs []int) (int, int) {
+		if len(xs) == 0 {
+			return 0, 0
+		}
+		c := slices.Clone(xs)
+		sort.Ints(c)
+		return c[len(c)/2], c[len(c)-1]
+	}
+	dur := func(ds []time.Duration) (time.Duration, time.Duration) {
+		if len(ds) == 0 {
+			return 0, 0
+		}
+		c := slices.Clone(ds)
+		slices.Sort(c)
+		var sum time.Duration
+		for _, d := range c {
+			sum += d
+		}
+		return sum / time.Duration(len(c)), c[len(c)-1]
+	}
+	em, ew := med(s.Expanded)
+	sm, sw := med(s.Sensed)
+	sa, sx := dur(s.SenseTime)
+	ma, mx := dur(s.MoveTime)
+	line := fmt.Sprintf("boards before sense median %d worst %d, after sense median %d worst %d; sampled on %d of %d turns; sense %s avg %s max, move %s avg %s max",
+		em, ew, sm, sw, s.SampledTurns, len(s.Expanded), sa.Round(time.Millisecond), sx.Round(time.Millisecond), ma.Round(time.Millisecond), mx.Round(time.Millisecond))
+	if s.Recoveries > 0 {
+		line += fmt.Sprintf("; %d recoveries", s.Recoveries)
+	}
+	if s.TruthChecks > 0 {
+		line += fmt.Sprintf("; true board in set %d of %d checks", s.TruthChecks-s.TruthMisses, s.TruthChecks)
+	}
+	return line
+}

@@ -1,0 +1,242 @@
+package bots
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"knightwatch/game"
+	"knightwatch/recon"
+)
+
+// beliefOf builds a belief of equally likely boards from FENs.
+func beliefOf(t *testing.T, fens ...string) *belief {
+	t.Helper()
+	s := &belief{exact: true}
+	for _, f := range fens {
+		b, err := recon.ParseBoard(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.boards = append(s.boards, b.Position())
+		s.weights = append(s.weights, 1)
+	}
+	s.normalize()
+	return s
+}
+
+// testBot returns a full-strength bot for White holding the given boards.
+func testBot(t *testing.T, s *belief) *Knightwatch {
+	cfg, err := KnightwatchLevel(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Workers = 2
+	k := NewKnightwatch(cfg, 1)
+	k.Start(game.White, recon.NewBoard(), "test")
+	k.belief = s
+	return k
+}
+
+func allSquares() []game.Square {
+	s := make([]game.Square, 64)
+	for i := range s {
+		s[i] = game.Square(i)
+	}
+	return s
+}
+
+// TestSenseServesTheDecision sets up six boards: Black's queen on d4 or on
+// f4 (White's rooks on d1 and f1 win it if they know where it is, and lose
+// a rook to it if they guess wrong), and a black pawn on a7, b7 or c7 (which
+// changes nothing, and which no window can see together with the queen). A sense that only counted boards would look at the
+// pawn, whose three places split the boards three ways; the bot must look
+// at the queen.
+func TestSenseServesTheDecision(t *testing.T) {
+	var fens []string
+	for _, q := range []string{"3q4", "5q2"} { // rank 4: queen on d4 or f4
+		for _, p := range []string{"p7", "1p6", "2p5"} { // rank 7: pawn on a7, b7 or c7
+			fens = append(fens, "4k3/"+p+"/8/8/"+q+"/8/PP6/3R1RK1 w - - 0 1")
+		}
+	}
+	k := testBot(t, beliefOf(t, fens...))
+	pos := k.belief.boards[0]
+	actions := recon.MoveActions(&pos)
+	s := k.ChooseSense(context.Background(), allSquares(), actions, time.Minute)
+	if s == game.NoSquare {
+		t.Fatal("no sense")
+	}
+	seesQueen := slices.Contains(window[s], game.D4) || slices.Contains(window[s], game.F4)
+	if !seesQueen {
+		t.Errorf("sensed %s, which does not show d4 or f4", s)
+	}
+
+	// The counting measure alone prefers the pawn: check the test is fair.
+	groups := func(q game.Square) int {
+		seen := map[uint64]bool{}
+		for i := range k.belief.boards {
+			seen[signature(&k.belief.boards[i], q)] = true
+		}
+		return len(seen)
+	}
+	if groups(game.B7) <= groups(s) {
+		t.Errorf("the pawn's window splits the boards %d ways, the chosen one %d: the test proves nothing", groups(game.B7), groups(s))
+	}
+
+	// Once it knows, it takes the queen.
+	var result recon.SenseResult
+	truth, _ := recon.ParseBoard(fens[4]) // queen on f4
+	result = truth.Sense(s)
+	k.SenseResult(result)
+	m := k.ChooseMove(context.Background(), actions, time.Minute)
+	if _, capture, err := truth.Move(m); err != nil || capture != game.F4 {
+		t.Errorf("with the queen seen on f4, played %s, which does not take it", recon.UCI(m))
+	}
+}
+
+// TestTakesTheKingWhenEveryBoardAllows checks that the bot takes the king
+// at once when every board it holds possible allows it, and not when one
+// does not.
+func TestTakesTheKingWhenEveryBoardAllows(t *testing.T) {
+	fens := []string{
+		"4k3/8/8/8/8/8/8/4RK2 w - - 0 1",
+		"1n2k3/8/8/8/8/8/8/4RK2 w - - 0 1",
+		"4k3/p7/8/8/8/8/8/4RK2 w - - 0 1",
+	}
+	k := testBot(t, beliefOf(t, fens...))
+	pos := k.belief.boards[0]
+	actions := recon.MoveActions(&pos)
+	if s := k.ChooseSense(context.Background(), allSquares(), actions, time.Minute); s != game.NoSquare {
+		t.Errorf("sensed %s with the king's capture certain", s)
+	}
+	if m := k.ChooseMove(context.Background(), actions, time.Minute); recon.UCI(m) != "e1e8" {
+		t.Errorf("played %s, want e1e8", recon.UCI(m))
+	}
+
+	// A black knight on e5 on one board stops the rook there.
+	k = testBot(t, beliefOf(t, append(fens, "4k3/8/8/4n3/8/8/8/4RK2 w - - 0 1")...))
+	if m, ok := k.kingCaptureEverywhere(candidates(actions, &pos)); ok {
+		t.Errorf("%s called certain although one board blocks it", recon.UCI(m))
+	}
+}
+
+// TestKeepsTheKingSafe puts White's king in check from a bishop on b4 on
+// three boards of four, with a free knight to take on h6: the bot must deal
+// with the check rather than grab the knight.
+func TestKeepsTheKingSafe(t *testing.T) {
+	fens := []string{
+		"4k3/8/7n/8/1b6/8/3P1P2/4K1R1 w - - 0 1",
+		"4k3/p7/7n/8/1b6/8/3P1P2/4K1R1 w - - 0 1",
+		"4k3/1p6/7n/8/1b6/8/3P1P2/4K1R1 w - - 0 1",
+		"4k3/8/7n/8/8/8/b2P1P2/4K1R1 w - - 0 1",
+	}
+	k := testBot(t, beliefOf(t, fens...))
+	pos := k.belief.boards[0]
+	actions := recon.MoveActions(&pos)
+	m := k.ChooseMove(context.Background(), actions, time.Minute)
+	exposed := 0
+	for i := range k.belief.boards {
+		if exposes(&k.belief.boards[i], m, game.White) {
+			exposed++
+		}
+	}
+	if exposed > 0 {
+		t.Errorf("played %s, which leaves the king capturable on %d of 4 boards", recon.UCI(m), exposed)
+	}
+}
+
+// TestTrueBoardAlwaysInSet plays games against random and attacker and
+// checks, after every step of the bot's turns, that the true board is among
+// those it holds possible while its belief is exact: this catches any error
+// in expansion or filtering.
+func TestTrueBoardAlwaysInSet(t *testing.T) {
+	games := 12
+	if testing.Short() {
+		games = 4
+	}
+	checks := 0
+	for n := 0; n < games; n++ {
+		cfg := KnightwatchConfig{MaxBoards: 2_000_000, Sample: 16, Threat: 4, Caution: 1, TurnTime: 20 * time.Millisecond, Workers: 2}
+		k := NewKnightwatch(cfg, uint64(n))
+		var opp recon.Player = NewRandom(uint64(n))
+		if n%3 == 2 {
+			opp = NewAttacker(uint64(n))
+		}
+		white, black := recon.Player(k), opp
+		color := game.White
+		if n%2 == 1 {
+			white, black, color = opp, k, game.Black
+		}
+		g := recon.NewGame(recon.Config{MoveLimit: 100, TurnLimit: 40}, "w", "b")
+		_, err := recon.PlayObserved(context.Background(), g, white, black, func(c game.Color, step recon.Step) {
+			if c != color || !k.Exact() {
+				return
+			}
+			b := g.Board()
+			truth := b.Position()
+			checks++
+			if !k.TrueBoardInSet(&truth) {
+				t.Fatalf("game %d, %s turn %d, step %d: the true board %s is not among the %d boards", n, c, k.turn, step, b.FEN(), k.BeliefSize())
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checks < 100 {
+		t.Errorf("only %d checks made", checks)
+	}
+}
+
+// TestBeliefExpansionMatchesArbiter checks expansion on its own: from a
+// known board, every board the opponent's requests lead to is there, with
+// its capture, and nothing else.
+func TestBeliefExpansionMatchesArbiter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for n := 0; n < 50; n++ {
+		// A random position reached by random requests, Black to move.
+		b := recon.NewBoard()
+		for ply := 0; ply < 2*rng.IntN(20)+1; ply++ {
+			acts := b.MoveActions()
+			if _, _, err := b.Move(acts[rng.IntN(len(acts))]); err != nil {
+				t.Fatal(err)
+			}
+			if _, over := b.KingCaptured(); over {
+				break
+			}
+		}
+		if _, over := b.KingCaptured(); over || b.Turn() != game.Black {
+			continue
+		}
+		p := b.Position()
+		want := map[game.Square]map[uint64]bool{}
+		for _, a := range append(b.MoveActions(), game.NoMove) {
+			c := b
+			_, capture, err := c.Move(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, over := c.KingCaptured(); over {
+				continue
+			}
+			if want[capture] == nil {
+				want[capture] = map[uint64]bool{}
+			}
+			cp := c.Position()
+			want[capture][cp.Hash()] = true
+		}
+		for capture, boards := range want {
+			s := (&belief{boards: []game.Position{p}, weights: []float64{1}, exact: true}).expanded(capture, 4, 2)
+			if s.size() != len(boards) {
+				t.Fatalf("%s, capture %s: %d boards, want %d", b.FEN(), recon.SquareName(capture), s.size(), len(boards))
+			}
+			for i := range s.boards {
+				if !boards[s.boards[i].Hash()] {
+					t.Fatalf("%s: an unexpected board %s", b.FEN(), s.boards[i].FEN())
+				}
+			}
+		}
+	}
+}
