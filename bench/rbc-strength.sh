@@ -8,7 +8,7 @@
 # Usage: bash bench/rbc-strength.sh
 #   PART     all | trout | stockfish | simple | ladder   (default all)
 #   GAMES    games per match (100)
-#   SECONDS, INCREMENT   the clock (60, 1)
+#   CLOCK, INCREMENT     seconds per side and added per turn (60, 1)
 #   CONCURRENCY          games at once (1)
 #   SEED                 (1)
 #   SAVE=1   pack each match's histories into bench/results/rbc/NAME.jsonl.gz
@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PART=${PART:-all}
 GAMES=${GAMES:-100}
-SECONDS_=${SECONDS:-60}
+SECONDS_=${CLOCK:-60}
 INCREMENT=${INCREMENT:-1}
 CONCURRENCY=${CONCURRENCY:-1}
 SEED=${SEED:-1}
