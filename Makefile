@@ -2,9 +2,9 @@
 GO ?= go
 FUZZTIME ?= 3s
 
-.PHONY: test deps vet unit fuzz e2e bench fmt-check
+.PHONY: test deps vet unit race fuzz e2e bench fmt-check
 
-test: deps fmt-check vet unit fuzz e2e
+test: deps fmt-check vet unit race fuzz e2e
 
 deps:
 	bash scripts/deps.sh
@@ -19,6 +19,11 @@ vet:
 # Unit tests for every package except the browser tests.
 unit:
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v /e2e)
+
+# The packages where goroutines share state, under the race detector
+# (-short: fewer games than unit runs).
+race:
+	$(GO) test -count=1 -race -short ./web/ ./store/ ./recon/...
 
 # A short run of every fuzz target (seed corpus under testdata/fuzz is committed).
 fuzz:

@@ -231,3 +231,45 @@ func TestResign(t *testing.T) {
 		t.Errorf("second resignation: %v", err)
 	}
 }
+
+// TestRestore rebuilds games from their records at every point, a turn cut
+// after its sense included, and checks the phase, the board and the
+// clocks.
+func TestRestore(t *testing.T) {
+	clk := newFakeClock()
+	g := NewGame(Config{Clock: time.Minute, Increment: time.Second, MoveLimit: 100, Now: clk.now}, "w", "b")
+	g.Start()
+	moves := []string{"e2e4", "e7e5", "g1f3", "", "f3e5"}
+	for i, m := range moves {
+		clk.advance(time.Duration(i+1) * time.Second)
+		playTurn(t, g, game.Square(8*i), m)
+	}
+	if _, err := g.Sense(game.E4); err != nil { // black senses; the record stops mid-turn
+		t.Fatal(err)
+	}
+	h, err := UnmarshalHistory(MarshalHistory(g.History()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Restore(g.Config(), h, g.Clocks(), nil, game.White)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, after := g.Board(), r.Board()
+	if r.Phase() != PhaseMove || r.Turn() != game.Black || after.FEN() != before.FEN() || r.Clocks() != g.Clocks() {
+		t.Errorf("restored: %s to %s, %s, clocks %v; want black to move, %s, %v", r.Turn(), r.Phase(), after.FEN(), r.Clocks(), before.FEN(), g.Clocks())
+	}
+	if r.OpponentCapture() != g.OpponentCapture() {
+		t.Errorf("opponent's capture %s, want %s", SquareName(r.OpponentCapture()), SquareName(g.OpponentCapture()))
+	}
+	// The restored game plays on like the original.
+	if _, err := r.Move(mustMove(t, "d8e7")); err != nil {
+		t.Fatal(err)
+	}
+
+	// A tampered record is refused.
+	h.TakenMoves[game.White][0] = mustMove(t, "e2e3")
+	if _, err := Restore(g.Config(), h, g.Clocks(), nil, game.White); err == nil {
+		t.Error("a record whose taken move is wrong restored")
+	}
+}

@@ -3,6 +3,7 @@ package recon
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"knightwatch/game"
 )
@@ -60,77 +61,11 @@ func Playback(h *History, opts PlaybackOptions) (int, error) {
 	}
 	g := NewGame(cfg, h.Names[game.White], h.Names[game.Black])
 	g.Start()
-	bot, ctx := opts.Bot, context.Background()
 	// The bot is told it has the reference's default time, as the
 	// reference's playback tells it.
-	botTime := DefaultConfig().Clock
-	warn := opts.Warn
-	if warn == nil {
-		warn = func(Turn, string, string, string) {}
-	}
-	if bot != nil {
-		bot.Start(opts.BotColor, g.Board(), h.Names[opts.BotColor.Other()])
-	}
-
-	turns := h.Turns()
-	for _, t := range turns {
-		c, n := t.Color, t.Number
-		if g.IsOver() {
-			return 0, &Mismatch{Turn: t, Field: "outcome", Expected: "the game to go on", Got: g.Outcome().String()}
-		}
-		ours := bot != nil && c == opts.BotColor
-		senseActions, moveActions := g.SenseActions(), g.MoveActions()
-		if ours {
-			bot.OpponentMoveResult(g.OpponentCapture())
-			if s := bot.ChooseSense(ctx, senseActions, moveActions, botTime); s != h.Senses[c][n] {
-				warn(t, "sense", SquareName(s), SquareName(h.Senses[c][n]))
-			}
-		}
-		result, err := g.Sense(h.Senses[c][n])
-		if err != nil {
-			return 0, &Mismatch{Turn: t, Field: "sense", Expected: SquareName(h.Senses[c][n]), Got: err.Error()}
-		}
-		if !result.Equal(h.SenseResults[c][n]) {
-			return 0, &Mismatch{Turn: t, Field: "sense result", Expected: h.SenseResults[c][n].String(), Got: result.String()}
-		}
-		if ours {
-			bot.SenseResult(result)
-		}
-		if !h.HasMove(t) {
-			break // the clock ran out after the sense; Validate made sure this is the last turn
-		}
-		board := g.Board()
-		if fen := board.FEN(); fen != h.FENsBefore[c][n] {
-			return 0, &Mismatch{Turn: t, Field: "FEN before", Expected: h.FENsBefore[c][n], Got: fen}
-		}
-		request := h.RequestedMoves[c][n]
-		if ours {
-			if m := bot.ChooseMove(ctx, moveActions, botTime); m != request {
-				warn(t, "move", UCI(m), UCI(request))
-			}
-		}
-		res, err := g.Move(request)
-		if err != nil {
-			return 0, &Mismatch{Turn: t, Field: "requested move", Expected: UCI(request) + " to be a move action", Got: err.Error()}
-		}
-		if res.Taken != h.TakenMoves[c][n] {
-			return 0, &Mismatch{Turn: t, Field: "taken move", Expected: takenName(h.TakenMoves[c][n]), Got: takenName(res.Taken)}
-		}
-		if res.Capture != h.CaptureSquares[c][n] {
-			return 0, &Mismatch{Turn: t, Field: "capture square", Expected: SquareName(h.CaptureSquares[c][n]), Got: SquareName(res.Capture)}
-		}
-		board = g.Board()
-		if fen := board.FEN(); fen != h.FENsAfter[c][n] {
-			return 0, &Mismatch{Turn: t, Field: "FEN after", Expected: h.FENsAfter[c][n], Got: fen}
-		}
-		if ours {
-			bot.MoveResult(res)
-		}
-		if !g.IsOver() {
-			if err := g.EndTurn(); err != nil {
-				return 0, err
-			}
-		}
+	turns, err := replay(context.Background(), g, h, feed{bot: opts.Bot, color: opts.BotColor, time: DefaultConfig().Clock, warn: opts.Warn})
+	if err != nil {
+		return 0, err
 	}
 
 	last := Turn{game.White, 0}
@@ -150,10 +85,97 @@ func Playback(h *History, opts PlaybackOptions) (int, error) {
 	if g.Outcome() != h.Outcome {
 		return 0, &Mismatch{Turn: last, Field: "outcome", Expected: h.Outcome.String(), Got: g.Outcome().String()}
 	}
-	if bot != nil {
-		bot.End(g.Outcome(), g.History())
+	if opts.Bot != nil {
+		opts.Bot.End(g.Outcome(), g.History())
 	}
 	return len(turns), nil
+}
+
+// feed says which player, if any, a replay tells its side's observations
+// and asks for its choices, with how much time it is told it has, and
+// where disagreements with the record go.
+type feed struct {
+	bot   Player
+	color game.Color
+	time  time.Duration
+	warn  func(turn Turn, what, bot, record string)
+}
+
+// replay plays the senses and requested moves of h on g (new and started)
+// and checks every result against the record, stopping at the first
+// disagreement (a *Mismatch); it returns the turns replayed. A turn
+// recorded with its sense but not its move is replayed up to its sense,
+// leaving g in its move phase.
+func replay(ctx context.Context, g *Game, h *History, f feed) ([]Turn, error) {
+	bot := f.bot
+	warn := f.warn
+	if warn == nil {
+		warn = func(Turn, string, string, string) {}
+	}
+	if bot != nil {
+		bot.Start(f.color, g.Board(), h.Names[f.color.Other()])
+	}
+	turns := h.Turns()
+	for _, t := range turns {
+		c, n := t.Color, t.Number
+		if g.IsOver() {
+			return nil, &Mismatch{Turn: t, Field: "outcome", Expected: "the game to go on", Got: g.Outcome().String()}
+		}
+		ours := bot != nil && c == f.color
+		senseActions, moveActions := g.SenseActions(), g.MoveActions()
+		if ours {
+			bot.OpponentMoveResult(g.OpponentCapture())
+			if s := bot.ChooseSense(ctx, senseActions, moveActions, f.time); s != h.Senses[c][n] {
+				warn(t, "sense", SquareName(s), SquareName(h.Senses[c][n]))
+			}
+		}
+		result, err := g.Sense(h.Senses[c][n])
+		if err != nil {
+			return nil, &Mismatch{Turn: t, Field: "sense", Expected: SquareName(h.Senses[c][n]), Got: err.Error()}
+		}
+		if !result.Equal(h.SenseResults[c][n]) {
+			return nil, &Mismatch{Turn: t, Field: "sense result", Expected: h.SenseResults[c][n].String(), Got: result.String()}
+		}
+		if ours {
+			bot.SenseResult(result)
+		}
+		if !h.HasMove(t) {
+			break // the record ends after this sense; Validate made sure this is the last turn
+		}
+		board := g.Board()
+		if fen := board.FEN(); fen != h.FENsBefore[c][n] {
+			return nil, &Mismatch{Turn: t, Field: "FEN before", Expected: h.FENsBefore[c][n], Got: fen}
+		}
+		request := h.RequestedMoves[c][n]
+		if ours {
+			if m := bot.ChooseMove(ctx, moveActions, f.time); m != request {
+				warn(t, "move", UCI(m), UCI(request))
+			}
+		}
+		res, err := g.Move(request)
+		if err != nil {
+			return nil, &Mismatch{Turn: t, Field: "requested move", Expected: UCI(request) + " to be a move action", Got: err.Error()}
+		}
+		if res.Taken != h.TakenMoves[c][n] {
+			return nil, &Mismatch{Turn: t, Field: "taken move", Expected: takenName(h.TakenMoves[c][n]), Got: takenName(res.Taken)}
+		}
+		if res.Capture != h.CaptureSquares[c][n] {
+			return nil, &Mismatch{Turn: t, Field: "capture square", Expected: SquareName(h.CaptureSquares[c][n]), Got: SquareName(res.Capture)}
+		}
+		board = g.Board()
+		if fen := board.FEN(); fen != h.FENsAfter[c][n] {
+			return nil, &Mismatch{Turn: t, Field: "FEN after", Expected: h.FENsAfter[c][n], Got: fen}
+		}
+		if ours {
+			bot.MoveResult(res)
+		}
+		if !g.IsOver() {
+			if err := g.EndTurn(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return turns, nil
 }
 
 // lastFEN returns the board after the last recorded move.

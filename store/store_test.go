@@ -143,3 +143,44 @@ func TestOpenRejectsBadPath(t *testing.T) {
 		}
 	}
 }
+
+// TestReconGameRoundTrip checks that a Reconnaissance Chess game's record
+// survives a reopened database, and that only its owner sees it.
+func TestReconGameRoundTrip(t *testing.T) {
+	s, path := openTemp(t)
+	g := &ReconGame{Owner: "o1", Human: "black", Opponent: "knightwatch:level=2", Seed: 7,
+		ClockInitialMS: 900000, ClockIncrementMS: 5000, WhiteMS: 900000, BlackMS: 900000}
+	if err := s.CreateReconGame(g); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.ID) < 10 || g.ID[:2] != ReconIDPrefix || g.Status != StatusPlaying || g.Markers != "{}" {
+		t.Fatalf("defaults not applied: %+v", g)
+	}
+	g.History = `{"type": "GameHistory"}`
+	g.Markers = `{"e5":"n"}`
+	g.BlackMS = 898000
+	if err := s.SaveReconGame(g); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	got, err := s2.GetOwnedReconGame(g.ID, "o1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.History != g.History || got.Markers != g.Markers || got.BlackMS != 898000 || got.Opponent != g.Opponent || got.Seed != 7 || !got.Timed() {
+		t.Errorf("after reopening: %+v", got)
+	}
+	if _, err := s2.GetOwnedReconGame(g.ID, "o2"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("another owner: %v", err)
+	}
+	if list, err := s2.ReconGames("o1", StatusPlaying, 10); err != nil || len(list) != 1 {
+		t.Errorf("unfinished list: %v, %v", list, err)
+	}
+	if err := s2.SaveReconGame(&ReconGame{ID: "r_missing"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("saving a missing game: %v", err)
+	}
+}

@@ -34,6 +34,9 @@ type client struct {
 	done chan struct{} // closed when the client leaves its room
 	once sync.Once
 	room *room
+	// recon is the client's room when its game is Reconnaissance Chess
+	// (room is then nil).
+	recon *reconRoom
 }
 
 // trySend queues b without blocking the room. A tab too slow to keep up
@@ -70,7 +73,13 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if _, err := s.store.GetOwnedGame(id, owner); err != nil {
+	var err error
+	if strings.HasPrefix(id, store.ReconIDPrefix) {
+		_, err = s.store.GetOwnedReconGame(id, owner)
+	} else {
+		_, err = s.store.GetOwnedGame(id, owner)
+	}
+	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			http.NotFound(w, r)
 		} else {
@@ -140,6 +149,15 @@ func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
 		c.trySend(encodeError(protoErr(CodeBadJSON, "binary frames are not accepted")))
 		return true
 	}
+	if c.recon != nil {
+		msg, perr := DecodeReconMessage(buf[:n])
+		if perr != nil {
+			c.trySend(encodeError(perr))
+			return true
+		}
+		c.recon.handle(c, msg)
+		return true
+	}
 	msg, perr := DecodeMessage(buf[:n])
 	if perr != nil {
 		c.trySend(encodeError(perr))
@@ -190,6 +208,7 @@ func (c *client) writePump() {
 type hub struct {
 	mu    sync.Mutex
 	rooms map[string]*room
+	recon map[string]*reconRoom
 }
 
 // join adds c to its game's room, loading the game from the database when
@@ -201,6 +220,9 @@ func (s *Server) join(id string, c *client) error {
 	defer s.hub.mu.Unlock()
 	if s.closed {
 		return errRoomGone
+	}
+	if strings.HasPrefix(id, store.ReconIDPrefix) {
+		return s.joinReconLocked(id, c)
 	}
 	r := s.hub.rooms[id]
 	if r == nil {
@@ -229,9 +251,37 @@ func (s *Server) join(id string, c *client) error {
 	return nil
 }
 
+// joinReconLocked is join for a Reconnaissance Chess game (hub.mu held).
+func (s *Server) joinReconLocked(id string, c *client) error {
+	r := s.hub.recon[id]
+	if r == nil {
+		rec, err := s.store.GetReconGame(id)
+		if err != nil {
+			return err
+		}
+		if r, err = s.loadReconRoom(rec); err != nil {
+			return err
+		}
+		s.hub.recon[id] = r
+	}
+	s.conns.Add(1)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c.recon = r
+	r.clients[c] = struct{}{}
+	r.syncClockLocked()
+	r.maybeStartBotLocked()
+	c.trySend(r.stateLocked(time.Now()))
+	return nil
+}
+
 // leave removes c from its room; the last one out closes the room.
 func (s *Server) leave(c *client) {
 	c.stop()
+	if c.recon != nil {
+		s.leaveRecon(c)
+		return
+	}
 	r := c.room
 	if r == nil {
 		return
@@ -248,6 +298,24 @@ func (s *Server) leave(c *client) {
 		r.shutdownLocked(time.Now())
 		if s.hub.rooms[r.id] == r {
 			delete(s.hub.rooms, r.id)
+		}
+	}
+}
+
+func (s *Server) leaveRecon(c *client) {
+	r := c.recon
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.clients[c]; !ok {
+		return
+	}
+	delete(r.clients, c)
+	if len(r.clients) == 0 {
+		r.shutdownLocked(time.Now())
+		if s.hub.recon[r.id] == r {
+			delete(s.hub.recon, r.id)
 		}
 	}
 }

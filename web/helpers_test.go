@@ -31,7 +31,9 @@ var fallbackTemplates = fstest.MapFS{
 {{with .Continue}}<a href="{{.URL}}">Continue</a>{{end}}
 <form id="new-game" method="post" action="/games">{{range .Levels}}<option value="{{.Number}}">{{.Name}} ~{{.ApproxElo}}</option>{{end}}</form>
 <ul id="your-games">{{range .Finished}}<li><a href="{{.PGNURL}}">{{.White}} - {{.Black}} {{.Result}}</a></li>{{end}}</ul>`)},
-	"game.html": {Data: []byte(`<!doctype html><title>game</title><div id="board" data-ws="{{.WSURL}}" data-id="{{.ID}}"></div><a data-action="pgn" href="{{.PGNURL}}">PGN</a>`)},
+	"game.html":   {Data: []byte(`<!doctype html><title>game</title><div id="board" data-ws="{{.WSURL}}" data-id="{{.ID}}"></div><a data-action="pgn" href="{{.PGNURL}}">PGN</a>`)},
+	"recon.html":  {Data: []byte(`<!doctype html><title>recon</title><main data-game-id="{{.ID}}" data-socket="{{.WSURL}}">{{.OpponentName}} {{.Human}}</main>`)},
+	"replay.html": {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}<main data-history="{{.History}}"><p id="check">{{.Check}}</p></main>`)},
 }
 
 var testLevels = func() []LevelInfo {

@@ -38,7 +38,7 @@ const (
 )
 
 // ClockChoices are the time controls offered on the new-game form.
-var ClockChoices = []string{"none", "5+3", "10+5", "15+10", "30+20"}
+var ClockChoices = []string{"none", "3+2", "5+3", "10+5", "15+5", "15+10", "30+20"}
 
 // Config configures a Server.
 type Config struct {
@@ -109,7 +109,7 @@ func New(cfg Config) (*Server, error) {
 		cfg:     cfg,
 		store:   cfg.Store,
 		cookies: newCookieStore(secret),
-		hub:     hub{rooms: map[string]*room{}},
+		hub:     hub{rooms: map[string]*room{}, recon: map[string]*reconRoom{}},
 		mux:     http.NewServeMux(),
 	}
 	// Write buffers come from a pool: an idle tab then holds none.
@@ -148,6 +148,13 @@ func (s *Server) Close() {
 	s.closed = true
 	var conns []*client
 	for _, r := range s.hub.rooms {
+		r.mu.Lock()
+		for c := range r.clients {
+			conns = append(conns, c)
+		}
+		r.mu.Unlock()
+	}
+	for _, r := range s.hub.recon {
 		r.mu.Lock()
 		for c := range r.clients {
 			conns = append(conns, c)
@@ -198,6 +205,10 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /games", s.handleCreate)
 	s.mux.HandleFunc("GET /game/{id}", s.handleGamePage)
 	s.mux.HandleFunc("GET /game/{id}/pgn", s.handlePGN)
+	s.mux.HandleFunc("GET /game/{id}/history.json", s.handleReconHistory)
+	s.mux.HandleFunc("GET /game/{id}/replay", s.handleReconReplay)
+	s.mux.HandleFunc("GET /replay", s.handleReplayForm)
+	s.mux.HandleFunc("POST /replay", s.handleReplayUpload)
 	s.mux.HandleFunc("GET /ws/game/{id}", s.handleWS)
 	s.mux.Handle("GET /static/", s.static)
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -211,8 +222,10 @@ func (s *Server) routes() {
 
 // Page names the templates must provide.
 const (
-	pageHome = "home.html"
-	pageGame = "game.html"
+	pageHome   = "home.html"
+	pageGame   = "game.html"
+	pageRecon  = "recon.html"
+	pageReplay = "replay.html"
 )
 
 var templateFuncs = template.FuncMap{
@@ -229,8 +242,8 @@ func (s *Server) loadTemplates() error {
 	if err != nil {
 		return fmt.Errorf("web: templates: %w", err)
 	}
-	pages := []string{pageHome, pageGame}
-	isPage := map[string]bool{pageHome: true, pageGame: true}
+	pages := []string{pageHome, pageGame, pageRecon, pageReplay}
+	isPage := map[string]bool{pageHome: true, pageGame: true, pageRecon: true, pageReplay: true}
 	var shared []string
 	for _, n := range names {
 		if !isPage[n] {
@@ -297,6 +310,11 @@ type HomeData struct {
 	Levels   []LevelView
 	Clocks   []string
 	Error    string
+	// Reconnaissance Chess: the bots, the clocks, and the person's games.
+	ReconOpponents []ReconOpponent
+	ReconClocks    []string
+	ReconPlaying   []ReconSummary
+	ReconFinished  []ReconSummary
 }
 
 // GameData is game.html's data.
@@ -340,7 +358,11 @@ func formatMoveTime(d time.Duration) string {
 }
 
 func (s *Server) homeData(owner, errText string) (*HomeData, error) {
-	d := &HomeData{Levels: s.levelViews(), Clocks: ClockChoices, Error: errText, Finished: []GameSummary{}}
+	d := &HomeData{Levels: s.levelViews(), Clocks: ClockChoices, Error: errText, Finished: []GameSummary{},
+		ReconOpponents: ReconOpponents, ReconClocks: ReconClockChoices}
+	if err := s.reconLists(d, owner); err != nil {
+		return nil, err
+	}
 	if g, err := s.store.LatestUnfinished(owner); err == nil {
 		sum := s.summary(g)
 		d.Continue = &sum
@@ -403,6 +425,11 @@ func parseClock(v string) (initialMS, incMS int64, ok bool) {
 	if !found {
 		return 0, 0, false
 	}
+	return parseClockText(v)
+}
+
+// parseClockText parses "none" or "M+S" (minutes and seconds).
+func parseClockText(v string) (initialMS, incMS int64, ok bool) {
 	if v == "none" {
 		return 0, 0, true
 	}
@@ -441,7 +468,7 @@ func (s *Server) parseNewGame(r *http.Request) (*newGameForm, error) {
 		f.variant = VariantStandard
 	}
 	if f.variant != VariantStandard && f.variant != VariantChess960 {
-		return nil, fmt.Errorf("variant: must be standard or chess960")
+		return nil, fmt.Errorf("variant: must be standard, chess960 or recon")
 	}
 	clock := r.PostForm.Get("clock")
 	if clock == "" {
@@ -493,6 +520,25 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, err)
 		return
 	}
+	if err := r.ParseForm(); err == nil && r.PostForm.Get("variant") == VariantRecon {
+		rec, err := s.createRecon(r, owner)
+		var ferr *formError
+		if err != nil && !errors.As(err, &ferr) {
+			s.serverError(w, err)
+			return
+		}
+		if err != nil {
+			d, herr := s.homeData(owner, err.Error())
+			if herr != nil {
+				s.serverError(w, herr)
+				return
+			}
+			s.render(w, http.StatusBadRequest, pageHome, d)
+			return
+		}
+		http.Redirect(w, r, "/game/"+rec.ID, http.StatusSeeOther)
+		return
+	}
 	f, ferr := s.parseNewGame(r)
 	if ferr != nil {
 		d, err := s.homeData(owner, ferr.Error())
@@ -535,6 +581,10 @@ func (s *Server) ownedGame(w http.ResponseWriter, r *http.Request) (*store.Game,
 }
 
 func (s *Server) handleGamePage(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.PathValue("id"), store.ReconIDPrefix) {
+		s.handleReconPage(w, r)
+		return
+	}
 	g, ok := s.ownedGame(w, r)
 	if !ok {
 		return

@@ -76,19 +76,21 @@ func outcomeWeight(child *game.Position, threat float64) float64 {
 }
 
 // opponentRequests returns the distinct requests the opponent can make on
-// b (bare pawn moves to the last rank are the queen promotion, already
-// listed), without the pass.
+// b, without the pass.
 func opponentRequests(dst []game.Move, b *game.Position) []game.Move {
 	start := len(dst)
-	dst = recon.AppendMoveActions(dst, b)
-	out := dst[:start]
-	for _, m := range dst[start:] {
-		if recon.WithDefaultPromotion(b, m) != m {
-			continue // the queen promotion is listed too
+	return distinctRequests(dst[:start], recon.AppendMoveActions(dst, b)[start:], b)
+}
+
+// distinctRequests appends to dst the move actions that differ in effect:
+// a bare pawn move to the last rank is its queen promotion, listed too.
+func distinctRequests(dst, actions []game.Move, b *game.Position) []game.Move {
+	for _, m := range actions {
+		if recon.WithDefaultPromotion(b, m) == m {
+			dst = append(dst, m)
 		}
-		out = append(out, m)
 	}
-	return out
+	return dst
 }
 
 // expanded returns the boards the opponent's requests lead to from each

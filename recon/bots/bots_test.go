@@ -77,9 +77,13 @@ func TestBotsPlayOnlyMoveActions(t *testing.T) {
 	if sf := stockfishPath(); sf != "" {
 		specs = append(specs, "trout:engine=stockfish,nodes=300")
 	}
+	seeds := uint64(3)
+	if testing.Short() {
+		seeds = 1
+	}
 	for _, a := range specs {
 		for _, b := range []string{"random", a} {
-			for seed := uint64(1); seed <= 3; seed++ {
+			for seed := uint64(1); seed <= seeds; seed++ {
 				w, err := New(a, seed)
 				if err != nil {
 					t.Fatal(err)

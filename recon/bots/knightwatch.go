@@ -296,16 +296,10 @@ func (k *Knightwatch) turnBudget(timeLeft time.Duration) time.Duration {
 	return max(b, 20*time.Millisecond)
 }
 
-// candidates returns the requests worth scoring: the move actions (a bare
-// pawn move to the last rank is its queen promotion, listed already) and
-// the pass.
+// candidates returns the requests worth scoring: the distinct move
+// actions and the pass.
 func candidates(moveActions []game.Move, b *game.Position) []game.Move {
-	out := make([]game.Move, 0, len(moveActions)+1)
-	for _, m := range moveActions {
-		if recon.WithDefaultPromotion(b, m) == m {
-			out = append(out, m)
-		}
-	}
+	out := distinctRequests(make([]game.Move, 0, len(moveActions)+1), moveActions, b)
 	return append(out, game.NoMove)
 }
 
@@ -343,6 +337,9 @@ func (k *Knightwatch) ChooseSense(ctx context.Context, senseActions []game.Squar
 	k.clockAtStart = timeLeft
 	k.budget = k.turnBudget(timeLeft)
 	k.forced = game.NoMove
+	if ctx.Err() != nil {
+		return game.NoSquare // no time to think (a record being replayed)
+	}
 	actions := candidates(moveActions, &k.belief.boards[0])
 	if m, ok := k.kingCaptureEverywhere(actions); ok {
 		k.forced = m
@@ -388,6 +385,9 @@ func (k *Knightwatch) ChooseMove(ctx context.Context, moveActions []game.Move, t
 	defer func() { k.stats.MoveTime = append(k.stats.MoveTime, time.Since(start)) }()
 	if k.forced != game.NoMove && slices.Contains(moveActions, k.forced) {
 		return k.forced
+	}
+	if ctx.Err() != nil {
+		return game.NoMove // no time to think (a record being replayed)
 	}
 	actions := candidates(moveActions, &k.belief.boards[0])
 	if m, ok := k.kingCaptureEverywhere(actions); ok {

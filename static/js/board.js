@@ -128,6 +128,58 @@ export class Board {
     }
   }
 
+  /**
+   * setPieceMap draws pieces from a Map of square -> {code, seen, age}:
+   * Reconnaissance Chess boards, where an opponent piece carries data-seen
+   * ("now" for this turn's sense, "old" for one remembered) and fades with
+   * its age in turns.
+   */
+  setPieceMap(map) {
+    this.cancelDrag();
+    const codes = new Map();
+    for (const [name, sq] of this.squares) {
+      const want = map.get(name);
+      sq.querySelector('.piece')?.remove();
+      if (!want) continue;
+      const img = makePiece(want.code);
+      if (want.seen) {
+        img.dataset.seen = want.seen;
+        if (want.seen === 'old') img.style.opacity = String(Math.max(0.25, 0.7 - 0.1 * (want.age || 0)));
+      } else {
+        codes.set(name, want.code);
+      }
+      sq.prepend(img);
+    }
+    // Destination rings treat only the person's own pieces as real.
+    this.pieces = codes;
+  }
+
+  /** setMarkers draws the person's notes: a Map of square -> piece code. */
+  setMarkers(markers) {
+    for (const [name, sq] of this.squares) {
+      const want = markers.get(name) || '';
+      const el = sq.querySelector('.marker');
+      if (el && el.dataset.marker === want) continue;
+      el?.remove();
+      if (!want) continue;
+      const m = document.createElement('div');
+      m.className = 'marker';
+      m.dataset.marker = want;
+      const img = document.createElement('img');
+      img.src = pieceURL(want);
+      img.alt = '';
+      img.draggable = false;
+      m.append(img);
+      sq.append(m);
+    }
+  }
+
+  /** markSquares toggles class cls on exactly the squares in names. */
+  markSquares(cls, names) {
+    const set = new Set(names);
+    for (const [name, sq] of this.squares) sq.classList.toggle(cls, set.has(name));
+  }
+
   /** setHighlights marks the last move and a king in check. */
   setHighlights(last, check) {
     for (const [name, sq] of this.squares) {

@@ -3,7 +3,7 @@
 
 const form = document.getElementById('new-game');
 const KEY = 'kw.newgame';
-const FIELDS = ['color', 'level', 'variant', 'clock'];
+const FIELDS = ['color', 'level', 'variant', 'clock', 'opponent'];
 
 if (form) {
   try {
@@ -22,4 +22,24 @@ if (form) {
     for (const name of FIELDS) out[name] = form.elements.namedItem(name)?.value ?? '';
     try { localStorage.setItem(KEY, JSON.stringify(out)); } catch { /* private mode */ }
   });
+}
+
+// The form shows the chess strength or the Reconnaissance opponent,
+// whichever the chosen game needs (without JavaScript both show; the
+// server reads the fields the variant needs).
+function showVariant() {
+  if (!form) return;
+  const recon = form.elements.namedItem('variant')?.value === 'recon';
+  for (const el of form.querySelectorAll('[data-for]')) el.hidden = (el.dataset.for === 'recon') !== recon;
+}
+if (form) {
+  for (const r of form.querySelectorAll('input[name="variant"]')) {
+    r.addEventListener('change', () => {
+      // Reconnaissance Chess's own default clock: the reference's 15 min + 5 s.
+      const clock = form.elements.namedItem('clock');
+      if (r.value === 'recon' && r.checked && clock && clock.value === 'none') clock.value = '15+5';
+      showVariant();
+    });
+  }
+  showVariant();
 }

@@ -1,0 +1,48 @@
+package recon
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"knightwatch/game"
+)
+
+// Restore rebuilds a game from its record so far, as a server does after a
+// restart: the recorded senses and requested moves are played again (each
+// result checked against the record), so the arbiter stands exactly where
+// the record stops, in the move phase when the last turn has its sense but
+// not its move. A record that ended by a timeout or a resignation ends so
+// again. The clocks are set to clocks, each side's time at the start of its
+// current or next turn, and the mover's starts running now.
+//
+// When bot is not nil it is fed botColor's side of the record, so that it
+// holds what it knew; its choices are asked for under a context that is
+// already cancelled (the record says what was chosen) and not compared.
+func Restore(cfg Config, h *History, clocks [2]time.Duration, bot Player, botColor game.Color) (*Game, error) {
+	if err := h.Validate(); err != nil {
+		return nil, err
+	}
+	g := NewGame(cfg, h.Names[game.White], h.Names[game.Black])
+	g.Start()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := replay(ctx, g, h, feed{bot: bot, color: botColor, time: clocks[botColor]}); err != nil {
+		return nil, err
+	}
+	if (h.Outcome.Reason == Timeout || h.Outcome.Reason == Resign) && !g.IsOver() {
+		g.finish(h.Outcome)
+	}
+	if g.Outcome() != h.Outcome {
+		return nil, fmt.Errorf("the record says %s, the game is %s", h.Outcome, g.Outcome())
+	}
+	if cfg.Clock > 0 {
+		g.clock = clocks
+	}
+	g.turnStart = g.now()
+	return g, nil
+}
+
+// Clocks returns each side's time at the start of its current or next
+// turn, as Restore takes them: the mover's does not count the running turn.
+func (g *Game) Clocks() [2]time.Duration { return g.clock }

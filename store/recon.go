@@ -1,0 +1,135 @@
+package store
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// ReconGame is one Reconnaissance Chess game against a bot as it is stored:
+// its record so far in the reference's history JSON (which rebuilds the
+// arbiter exactly, a turn cut after its sense included), the clocks and the
+// person's own markers.
+type ReconGame struct {
+	ID       string `gorm:"primaryKey;size:40"`
+	Owner    string `gorm:"index:idx_recon_owner_status;size:64;not null"`
+	Human    string `gorm:"size:8;not null"`  // the person's colour: "white" or "black"
+	Opponent string `gorm:"size:80;not null"` // the bot's spec, such as "knightwatch:level=2"
+	// Seed makes the bot's random choices reproducible across restarts.
+	Seed uint64 `gorm:"not null;default:0"`
+	// ClockInitialMS and ClockIncrementMS are zero for an untimed game.
+	ClockInitialMS   int64 `gorm:"not null;default:0"`
+	ClockIncrementMS int64 `gorm:"not null;default:0"`
+	// WhiteMS and BlackMS are each side's time at the start of its
+	// current or next turn, as last committed; time while nobody has the
+	// game open is never charged.
+	WhiteMS int64 `gorm:"not null;default:0"`
+	BlackMS int64 `gorm:"not null;default:0"`
+	// History is the game so far as the reference's GameHistory JSON.
+	History string `gorm:"type:text;not null;default:''"`
+	// Markers is the person's notes on the board: a JSON object from
+	// square name to piece letter.
+	Markers    string `gorm:"type:text;not null;default:'{}'"`
+	Status     string `gorm:"index:idx_recon_owner_status;size:16;not null"`
+	Result     string `gorm:"size:8;not null;default:'*'"`
+	Reason     string `gorm:"size:40;not null;default:''"` // the reference's win reason, e.g. KING_CAPTURE
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	FinishedAt *time.Time
+}
+
+// Timed reports whether the game has a clock.
+func (g *ReconGame) Timed() bool { return g.ClockInitialMS > 0 }
+
+// ReconIDPrefix starts every Reconnaissance Chess game's ID, so that a URL
+// tells which kind of game it names.
+const ReconIDPrefix = "r_"
+
+// NewReconID returns a random Reconnaissance Chess game ID.
+func NewReconID() string {
+	var b [10]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("store: crypto/rand failed: " + err.Error())
+	}
+	return ReconIDPrefix + hex.EncodeToString(b[:])
+}
+
+// CreateReconGame inserts g, giving it an ID when it has none.
+func (s *Store) CreateReconGame(g *ReconGame) error {
+	if g.ID == "" {
+		g.ID = NewReconID()
+	}
+	if g.Owner == "" {
+		return errors.New("store: game without owner")
+	}
+	if g.Status == "" {
+		g.Status = StatusPlaying
+	}
+	if g.Result == "" {
+		g.Result = "*"
+	}
+	if g.Markers == "" {
+		g.Markers = "{}"
+	}
+	if err := s.db.Create(g).Error; err != nil {
+		return fmt.Errorf("store: create recon game: %w", err)
+	}
+	return nil
+}
+
+var reconMutableColumns = []string{"white_ms", "black_ms", "history", "markers", "status", "result", "reason", "updated_at", "finished_at"}
+
+// SaveReconGame writes the changing fields of g (which must exist).
+func (s *Store) SaveReconGame(g *ReconGame) error {
+	g.UpdatedAt = time.Now()
+	res := s.db.Model(&ReconGame{}).Where("id = ?", g.ID).Select(reconMutableColumns).Updates(g)
+	if res.Error != nil {
+		return fmt.Errorf("store: save recon game %s: %w", g.ID, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: save recon game %s: %w", g.ID, ErrNotFound)
+	}
+	return nil
+}
+
+// GetReconGame loads a game by ID.
+func (s *Store) GetReconGame(id string) (*ReconGame, error) {
+	var g ReconGame
+	err := s.db.Where("id = ?", id).Take(&g).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: get recon game %s: %w", id, err)
+	}
+	return &g, nil
+}
+
+// GetOwnedReconGame loads a game only if it belongs to owner; otherwise
+// ErrNotFound, as for GetOwnedGame.
+func (s *Store) GetOwnedReconGame(id, owner string) (*ReconGame, error) {
+	g, err := s.GetReconGame(id)
+	if err != nil {
+		return nil, err
+	}
+	if owner == "" || g.Owner != owner {
+		return nil, ErrNotFound
+	}
+	return g, nil
+}
+
+// ReconGames returns up to limit of the owner's games with status, most
+// recently updated first.
+func (s *Store) ReconGames(owner, status string, limit int) ([]ReconGame, error) {
+	var gs []ReconGame
+	err := s.db.Where("owner = ? AND status = ?", owner, status).
+		Order("updated_at DESC").Limit(limit).Find(&gs).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: recon games: %w", err)
+	}
+	return gs, nil
+}

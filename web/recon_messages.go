@@ -1,0 +1,219 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"knightwatch/game"
+	"knightwatch/recon"
+)
+
+// Error codes of the Reconnaissance Chess messages, beyond the standard
+// game's (PROTOCOL.md lists them).
+const (
+	CodeWrongPhase = "wrong_phase"
+	CodeBadSquare  = "bad_square"
+)
+
+// ReconMessage is a decoded browser → server message of a Reconnaissance
+// Chess game.
+type ReconMessage struct {
+	Type string // sync, sense, move, resign, marker, rematch
+	// Square is the square to sense (game.NoSquare: skip the sense) or the
+	// marker's square.
+	Square game.Square
+	// Move is the requested move; game.NoMove passes.
+	Move game.Move
+	// Piece is the marker's piece (game.NoPiece clears the square).
+	Piece game.Piece
+	// Seq is the number of actions the sender had seen (senses and moves
+	// of both players), for sense and move: a stale tab's message is
+	// refused.
+	Seq int
+}
+
+type reconWire struct {
+	Type   *string          `json:"type"`
+	Square *string          `json:"square"`
+	Move   *string          `json:"move"`
+	Piece  *string          `json:"piece"`
+	Seq    *json.RawMessage `json:"seq"`
+}
+
+var reconTypes = map[string]bool{"sync": true, "sense": true, "move": true, "resign": true, "marker": true, "rematch": true}
+
+// reconNeedsSeq lists the message types a stale tab must not send: a sense
+// or a move meant for an earlier moment. Resigning means the same at any
+// moment, so it needs no seq (and a bot's reply arriving meanwhile does not
+// undo it).
+var reconNeedsSeq = map[string]bool{"sense": true, "move": true}
+
+// DecodeReconMessage parses one browser message of a Reconnaissance Chess
+// game. Every failure is a ProtoError; it never panics on any input.
+func DecodeReconMessage(data []byte) (ReconMessage, *ProtoError) {
+	if len(data) > MaxMessageBytes {
+		return ReconMessage{}, protoErr(CodeTooLarge, "message of %d bytes exceeds %d", len(data), MaxMessageBytes)
+	}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return ReconMessage{}, protoErr(CodeBadJSON, "message is not a JSON object")
+	}
+	var w reconWire
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	if err := dec.Decode(&w); err != nil {
+		return ReconMessage{}, protoErr(CodeBadJSON, "invalid JSON: %v", err)
+	}
+	if dec.More() {
+		return ReconMessage{}, protoErr(CodeBadJSON, "invalid JSON: data after the object")
+	}
+	if w.Type == nil {
+		return ReconMessage{}, protoErr(CodeBadField, "missing field type")
+	}
+	m := ReconMessage{Type: *w.Type, Square: game.NoSquare}
+	if !reconTypes[m.Type] {
+		return ReconMessage{}, protoErr(CodeUnknownType, "unknown message type %.40q", m.Type)
+	}
+	if reconNeedsSeq[m.Type] {
+		if w.Seq == nil {
+			return ReconMessage{}, protoErr(CodeBadField, "missing field seq")
+		}
+		if err := json.Unmarshal(*w.Seq, &m.Seq); err != nil || m.Seq < 0 || m.Seq > 1_000_000 {
+			return ReconMessage{}, protoErr(CodeBadField, "seq must be a non-negative integer")
+		}
+	}
+	square := func(required bool) *ProtoError {
+		if w.Square == nil {
+			return protoErr(CodeBadField, "missing field square")
+		}
+		if *w.Square == "" && !required {
+			return nil // no sense
+		}
+		s, err := game.ParseSquare(*w.Square)
+		if err != nil || len(*w.Square) != 2 {
+			return protoErr(CodeBadSquare, "%.8q is not a square", *w.Square)
+		}
+		m.Square = s
+		return nil
+	}
+	switch m.Type {
+	case "sense":
+		if err := square(false); err != nil {
+			return ReconMessage{}, err
+		}
+	case "move":
+		if w.Move == nil {
+			return ReconMessage{}, protoErr(CodeBadField, "missing field move")
+		}
+		if *w.Move != "pass" {
+			mv, err := recon.ParseMove(*w.Move)
+			if err != nil {
+				return ReconMessage{}, protoErr(CodeIllegalMove, "%v", err)
+			}
+			m.Move = mv
+		}
+	case "marker":
+		if err := square(true); err != nil {
+			return ReconMessage{}, err
+		}
+		if w.Piece == nil {
+			return ReconMessage{}, protoErr(CodeBadField, "missing field piece")
+		}
+		if *w.Piece != "" {
+			pc, ok := pieceFromCode(*w.Piece)
+			if !ok {
+				return ReconMessage{}, protoErr(CodeBadField, "piece must be a code such as bN, or empty")
+			}
+			m.Piece = pc
+		}
+	}
+	return m, nil
+}
+
+// pieceFromCode reads a piece code of the board's images ("wK", "bN").
+func pieceFromCode(s string) (game.Piece, bool) {
+	if len(s) != 2 || (s[0] != 'w' && s[0] != 'b') {
+		return game.NoPiece, false
+	}
+	letter := s[1]
+	if s[0] == 'b' {
+		letter += 'a' - 'A'
+	}
+	if s[1] < 'A' || s[1] > 'Z' {
+		return game.NoPiece, false
+	}
+	return game.PieceFromLetter(letter)
+}
+
+// pieceCode writes a piece as the board's image code ("wK", "bN").
+func pieceCode(p game.Piece) string {
+	if p == game.NoPiece {
+		return ""
+	}
+	c := "w"
+	if p.Color() == game.Black {
+		c = "b"
+	}
+	return c + string(p.Type().Letter()-('a'-'A'))
+}
+
+// ReconState is a Reconnaissance Chess game as one player may see it: sent
+// after every change (PROTOCOL.md). Nothing in it is hidden from that
+// player by the rules until the game is over.
+type ReconState struct {
+	Type         string `json:"type"` // "recon_state"
+	ID           string `json:"id"`
+	Human        string `json:"human"`
+	Opponent     string `json:"opponent"`
+	OpponentName string `json:"opponentName"`
+	// Phase is sense, move (the person's), waiting (the opponent's turn)
+	// or over.
+	Phase string `json:"phase"`
+	Seq   int    `json:"seq"`
+	// Pieces are the person's own pieces now, square to code.
+	Pieces map[string]string `json:"pieces"`
+	// Turns are the person's turns so far, oldest first, each with what the
+	// person learnt in it.
+	Turns []ReconTurnView `json:"turns"`
+	// MoveActions are the person's move actions in the move phase.
+	MoveActions []LegalView       `json:"moveActions"`
+	Markers     map[string]string `json:"markers"`
+	// Clock is the person's own clock only; the opponent's is never sent.
+	Clock  *ReconClockView `json:"clock"`
+	Status string          `json:"status"`
+	Result string          `json:"result"`
+	Reason string          `json:"reason"`
+	// The rest is sent only once the game is over.
+	TrueFEN    string `json:"trueFen,omitempty"`
+	HistoryURL string `json:"historyUrl,omitempty"`
+	ReplayURL  string `json:"replayUrl,omitempty"`
+}
+
+// ReconTurnView is one of the person's turns: where the opponent had just
+// captured, the sense and what it showed, the move asked for, the move
+// taken and where it captured. Fields not yet played are absent.
+type ReconTurnView struct {
+	OpponentCapture string            `json:"opponentCapture"` // "" when nothing was captured
+	Sensed          bool              `json:"sensed"`
+	Sense           string            `json:"sense"` // "" when the sense was skipped
+	SenseResult     []ReconSquareView `json:"senseResult"`
+	Moved           bool              `json:"moved"`
+	Requested       string            `json:"requested"` // "pass" for a pass
+	Taken           string            `json:"taken"`     // "" when nothing happened
+	Capture         string            `json:"capture"`   // "" when nothing was captured
+	Lost            string            `json:"lost"`      // code of the person's piece taken on OpponentCapture
+}
+
+// ReconSquareView is one square of a sense result: its name and the piece
+// code on it ("" when empty).
+type ReconSquareView struct {
+	Square string `json:"square"`
+	Piece  string `json:"piece"`
+}
+
+// ReconClockView is the person's clock in milliseconds.
+type ReconClockView struct {
+	Mine      int64 `json:"mine"`
+	Running   bool  `json:"running"`
+	Initial   int64 `json:"initial"`
+	Increment int64 `json:"increment"`
+}

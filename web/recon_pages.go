@@ -1,0 +1,303 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+
+	"knightwatch/game"
+	"knightwatch/recon"
+	"knightwatch/store"
+)
+
+// VariantRecon is Reconnaissance Chess on the new-game form.
+const VariantRecon = "recon"
+
+// ReconOpponent is a bot the new-game form offers for Reconnaissance
+// Chess, with a line that says how strong it is.
+type ReconOpponent struct {
+	Spec, Name, Description string
+}
+
+// ReconOpponents are the bots a person can play, strongest first.
+var ReconOpponents = []ReconOpponent{
+	{"knightwatch", "Knightwatch", "Full strength: keeps every board you could have, senses where it matters, rarely leaves its king open. Beats trout about nine games in ten."},
+	{"knightwatch:level=3", "Knightwatch 3", "Strong: the same ideas with less care and shorter thought."},
+	{"knightwatch:level=2", "Knightwatch 2", "Club level: tracks the boards but judges them shallowly and errs now and then."},
+	{"knightwatch:level=1", "Knightwatch 1", "Beginner: senses at random and forgets its king is in danger. Beatable while you learn the game."},
+	{"trout:engine=knightwatch", "Trout", "The reference's baseline: one guessed board and a chess engine; takes your king whenever it sees it."},
+	{"attacker", "Attacker", "Tries one quick king raid, then waits."},
+	{"random", "Random", "Moves and senses at random."},
+}
+
+// opponentName returns the display name of a bot spec.
+func opponentName(spec string) string {
+	for _, o := range ReconOpponents {
+		if o.Spec == spec {
+			return o.Name
+		}
+	}
+	return spec
+}
+
+// ReconClockChoices are the clocks Reconnaissance Chess accepts (the form's
+// clocks); the first, the reference's 15 minutes and 5 seconds a turn, is
+// the default.
+var ReconClockChoices = []string{"15+5", "none", "3+2", "5+3", "10+5", "15+10", "30+20"}
+
+// newSeed returns a bot seed that fits SQLite's signed integers.
+func newSeed() uint64 { return rand.Uint64() >> 1 }
+
+// formError is a refused new-game field: the person sees it on the form.
+type formError struct{ msg string }
+
+func (e *formError) Error() string { return e.msg }
+
+func badField(format string, args ...any) error { return &formError{fmt.Sprintf(format, args...)} }
+
+// createRecon validates the Reconnaissance Chess fields of the new-game
+// form and creates the game; the error names the field.
+func (s *Server) createRecon(r *http.Request, owner string) (*store.ReconGame, error) {
+	human := ""
+	switch r.PostForm.Get("color") {
+	case "white", "black":
+		human = r.PostForm.Get("color")
+	case "random", "":
+		human = game.Color(rand.IntN(2)).String()
+	default:
+		return nil, badField("color: must be white, black or random")
+	}
+	opponent := r.PostForm.Get("opponent")
+	if opponent == "" {
+		opponent = ReconOpponents[0].Spec
+	}
+	known := false
+	for _, o := range ReconOpponents {
+		known = known || o.Spec == opponent
+	}
+	if !known {
+		return nil, badField("opponent: must be one of the bots offered")
+	}
+	clock := r.PostForm.Get("clock")
+	if clock == "" {
+		clock = ReconClockChoices[0]
+	}
+	found := false
+	for _, c := range ReconClockChoices {
+		found = found || c == clock
+	}
+	initialMS, incMS, ok := parseClockText(clock)
+	if !found || !ok {
+		return nil, badField("clock: must be one of %s for Reconnaissance Chess", strings.Join(ReconClockChoices, ", "))
+	}
+	rec := &store.ReconGame{
+		Owner: owner, Human: human, Opponent: opponent, Seed: newSeed(),
+		ClockInitialMS: initialMS, ClockIncrementMS: incMS, WhiteMS: initialMS, BlackMS: initialMS,
+	}
+	if err := s.store.CreateReconGame(rec); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// ReconSummary is a Reconnaissance Chess game in the home page's lists.
+type ReconSummary struct {
+	ID, URL, ReplayURL, HistoryURL string
+	White, Black                   string
+	Result, Reason                 string
+	Date                           string
+}
+
+func reconSummary(g *store.ReconGame) ReconSummary {
+	white, black := "You", opponentName(g.Opponent)
+	if g.Human == "black" {
+		white, black = black, white
+	}
+	date := g.UpdatedAt
+	if g.FinishedAt != nil {
+		date = *g.FinishedAt
+	}
+	return ReconSummary{
+		ID: g.ID, URL: "/game/" + g.ID, ReplayURL: "/game/" + g.ID + "/replay", HistoryURL: "/game/" + g.ID + "/history.json",
+		White: white, Black: black, Result: g.Result, Reason: strings.ReplaceAll(strings.ToLower(g.Reason), "_", " "),
+		Date: date.UTC().Format("2006-01-02"),
+	}
+}
+
+// reconLists fills the home page's lists of the owner's games.
+func (s *Server) reconLists(d *HomeData, owner string) error {
+	playing, err := s.store.ReconGames(owner, store.StatusPlaying, finishedListSize)
+	if err != nil {
+		return err
+	}
+	done, err := s.store.ReconGames(owner, store.StatusOver, finishedListSize)
+	if err != nil {
+		return err
+	}
+	d.ReconPlaying, d.ReconFinished = []ReconSummary{}, []ReconSummary{}
+	for i := range playing {
+		d.ReconPlaying = append(d.ReconPlaying, reconSummary(&playing[i]))
+	}
+	for i := range done {
+		d.ReconFinished = append(d.ReconFinished, reconSummary(&done[i]))
+	}
+	return nil
+}
+
+// ReconGameData is recon.html's data.
+type ReconGameData struct {
+	ID, WSURL, OpponentName, Human string
+}
+
+func (s *Server) ownedReconGame(w http.ResponseWriter, r *http.Request) (*store.ReconGame, bool) {
+	owner, err := s.ensureOwner(w, r)
+	if err != nil {
+		s.serverError(w, err)
+		return nil, false
+	}
+	g, err := s.store.GetOwnedReconGame(r.PathValue("id"), owner)
+	if errors.Is(err, store.ErrNotFound) {
+		http.NotFound(w, r)
+		return nil, false
+	}
+	if err != nil {
+		s.serverError(w, err)
+		return nil, false
+	}
+	return g, true
+}
+
+func (s *Server) handleReconPage(w http.ResponseWriter, r *http.Request) {
+	g, ok := s.ownedReconGame(w, r)
+	if !ok {
+		return
+	}
+	scheme := "ws"
+	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+		scheme = "wss"
+	}
+	s.render(w, http.StatusOK, pageRecon, &ReconGameData{
+		ID: g.ID, WSURL: scheme + "://" + r.Host + "/ws/game/" + g.ID,
+		OpponentName: opponentName(g.Opponent), Human: g.Human,
+	})
+}
+
+// handleReconHistory sends a finished game's history in the reference's
+// format. An unfinished game's history holds the true board, which the
+// person must not see: 404 until the end.
+func (s *Server) handleReconHistory(w http.ResponseWriter, r *http.Request) {
+	g, ok := s.ownedReconGame(w, r)
+	if !ok {
+		return
+	}
+	if g.Status != store.StatusOver {
+		http.Error(w, "the history is available once the game is over", http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", `attachment; filename="knightwatch-`+g.ID+`.json"`)
+	io.WriteString(w, g.History)
+}
+
+// ReplayData is replay.html's data: a history to step through, or the
+// upload form with an error.
+type ReplayData struct {
+	Title string
+	// History is the reference-format JSON, embedded in the page (in an
+	// attribute, so the template escapes it).
+	History string
+	// Check says whether the record replays through the arbiter ("ok 40
+	// turns" or the first disagreement).
+	Check       string
+	Error       string
+	DownloadURL string
+	Upload      bool
+}
+
+func (s *Server) handleReconReplay(w http.ResponseWriter, r *http.Request) {
+	g, ok := s.ownedReconGame(w, r)
+	if !ok {
+		return
+	}
+	if g.Status != store.StatusOver {
+		http.Error(w, "the replay is available once the game is over", http.StatusNotFound)
+		return
+	}
+	h, err := recon.UnmarshalHistory([]byte(g.History))
+	if err != nil {
+		s.serverError(w, err)
+		return
+	}
+	s.renderReplay(w, http.StatusOK, h, "/game/"+g.ID+"/history.json")
+}
+
+// maxUpload bounds an uploaded history: the longest games the reference
+// writes are a few hundred kilobytes.
+const maxUpload = 4 << 20
+
+func (s *Server) handleReplayForm(w http.ResponseWriter, r *http.Request) {
+	s.render(w, http.StatusOK, pageReplay, &ReplayData{Title: "Replay a game", Upload: true})
+}
+
+// handleReplayUpload shows an uploaded history file; it is never stored.
+func (s *Server) handleReplayUpload(w http.ResponseWriter, r *http.Request) {
+	if !sameOriginPost(r) {
+		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
+		return
+	}
+	fail := func(status int, format string, args ...any) {
+		s.render(w, status, pageReplay, &ReplayData{Title: "Replay a game", Upload: true, Error: fmt.Sprintf(format, args...)})
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxUpload+64<<10)
+	if err := r.ParseMultipartForm(1 << 20); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			fail(http.StatusRequestEntityTooLarge, "the file is larger than %d MB", maxUpload>>20)
+			return
+		}
+		fail(http.StatusBadRequest, "no file was uploaded (%v)", err)
+		return
+	}
+	f, _, err := r.FormFile("history")
+	if err != nil {
+		fail(http.StatusBadRequest, "choose a history file (.json) to upload")
+		return
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxUpload+1))
+	if err != nil {
+		fail(http.StatusBadRequest, "could not read the file: %v", err)
+		return
+	}
+	if len(data) > maxUpload {
+		fail(http.StatusRequestEntityTooLarge, "the file is larger than %d MB", maxUpload>>20)
+		return
+	}
+	h, err := recon.UnmarshalHistory(data)
+	if err != nil {
+		fail(http.StatusBadRequest, "this is not a Reconnaissance Chess history: %v", err)
+		return
+	}
+	s.renderReplay(w, http.StatusOK, h, "")
+}
+
+func (s *Server) renderReplay(w http.ResponseWriter, status int, h *recon.History, download string) {
+	check := ""
+	if n, err := recon.Playback(h, recon.PlaybackOptions{}); err != nil {
+		check = "The record does not replay through the arbiter: " + err.Error()
+	} else {
+		check = fmt.Sprintf("The arbiter replays all %d turns to the same results.", n)
+	}
+	title := fmt.Sprintf("%s vs %s", nameOrUnknown(h.Names[game.White]), nameOrUnknown(h.Names[game.Black]))
+	s.render(w, status, pageReplay, &ReplayData{Title: title, History: string(recon.MarshalHistory(h)), Check: check, DownloadURL: download})
+}
+
+func nameOrUnknown(s string) string {
+	if s == "" {
+		return "unnamed"
+	}
+	return s
+}

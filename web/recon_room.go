@@ -1,0 +1,619 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"knightwatch/game"
+	"knightwatch/recon"
+	"knightwatch/recon/bots"
+	"knightwatch/store"
+)
+
+// reconRoom is one Reconnaissance Chess game with at least one open tab:
+// the arbiter, the bot, the clients and the flag timer. Everything that
+// changes the game happens under mu and is committed to the database
+// before any client hears of it. The bot thinks in its own goroutine,
+// without the lock, and its choices are applied under the lock.
+type reconRoom struct {
+	srv *Server
+	id  string
+
+	mu      sync.Mutex
+	rec     store.ReconGame // the committed record
+	g       *recon.Game
+	bot     recon.Player
+	human   game.Color
+	markers map[string]string
+	clients map[*client]struct{}
+	closed  bool
+	flag    *time.Timer
+	botJob  *job // the bot's turn in progress, or nil
+}
+
+// reconConfig returns the arbiter configuration of a stored game: its
+// clock and the reference's 100-half-move draw.
+func reconConfig(rec *store.ReconGame) recon.Config {
+	return recon.Config{
+		Clock:     time.Duration(rec.ClockInitialMS) * time.Millisecond,
+		Increment: time.Duration(rec.ClockIncrementMS) * time.Millisecond,
+		MoveLimit: 100,
+	}
+}
+
+// loadReconRoom rebuilds a game from its record: the arbiter from the
+// history, the bot by feeding it its side of the history.
+func (s *Server) loadReconRoom(rec *store.ReconGame) (*reconRoom, error) {
+	human := game.White
+	if rec.Human == "black" {
+		human = game.Black
+	}
+	bot, err := bots.New(rec.Opponent, rec.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: bot: %w", rec.ID, err)
+	}
+	names := [2]string{"You", opponentName(rec.Opponent)}
+	if human == game.Black {
+		names[0], names[1] = names[1], names[0]
+	}
+	h := &recon.History{Names: names}
+	if rec.History != "" {
+		if h, err = recon.UnmarshalHistory([]byte(rec.History)); err != nil {
+			return nil, fmt.Errorf("game %s: %w", rec.ID, err)
+		}
+	}
+	clocks := [2]time.Duration{time.Duration(rec.WhiteMS) * time.Millisecond, time.Duration(rec.BlackMS) * time.Millisecond}
+	g, err := recon.Restore(reconConfig(rec), h, clocks, bot, human.Other())
+	if err != nil {
+		closeBot(bot)
+		return nil, fmt.Errorf("game %s: %w", rec.ID, err)
+	}
+	markers := map[string]string{}
+	if err := json.Unmarshal([]byte(rec.Markers), &markers); err != nil {
+		markers = map[string]string{}
+	}
+	return &reconRoom{srv: s, id: rec.ID, rec: *rec, g: g, bot: bot, human: human, markers: markers, clients: map[*client]struct{}{}}, nil
+}
+
+func closeBot(p recon.Player) {
+	if c, ok := p.(interface{ Close() error }); ok {
+		_ = c.Close()
+	}
+}
+
+func (r *reconRoom) over() bool { return r.rec.Status == store.StatusOver }
+
+// seq counts the actions taken: every sense and every move of both sides.
+func (r *reconRoom) seq() int {
+	h := r.g.History()
+	n := 0
+	for c := game.White; c <= game.Black; c++ {
+		n += len(h.Senses[c]) + len(h.RequestedMoves[c])
+	}
+	return n
+}
+
+// commitLocked saves the game as the arbiter has it now and makes it the
+// room's record. On failure the room's record is unchanged, and so is the
+// game as far as any client knows: the caller refuses the action.
+func (r *reconRoom) commitLocked(now time.Time) error {
+	rec := r.rec
+	rec.History = string(recon.MarshalHistory(r.g.History()))
+	clocks := r.g.Clocks()
+	if r.g.Config().Clock > 0 && !r.g.IsOver() {
+		// The mover's time so far this turn, so that a restart (which
+		// starts the turn's clock afresh) charges it.
+		clocks[r.g.Turn()] = r.g.SecondsLeft(r.g.Turn())
+	}
+	rec.WhiteMS, rec.BlackMS = clocks[game.White].Milliseconds(), clocks[game.Black].Milliseconds()
+	markers, _ := json.Marshal(r.markers)
+	rec.Markers = string(markers)
+	if o := r.g.Outcome(); o.Over() && rec.Status != store.StatusOver {
+		rec.Status = store.StatusOver
+		rec.Result = reconResult(o)
+		rec.Reason = o.Reason.String()
+		t := now
+		rec.FinishedAt = &t
+	}
+	if err := r.srv.store.SaveReconGame(&rec); err != nil {
+		r.srv.logf("game %s: commit: %v", r.id, err)
+		return err
+	}
+	r.rec = rec
+	return nil
+}
+
+// reconResult writes an outcome as a PGN result.
+func reconResult(o recon.Outcome) string {
+	switch {
+	case !o.Over():
+		return "*"
+	case !o.Decisive:
+		return "1/2-1/2"
+	case o.Winner == game.White:
+		return "1-0"
+	}
+	return "0-1"
+}
+
+// syncClockLocked arms the flag timer for the mover's clock.
+func (r *reconRoom) syncClockLocked() {
+	if r.flag != nil {
+		r.flag.Stop()
+		r.flag = nil
+	}
+	if r.closed || r.g.IsOver() || len(r.clients) == 0 {
+		return
+	}
+	if d, ok := r.g.Deadline(); ok {
+		r.flag = time.AfterFunc(time.Until(d)+5*time.Millisecond, r.onFlag)
+	}
+}
+
+func (r *reconRoom) onFlag() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed || r.over() {
+		return
+	}
+	if !r.g.CheckClock() {
+		r.syncClockLocked() // woke early
+		return
+	}
+	r.endedLocked(time.Now())
+}
+
+// endedLocked commits a game that has just ended and tells every tab.
+func (r *reconRoom) endedLocked(now time.Time) {
+	r.cancelBotLocked()
+	if err := r.commitLocked(now); err != nil {
+		return
+	}
+	r.syncClockLocked()
+	r.broadcastStateLocked(now)
+}
+
+func (r *reconRoom) cancelBotLocked() {
+	if r.botJob != nil {
+		r.botJob.cancel()
+		r.botJob = nil
+	}
+}
+
+// handle applies one message from c.
+func (r *reconRoom) handle(c *client, m ReconMessage) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	now := time.Now()
+	if reconNeedsSeq[m.Type] && m.Seq != r.seq() {
+		c.trySend(encodeError(protoErr(CodeStale, "message for action %d, but the game is at action %d", m.Seq, r.seq())))
+		c.trySend(r.stateLocked(now))
+		return
+	}
+	var perr *ProtoError
+	switch m.Type {
+	case "sync":
+		c.trySend(r.stateLocked(now))
+		return
+	case "sense":
+		perr = r.humanSenseLocked(m.Square, now)
+	case "move":
+		perr = r.humanMoveLocked(m.Move, now)
+	case "resign":
+		perr = r.resignLocked(now)
+	case "marker":
+		perr = r.markerLocked(m.Square, m.Piece, now)
+	case "rematch":
+		r.rematchLocked(c)
+		return
+	}
+	if perr != nil {
+		c.trySend(encodeError(perr))
+		if perr.Code == CodeGameOver {
+			r.broadcastStateLocked(now)
+		}
+		return
+	}
+	r.maybeStartBotLocked()
+	r.broadcastStateLocked(now)
+}
+
+// arbiterErr turns an arbiter refusal into a protocol error.
+func arbiterErr(err error) *ProtoError {
+	switch {
+	case errors.Is(err, recon.ErrGameOver):
+		return protoErr(CodeGameOver, "the game is over")
+	case errors.Is(err, recon.ErrWrongPhase):
+		return protoErr(CodeWrongPhase, "%v", err)
+	case errors.Is(err, recon.ErrNotMoveAction):
+		return protoErr(CodeIllegalMove, "%v", err)
+	case errors.Is(err, recon.ErrBadSquare):
+		return protoErr(CodeBadSquare, "%v", err)
+	}
+	return protoErr(CodeServer, "%v", err)
+}
+
+// humanTurnLocked refuses an action when it is not the person's turn.
+func (r *reconRoom) humanTurnLocked() *ProtoError {
+	if r.over() || r.g.IsOver() {
+		return protoErr(CodeGameOver, "the game is over")
+	}
+	if r.g.Turn() != r.human {
+		return protoErr(CodeNotYourTurn, "it is the opponent's turn")
+	}
+	return nil
+}
+
+// act runs one arbiter action for the person and commits it; on a refusal
+// or a failed commit the game is as before.
+func (r *reconRoom) act(now time.Time, f func() error) *ProtoError {
+	if perr := r.humanTurnLocked(); perr != nil {
+		return perr
+	}
+	saved := *r.g // a value copy: restores the arbiter, history included, if the commit fails
+	if err := f(); err != nil {
+		if r.g.IsOver() { // the flag fell as the action arrived
+			r.endedLocked(now)
+		}
+		return arbiterErr(err)
+	}
+	if r.g.Phase() == recon.PhaseEndTurn {
+		if err := r.g.EndTurn(); err != nil {
+			return arbiterErr(err)
+		}
+	}
+	if err := r.commitLocked(now); err != nil {
+		*r.g = saved
+		return protoErr(CodeServer, "could not save the game")
+	}
+	if r.g.IsOver() {
+		r.cancelBotLocked()
+	}
+	r.syncClockLocked()
+	return nil
+}
+
+func (r *reconRoom) humanSenseLocked(s game.Square, now time.Time) *ProtoError {
+	return r.act(now, func() error { _, err := r.g.Sense(s); return err })
+}
+
+func (r *reconRoom) humanMoveLocked(m game.Move, now time.Time) *ProtoError {
+	return r.act(now, func() error { _, err := r.g.Move(m); return err })
+}
+
+func (r *reconRoom) resignLocked(now time.Time) *ProtoError {
+	if r.over() || r.g.IsOver() {
+		return protoErr(CodeGameOver, "the game is over")
+	}
+	saved := *r.g
+	if err := r.g.Resign(r.human); err != nil {
+		return arbiterErr(err)
+	}
+	if err := r.commitLocked(now); err != nil {
+		*r.g = saved
+		return protoErr(CodeServer, "could not save the game")
+	}
+	r.cancelBotLocked()
+	r.syncClockLocked()
+	return nil
+}
+
+// maxMarkers bounds the person's notes (one per square at most anyway).
+const maxMarkers = 64
+
+func (r *reconRoom) markerLocked(s game.Square, p game.Piece, now time.Time) *ProtoError {
+	name := s.String()
+	before, had := r.markers[name]
+	if p == game.NoPiece {
+		delete(r.markers, name)
+	} else {
+		r.markers[name] = pieceCode(p)
+	}
+	if len(r.markers) > maxMarkers {
+		delete(r.markers, name)
+	}
+	if err := r.commitLocked(now); err != nil {
+		if had {
+			r.markers[name] = before
+		} else {
+			delete(r.markers, name)
+		}
+		return protoErr(CodeServer, "could not save the marker")
+	}
+	return nil
+}
+
+func (r *reconRoom) rematchLocked(c *client) {
+	human := "white"
+	if r.rec.Human == "white" {
+		human = "black"
+	}
+	rec := &store.ReconGame{
+		Owner: r.rec.Owner, Human: human, Opponent: r.rec.Opponent, Seed: newSeed(),
+		ClockInitialMS: r.rec.ClockInitialMS, ClockIncrementMS: r.rec.ClockIncrementMS,
+		WhiteMS: r.rec.ClockInitialMS, BlackMS: r.rec.ClockInitialMS,
+	}
+	if err := r.srv.store.CreateReconGame(rec); err != nil {
+		r.srv.logf("rematch of %s: %v", r.id, err)
+		c.trySend(encodeError(protoErr(CodeServer, "could not create the rematch")))
+		return
+	}
+	c.trySend(encodeRedirect("/game/" + rec.ID))
+}
+
+// maybeStartBotLocked starts the bot's turn when it is the bot's to play.
+func (r *reconRoom) maybeStartBotLocked() {
+	if r.closed || r.g.IsOver() || r.botJob != nil || len(r.clients) == 0 || r.g.Turn() == r.human {
+		return
+	}
+	ctx, cancel := context.WithCancel(r.srv.ctx)
+	if d, ok := r.g.Deadline(); ok {
+		ctx, cancel = context.WithDeadline(r.srv.ctx, d)
+	}
+	j := &job{cancel: cancel}
+	r.botJob = j
+	go r.runBot(ctx, j, r.g.Phase(), r.g.OpponentCapture(), r.g.SenseActions(), r.g.MoveActions(), r.g.SecondsLeft(r.human.Other()))
+}
+
+// runBot plays the bot's turn from phase: each of its choices is applied
+// under the lock (and committed) only if its turn is still on. The bot's
+// calls are made one at a time from this goroutine, its MoveResult
+// included; the job ends only after it, so the bot's next turn cannot
+// start before.
+func (r *reconRoom) runBot(ctx context.Context, j *job, phase recon.Phase, capture game.Square, senseActions []game.Square, moveActions []game.Move, left time.Duration) {
+	defer j.cancel()
+	current := func() bool { return r.botJob == j && !r.closed && !r.g.IsOver() }
+	if phase == recon.PhaseSense {
+		r.bot.OpponentMoveResult(capture)
+		s := r.bot.ChooseSense(ctx, senseActions, moveActions, left)
+		r.mu.Lock()
+		if !current() {
+			r.finishBotLocked(j)
+			r.mu.Unlock()
+			return
+		}
+		saved := *r.g
+		result, err := r.g.Sense(s)
+		if err != nil && !r.g.IsOver() {
+			r.srv.logf("game %s: bot sensed %s: %v; senses nothing instead", r.id, recon.SquareName(s), err)
+			result, err = r.g.Sense(game.NoSquare)
+		}
+		if err == nil && r.commitLocked(time.Now()) != nil {
+			*r.g = saved
+			err = errors.New("commit failed")
+		}
+		if err != nil {
+			r.finishBotLocked(j)
+			r.mu.Unlock()
+			return
+		}
+		left = r.g.SecondsLeft(r.human.Other())
+		r.mu.Unlock()
+		r.bot.SenseResult(result)
+	}
+	m := r.bot.ChooseMove(ctx, moveActions, left)
+	// A bot's reply is never instant: the person should see the turn pass.
+	if pause := r.srv.replyPause(); pause > 0 {
+		t := time.NewTimer(pause)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+	}
+	r.mu.Lock()
+	if !current() {
+		r.finishBotLocked(j)
+		r.mu.Unlock()
+		return
+	}
+	saved := *r.g
+	res, err := r.g.Move(m)
+	if err != nil && !r.g.IsOver() {
+		r.srv.logf("game %s: bot chose %s: %v; passes instead", r.id, recon.UCI(m), err)
+		res, err = r.g.Move(game.NoMove)
+	}
+	if err == nil && !r.g.IsOver() {
+		err = r.g.EndTurn()
+	}
+	now := time.Now()
+	if err == nil && r.commitLocked(now) != nil {
+		*r.g = saved
+		err = errors.New("commit failed")
+	}
+	if err != nil {
+		r.finishBotLocked(j)
+		r.mu.Unlock()
+		return
+	}
+	r.syncClockLocked()
+	r.broadcastStateLocked(now)
+	r.mu.Unlock()
+	r.bot.MoveResult(res)
+	r.mu.Lock()
+	r.finishBotLocked(j)
+	r.mu.Unlock()
+}
+
+// finishBotLocked ends the bot's job j: when the game ended meanwhile (the
+// flag fell while it thought) that is committed and told, and when it is
+// the bot's turn again (never, in a game between two sides) it starts.
+func (r *reconRoom) finishBotLocked(j *job) {
+	if r.botJob != j {
+		return
+	}
+	r.botJob = nil
+	if r.closed {
+		return
+	}
+	if r.g.IsOver() && !r.over() {
+		r.endedLocked(time.Now())
+		return
+	}
+	r.maybeStartBotLocked()
+}
+
+// shutdownLocked runs when the last tab leaves: the bot stops and the
+// clock stops, so time away is never charged.
+func (r *reconRoom) shutdownLocked(now time.Time) {
+	r.cancelBotLocked()
+	if !r.g.IsOver() && r.g.Config().Clock > 0 {
+		_ = r.commitLocked(now) // logged; at worst the running turn's time is not charged
+	}
+	if r.flag != nil {
+		r.flag.Stop()
+		r.flag = nil
+	}
+	r.closed = true
+	closeBot(r.bot)
+}
+
+func (r *reconRoom) broadcastStateLocked(now time.Time) {
+	b := r.stateLocked(now)
+	for c := range r.clients {
+		c.trySend(b)
+	}
+}
+
+func (r *reconRoom) stateLocked(now time.Time) []byte { return mustJSON(r.buildStateLocked(now)) }
+
+// buildStateLocked builds what the person may see: their own pieces, their
+// own turns' observations, their move actions, their markers and clock;
+// the true board only once the game is over.
+func (r *reconRoom) buildStateLocked(now time.Time) *ReconState {
+	h := r.g.History()
+	st := &ReconState{
+		Type: "recon_state", ID: r.id, Human: r.human.String(),
+		Opponent: r.rec.Opponent, OpponentName: opponentName(r.rec.Opponent),
+		Seq: r.seq(), Pieces: map[string]string{}, Turns: []ReconTurnView{}, MoveActions: []LegalView{},
+		Markers: r.markers, Status: r.rec.Status, Result: r.rec.Result, Reason: r.rec.Reason,
+	}
+	board := r.g.Board()
+	for s := game.A1; s <= game.H8; s++ {
+		if p := board.PieceAt(s); p != game.NoPiece && p.Color() == r.human {
+			st.Pieces[s.String()] = pieceCode(p)
+		}
+	}
+	st.Turns = humanTurns(h, r.human)
+	switch {
+	case r.g.IsOver():
+		st.Phase = "over"
+	case r.g.Turn() != r.human:
+		st.Phase = "waiting"
+	case r.g.Phase() == recon.PhaseSense:
+		st.Phase = "sense"
+		if n := len(st.Turns); n == 0 || st.Turns[n-1].Sensed {
+			// The turn has begun: its opening news is the opponent's capture.
+			st.Turns = append(st.Turns, ReconTurnView{OpponentCapture: squareOrEmpty(r.g.OpponentCapture()), Lost: lostPiece(h, r.human, r.g.OpponentCapture())})
+		}
+	default:
+		st.Phase = "move"
+		st.MoveActions = moveActionViews(r.g.MoveActions(), &board)
+	}
+	if r.rec.Timed() {
+		cv := &ReconClockView{Initial: r.rec.ClockInitialMS, Increment: r.rec.ClockIncrementMS}
+		cv.Mine = max(r.g.SecondsLeft(r.human).Milliseconds(), 0)
+		cv.Running = !r.g.IsOver() && r.g.Turn() == r.human
+		st.Clock = cv
+	}
+	if r.g.IsOver() {
+		st.TrueFEN = board.FEN()
+		st.HistoryURL = "/game/" + r.id + "/history.json"
+		st.ReplayURL = "/game/" + r.id + "/replay"
+	}
+	return st
+}
+
+// humanTurns lists the person's turns in h with what they learnt in each.
+func humanTurns(h *recon.History, human game.Color) []ReconTurnView {
+	out := []ReconTurnView{}
+	for n := range h.Senses[human] {
+		t := ReconTurnView{Sensed: true, Sense: squareOrEmpty(h.Senses[human][n]), SenseResult: []ReconSquareView{}}
+		// The opponent's capture announced at this turn's start: the one
+		// made by the opponent's turn just before.
+		prev := recon.Turn{Color: human, Number: n}
+		if human == game.White {
+			prev = recon.Turn{Color: game.Black, Number: n - 1}
+		} else {
+			prev = recon.Turn{Color: game.White, Number: n}
+		}
+		if prev.Number >= 0 && prev.Number < len(h.CaptureSquares[prev.Color]) {
+			cs := h.CaptureSquares[prev.Color][prev.Number]
+			t.OpponentCapture = squareOrEmpty(cs)
+			if cs != game.NoSquare {
+				if b, err := recon.ParseBoard(h.FENsBefore[prev.Color][prev.Number]); err == nil {
+					t.Lost = pieceCode(b.PieceAt(cs))
+				}
+			}
+		}
+		for _, sp := range h.SenseResults[human][n] {
+			t.SenseResult = append(t.SenseResult, ReconSquareView{Square: sp.Square.String(), Piece: pieceCode(sp.Piece)})
+		}
+		if n < len(h.RequestedMoves[human]) {
+			t.Moved = true
+			t.Requested = recon.UCI(h.RequestedMoves[human][n])
+			if tk := h.TakenMoves[human][n]; tk != game.NoMove {
+				t.Taken = recon.UCI(tk)
+			}
+			t.Capture = squareOrEmpty(h.CaptureSquares[human][n])
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// lostPiece returns the code of the person's piece the opponent's last
+// move took on capture, read from the record (the person's own piece,
+// which they know).
+func lostPiece(h *recon.History, human game.Color, capture game.Square) string {
+	opp := human.Other()
+	n := len(h.FENsBefore[opp])
+	if capture == game.NoSquare || n == 0 {
+		return ""
+	}
+	b, err := recon.ParseBoard(h.FENsBefore[opp][n-1])
+	if err != nil {
+		return ""
+	}
+	return pieceCode(b.PieceAt(capture))
+}
+
+func squareOrEmpty(s game.Square) string {
+	if s == game.NoSquare {
+		return ""
+	}
+	return s.String()
+}
+
+// moveActionViews lists the move actions as the board offers them,
+// sorted; a bare pawn move to the last rank is offered as its promotions.
+func moveActionViews(actions []game.Move, board *recon.Board) []LegalView {
+	out := make([]LegalView, 0, len(actions))
+	seen := map[string]bool{}
+	for _, m := range actions {
+		uci := recon.UCI(m)
+		if seen[uci] {
+			continue
+		}
+		seen[uci] = true
+		lv := LegalView{From: m.From().String(), To: m.To().String(), UCI: uci}
+		if m.IsPromotion() {
+			lv.Promotion = m.Promotion().String()
+		} else if board.PieceAt(m.From()).Type() == game.Pawn && (m.To().Rank() == 0 || m.To().Rank() == 7) {
+			// A bare pawn capture onto the last rank: the promotions are
+			// listed as well and the board asks which.
+			continue
+		}
+		out = append(out, lv)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].UCI < out[j].UCI })
+	return out
+}
