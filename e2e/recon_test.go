@@ -241,6 +241,13 @@ func TestReconResumeInNewTab(t *testing.T) {
 	}
 	url := tb.location()
 	seq := tb.seq()
+	// A note on d4: right-click cycles black pawn, knight, ...
+	x, y := tb.squareCenter("d4")
+	for i := 0; i < 2; i++ {
+		tb.do(chromedp.MouseClickXY(x, y, chromedp.ButtonType("right")))
+	}
+	tb.waitJS(`document.querySelector('#board [data-square="d4"] [data-marker]')?.dataset.marker === 'wN'`, "a white knight note on d4",
+		`document.querySelector('#board [data-square="d4"]').outerHTML`, uiWait)
 	tb.shot("before-close")
 	tb.close()
 
@@ -248,6 +255,9 @@ func TestReconResumeInNewTab(t *testing.T) {
 	tb2.open(strings.TrimPrefix(url, e.srv.URL()))
 	if got := tb2.waitMyPhase(); got != "sense" || tb2.seq() != seq {
 		t.Fatalf("resumed in phase %q at action %d, want sense at %d", got, tb2.seq(), seq)
+	}
+	if m := eval[string](tb2, `document.querySelector('#board [data-square="d4"] [data-marker]')?.dataset.marker || ''`); m != "wN" {
+		t.Errorf("the note on d4 after reopening: %q, want wN", m)
 	}
 	clock := eval[string](tb2, `document.querySelector('#player-bottom .clock').textContent`)
 	if !strings.HasPrefix(clock, "14:") && !strings.HasPrefix(clock, "15:") {
@@ -335,4 +345,36 @@ func TestReconPhone(t *testing.T) {
 	}
 	tb.waitMyPhase()
 	tb.shot("phone-after-move")
+}
+
+// TestReconKill9 kills the server with SIGKILL after the person's sense
+// and checks that the reloaded page stands in the move phase with the same
+// sense result, and plays on.
+func TestReconKill9(t *testing.T) {
+	e := newEnv(t)
+	tb := e.newTab(t, desktop)
+	tb.newRecon("white", "random", "15+5")
+	tb.waitMyPhase()
+	tb.senseAt("e7")
+	seen := eval[string](tb, `[...document.querySelectorAll('#board [data-seen="now"]')].map(p => p.closest('[data-square]').dataset.square + p.dataset.piece).sort().join(' ')`)
+	url := tb.location()
+	if err := e.srv.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tb.open(strings.TrimPrefix(url, e.srv.URL()))
+	if got := tb.waitMyPhase(); got != "move" {
+		t.Fatalf("after kill -9: phase %q, want move", got)
+	}
+	again := eval[string](tb, `[...document.querySelectorAll('#board [data-seen="now"]')].map(p => p.closest('[data-square]').dataset.square + p.dataset.piece).sort().join(' ')`)
+	if again != seen || seen == "" {
+		t.Errorf("sense result after kill -9: %q, before: %q", again, seen)
+	}
+	tb.shot("after-kill9")
+	if !tb.tryMove("e2", "e4") {
+		t.Fatal("e2e4 not offered after the restart")
+	}
+	tb.waitMyPhase()
 }

@@ -212,7 +212,7 @@ function drawLog() {
       else parts.push(t.taken);
       if (t.capture) parts.push(`captured on ${t.capture}`);
     }
-    li.textContent = parts.join(', ');
+    li.textContent = parts.length ? parts.join(', ') : 'this turn…';
     logEl.append(li);
   });
   logEl.parentElement.scrollTop = logEl.parentElement.scrollHeight;
