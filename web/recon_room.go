@@ -252,27 +252,49 @@ func (r *reconRoom) humanTurnLocked() *ProtoError {
 	return nil
 }
 
-// act runs one arbiter action for the person and commits it; on a refusal
-// or a failed commit the game is as before.
+// errCommit marks a change the database refused; the game was put back.
+var errCommit = errors.New("could not save the game")
+
+// changeLocked applies f, one or more arbiter actions, and commits the
+// result. When f fails the arbiter refused (and changed nothing, unless a
+// flag fell, which the caller handles); when the commit fails the arbiter
+// is put back as it was, so no client ever sees an uncommitted change.
+func (r *reconRoom) changeLocked(now time.Time, f func() error) error {
+	saved := *r.g // a value copy: the arbiter, history included
+	if err := f(); err != nil {
+		return err
+	}
+	if err := r.commitLocked(now); err != nil {
+		*r.g = saved
+		return errCommit
+	}
+	return nil
+}
+
+// act runs one arbiter action for the person (ending the turn after a
+// move) and commits it; on a refusal or a failed commit the game is as
+// before.
 func (r *reconRoom) act(now time.Time, f func() error) *ProtoError {
 	if perr := r.humanTurnLocked(); perr != nil {
 		return perr
 	}
-	saved := *r.g // a value copy: restores the arbiter, history included, if the commit fails
-	if err := f(); err != nil {
-		if r.g.IsOver() { // the flag fell as the action arrived
+	err := r.changeLocked(now, func() error {
+		if err := f(); err != nil {
+			return err
+		}
+		if r.g.Phase() == recon.PhaseEndTurn {
+			return r.g.EndTurn()
+		}
+		return nil
+	})
+	if err != nil {
+		if r.g.IsOver() && !r.over() { // the flag fell as the action arrived
 			r.endedLocked(now)
 		}
-		return arbiterErr(err)
-	}
-	if r.g.Phase() == recon.PhaseEndTurn {
-		if err := r.g.EndTurn(); err != nil {
-			return arbiterErr(err)
+		if errors.Is(err, errCommit) {
+			return protoErr(CodeServer, "could not save the game")
 		}
-	}
-	if err := r.commitLocked(now); err != nil {
-		*r.g = saved
-		return protoErr(CodeServer, "could not save the game")
+		return arbiterErr(err)
 	}
 	if r.g.IsOver() {
 		r.cancelBotLocked()
@@ -293,13 +315,11 @@ func (r *reconRoom) resignLocked(now time.Time) *ProtoError {
 	if r.over() || r.g.IsOver() {
 		return protoErr(CodeGameOver, "the game is over")
 	}
-	saved := *r.g
-	if err := r.g.Resign(r.human); err != nil {
+	if err := r.changeLocked(now, func() error { return r.g.Resign(r.human) }); err != nil {
+		if errors.Is(err, errCommit) {
+			return protoErr(CodeServer, "could not save the game")
+		}
 		return arbiterErr(err)
-	}
-	if err := r.commitLocked(now); err != nil {
-		*r.g = saved
-		return protoErr(CodeServer, "could not save the game")
 	}
 	r.cancelBotLocked()
 	r.syncClockLocked()
@@ -380,16 +400,16 @@ func (r *reconRoom) runBot(ctx context.Context, j *job, phase recon.Phase, captu
 			r.mu.Unlock()
 			return
 		}
-		saved := *r.g
-		result, err := r.g.Sense(s)
-		if err != nil && !r.g.IsOver() {
-			r.srv.logf("game %s: bot sensed %s: %v; senses nothing instead", r.id, recon.SquareName(s), err)
-			result, err = r.g.Sense(game.NoSquare)
-		}
-		if err == nil && r.commitLocked(time.Now()) != nil {
-			*r.g = saved
-			err = errors.New("commit failed")
-		}
+		var result recon.SenseResult
+		err := r.changeLocked(time.Now(), func() error {
+			var err error
+			result, err = r.g.Sense(s)
+			if err != nil && !r.g.IsOver() {
+				r.srv.logf("game %s: bot sensed %s: %v; senses nothing instead", r.id, recon.SquareName(s), err)
+				result, err = r.g.Sense(game.NoSquare)
+			}
+			return err
+		})
 		if err != nil {
 			r.finishBotLocked(j)
 			r.mu.Unlock()
@@ -415,20 +435,20 @@ func (r *reconRoom) runBot(ctx context.Context, j *job, phase recon.Phase, captu
 		r.mu.Unlock()
 		return
 	}
-	saved := *r.g
-	res, err := r.g.Move(m)
-	if err != nil && !r.g.IsOver() {
-		r.srv.logf("game %s: bot chose %s: %v; passes instead", r.id, recon.UCI(m), err)
-		res, err = r.g.Move(game.NoMove)
-	}
-	if err == nil && !r.g.IsOver() {
-		err = r.g.EndTurn()
-	}
+	var res recon.MoveResult
 	now := time.Now()
-	if err == nil && r.commitLocked(now) != nil {
-		*r.g = saved
-		err = errors.New("commit failed")
-	}
+	err := r.changeLocked(now, func() error {
+		var err error
+		res, err = r.g.Move(m)
+		if err != nil && !r.g.IsOver() {
+			r.srv.logf("game %s: bot chose %s: %v; passes instead", r.id, recon.UCI(m), err)
+			res, err = r.g.Move(game.NoMove)
+		}
+		if err == nil && !r.g.IsOver() {
+			err = r.g.EndTurn()
+		}
+		return err
+	})
 	if err != nil {
 		r.finishBotLocked(j)
 		r.mu.Unlock()

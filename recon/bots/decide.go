@@ -60,13 +60,7 @@ const (
 // judging the result with a search of depth plies (0: quiescence only), and
 // whether the request leaves the player's king capturable.
 func (sc *scorer) score(ctx context.Context, b *game.Position, a game.Move, depth int) (float32, bool) {
-	req := a
-	if req != game.NoMove {
-		req = recon.WithDefaultPromotion(b, req)
-	}
-	_, enc := recon.Revise(b, req)
-	r := *b
-	recon.Apply(&r, enc)
+	r := afterRequest(b, a)
 	them := sc.us.Other()
 	if r.KingSquare(them) == game.NoSquare {
 		return scoreWin, false
@@ -87,9 +81,9 @@ func (sc *scorer) score(ctx context.Context, b *game.Position, a game.Move, dept
 	return float32(1 / (1 + math.Exp(-float64(cp)/cpScale))), false
 }
 
-// exposes reports whether requesting a on b leaves the player's king
-// capturable (and does not take the opponent's king first).
-func exposes(b *game.Position, a game.Move, us game.Color) bool {
+// afterRequest returns board b after its side to move requested a (a
+// pass for game.NoMove), as the arbiter would take it.
+func afterRequest(b *game.Position, a game.Move) game.Position {
 	req := a
 	if req != game.NoMove {
 		req = recon.WithDefaultPromotion(b, req)
@@ -97,6 +91,13 @@ func exposes(b *game.Position, a game.Move, us game.Color) bool {
 	_, enc := recon.Revise(b, req)
 	r := *b
 	recon.Apply(&r, enc)
+	return r
+}
+
+// exposes reports whether requesting a on b leaves the player's king
+// capturable (and does not take the opponent's king first).
+func exposes(b *game.Position, a game.Move, us game.Color) bool {
+	r := afterRequest(b, a)
 	if r.KingSquare(us.Other()) == game.NoSquare {
 		return false
 	}

@@ -313,11 +313,7 @@ func (k *Knightwatch) kingCaptureEverywhere(actions []game.Move) (game.Move, boo
 		}
 		all := true
 		for i := range k.belief.boards {
-			b := &k.belief.boards[i]
-			_, enc := recon.Revise(b, recon.WithDefaultPromotion(b, a))
-			r := *b
-			recon.Apply(&r, enc)
-			if r.KingSquare(them) != game.NoSquare {
+			if r := afterRequest(&k.belief.boards[i], a); r.KingSquare(them) != game.NoSquare {
 				all = false
 				break
 			}

@@ -25,10 +25,8 @@ func mailboxOf(p *game.Position) mailbox {
 	return mb
 }
 
-// position rebuilds a position from mb with side to move, keeping from
-// old the castling rights whose king and rook still stand at home and no
-// en passant square.
-func (mb *mailbox) position(side game.Color, old *game.Position) (game.Position, bool) {
+// placement writes mb as a FEN's piece placement field.
+func (mb *mailbox) placement() string {
 	var sb strings.Builder
 	for r := 7; r >= 0; r-- {
 		empty := 0
@@ -51,6 +49,15 @@ func (mb *mailbox) position(side game.Color, old *game.Position) (game.Position,
 			sb.WriteByte('/')
 		}
 	}
+	return sb.String()
+}
+
+// position rebuilds a position from mb with side to move, keeping from
+// old the castling rights whose king and rook still stand at home and no
+// en passant square.
+func (mb *mailbox) position(side game.Color, old *game.Position) (game.Position, bool) {
+	var sb strings.Builder
+	sb.WriteString(mb.placement())
 	if side == game.White {
 		sb.WriteString(" w ")
 	} else {

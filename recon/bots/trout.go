@@ -72,7 +72,7 @@ type Trout struct {
 	rng     *rand.Rand
 	chooser moveChooser
 	color   game.Color
-	board   [64]game.Piece
+	board   mailbox
 	// castle[side] stays true while trout's own king and that rook have
 	// never moved (the opponent's rights are read from its board).
 	castle     [2]bool
@@ -230,27 +230,7 @@ func (t *Trout) End(recon.Outcome, *recon.History) { _ = t.Close() }
 // no en passant square.
 func (t *Trout) fen() string {
 	var sb strings.Builder
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			pc := t.board[game.NewSquare(f, r)]
-			if pc == game.NoPiece {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			sb.WriteByte(pc.Letter())
-		}
-		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
-		}
-		if r > 0 {
-			sb.WriteByte('/')
-		}
-	}
+	sb.WriteString(t.board.placement())
 	side := " w "
 	if t.color == game.Black {
 		side = " b "
