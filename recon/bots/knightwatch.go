@@ -184,8 +184,11 @@ type KnightwatchStats struct {
 	Recoveries       int
 	SenseTime        []time.Duration
 	MoveTime         []time.Duration
-	// TruthChecks and TruthMisses count the checks TrueBoardInSet made.
-	TruthChecks, TruthMisses int
+	// TruthChecks and TruthMisses count the checks TrueBoardInSet made
+	// while the belief was exact (a miss there would be a bug);
+	// SampledChecks and SampledMisses those made once it was sampled.
+	TruthChecks, TruthMisses     int
+	SampledChecks, SampledMisses int
 }
 
 // NewKnightwatch returns the bot with cfg; seed drives its sampling.
@@ -211,9 +214,16 @@ func (k *Knightwatch) BeliefSize() int { return k.belief.size() }
 // true board).
 func (k *Knightwatch) TrueBoardInSet(truth *game.Position) bool {
 	in := k.belief.contains(truth)
-	k.stats.TruthChecks++
-	if !in {
-		k.stats.TruthMisses++
+	if k.belief.exact {
+		k.stats.TruthChecks++
+		if !in {
+			k.stats.TruthMisses++
+		}
+	} else {
+		k.stats.SampledChecks++
+		if !in {
+			k.stats.SampledMisses++
+		}
 	}
 	return in
 }
@@ -526,7 +536,10 @@ func (s KnightwatchStats) Report() string {
 		line += fmt.Sprintf("; %d recoveries", s.Recoveries)
 	}
 	if s.TruthChecks > 0 {
-		line += fmt.Sprintf("; true board in set %d of %d checks", s.TruthChecks-s.TruthMisses, s.TruthChecks)
+		line += fmt.Sprintf("; true board in the exact set %d of %d checks", s.TruthChecks-s.TruthMisses, s.TruthChecks)
+	}
+	if s.SampledChecks > 0 {
+		line += fmt.Sprintf(", in the sampled set %d of %d", s.SampledChecks-s.SampledMisses, s.SampledChecks)
 	}
 	return line
 }
