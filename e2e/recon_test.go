@@ -378,3 +378,27 @@ func TestReconKill9(t *testing.T) {
 	}
 	tb.waitMyPhase()
 }
+
+// TestReconViewports checks the Reconnaissance board fits every screen,
+// the page does not scroll sideways, and keeps screenshots of each.
+func TestReconViewports(t *testing.T) {
+	e := newEnv(t)
+	for _, vp := range []viewport{desktop, tabletLand, tabletPortrait, phone} {
+		t.Run(vp.name, func(t *testing.T) {
+			tb := e.newTab(t, vp)
+			defer tb.close()
+			tb.newRecon("white", "random", "15+5")
+			tb.waitMyPhase()
+			tb.senseAt("e7")
+			tb.checkNoSideways("recon page", "#board")
+			tb.checkFits(tb.layout())
+			tb.shot("recon-move-phase")
+			for _, sel := range []string{`[data-action="pass"]`, `[data-recon-result]`, `#player-bottom .clock`} {
+				r, ok := tb.rectOf(sel)
+				if !ok || r.W == 0 || r.H == 0 || r.X < 0 || r.X+r.W > float64(vp.width)+1 {
+					t.Errorf("[%s] %s is not fully on screen: %+v", vp.name, sel, r)
+				}
+			}
+		})
+	}
+}
