@@ -25,13 +25,20 @@ let hover = ''; // square whose sense window is shown
 let tapped = ''; // a first touch on a square, waiting for the second
 let clockBase = null; // {ms, at} while the person's clock runs
 let dialogShownFor = '';
+// pendingMarkers holds the notes sent but not yet echoed by the server, so
+// that quick repeated clicks cycle on from what the person sees rather than
+// from the last state the server sent (which would send the same note twice).
+const pendingMarkers = new Map();
 
 const board = new Board(boardEl, { onMove: requestMove });
 const socket = new GameSocket(socketURL(), {
   onMessage,
   onStatus: (up) => {
     banner.hidden = up;
-    if (!up) say('Connection lost; reconnecting…', true);
+    if (!up) {
+      pendingMarkers.clear(); // notes in flight may be lost; the state sent on reconnecting is the truth
+      say('Connection lost; reconnecting…', true);
+    }
   },
 });
 socket.connect();
@@ -51,6 +58,7 @@ function onMessage(msg) {
       applyState(msg);
       break;
     case 'error':
+      pendingMarkers.clear(); // the next state is the server's word on every note
       say(msg.message || msg.code || 'The server refused that.', true);
       break;
     case 'notice':
@@ -84,6 +92,7 @@ function myColor() { return state && state.human === 'black' ? 'b' : 'w'; }
 function applyState(next) {
   const prev = state;
   state = next;
+  settleMarkers();
   if (!prev && !flipped) board.setOrientation(next.human === 'black' ? 'black' : 'white');
   boardEl.dataset.phase = next.phase;
   boardEl.dataset.status = next.status;
@@ -119,7 +128,7 @@ function draw() {
     for (const [sq, m] of reconMemory(state)) if (!map.has(sq)) map.set(sq, m);
   }
   board.setPieceMap(map);
-  board.setMarkers(new Map(Object.entries(state.markers || {})));
+  board.setMarkers(shownMarkers());
   const cur = state.turns[state.turns.length - 1];
   const inTurn = state.phase === 'sense' || state.phase === 'move';
   board.markSquares('captured-here', inTurn && cur && cur.opponentCapture ? [cur.opponentCapture] : []);
@@ -316,13 +325,33 @@ const CYCLE = ['', 'P', 'N', 'B', 'R', 'Q', 'K'];
 let pressTimer = 0;
 let longPressed = false;
 
+/** shownMarkers is the server's notes with the ones still on their way laid over them. */
+function shownMarkers() {
+  const m = new Map(Object.entries((state && state.markers) || {}));
+  for (const [sq, piece] of pendingMarkers) {
+    if (piece) m.set(sq, piece);
+    else m.delete(sq);
+  }
+  return m;
+}
+
+/** settleMarkers drops the pending notes the server's state now shows. */
+function settleMarkers() {
+  const got = (state && state.markers) || {};
+  for (const [sq, piece] of pendingMarkers) if ((got[sq] || '') === piece) pendingMarkers.delete(sq);
+  if (state && state.status === 'over') pendingMarkers.clear();
+}
+
 function cycleMarker(sq) {
   if (!state || !sq) return;
   const enemy = myColor() === 'w' ? 'b' : 'w';
-  const now = (state.markers || {})[sq] || '';
+  const now = shownMarkers().get(sq) || '';
   const i = CYCLE.indexOf(now ? now[1] : '');
   const next = CYCLE[(i + 1) % CYCLE.length];
-  socket.send({ type: 'marker', square: sq, piece: next ? enemy + next : '' });
+  const piece = next ? enemy + next : '';
+  pendingMarkers.set(sq, piece);
+  board.setMarkers(shownMarkers());
+  socket.send({ type: 'marker', square: sq, piece });
 }
 
 boardEl.addEventListener('contextmenu', (e) => {
@@ -363,7 +392,11 @@ document.addEventListener('click', (e) => {
       board.setOrientation(board.orientation === 'white' ? 'black' : 'white');
       break;
     case 'clear-markers':
-      for (const sq of Object.keys(state.markers || {})) socket.send({ type: 'marker', square: sq, piece: '' });
+      for (const sq of shownMarkers().keys()) {
+        pendingMarkers.set(sq, '');
+        socket.send({ type: 'marker', square: sq, piece: '' });
+      }
+      board.setMarkers(shownMarkers());
       break;
     case 'rematch':
       socket.send({ type: 'rematch' });
