@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -32,13 +34,33 @@ func envOr(name, def string) string {
 	return def
 }
 
+// parseSecondsClock reads a clock written "SECONDS+INCREMENT", such as
+// "900+5" or "120+1": both in seconds, the first above zero.
+func parseSecondsClock(v string) (clock, increment time.Duration, err error) {
+	a, b, ok := strings.Cut(v, "+")
+	if !ok {
+		return 0, 0, fmt.Errorf("%q is not SECONDS+INCREMENT, such as 900+5", v)
+	}
+	secs, err1 := strconv.ParseFloat(a, 64)
+	inc, err2 := strconv.ParseFloat(b, 64)
+	if err1 != nil || err2 != nil || !(secs > 0 && secs <= 86400) || !(inc >= 0 && inc <= 3600) {
+		return 0, 0, fmt.Errorf("%q is not SECONDS+INCREMENT with 0 < SECONDS <= 86400 and 0 <= INCREMENT <= 3600", v)
+	}
+	return time.Duration(secs * float64(time.Second)), time.Duration(inc * float64(time.Second)), nil
+}
+
 func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH]", stderr)
 	addr := fs.String("addr", envOr("KNIGHTWATCH_ADDR", ":8080"), "listen address (env KNIGHTWATCH_ADDR)")
 	dbPath := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"), "SQLite database path (env KNIGHTWATCH_DB)")
 	noEngine := fs.Bool("no-engine", false, "never let the engine reply (for benchmarks of the server alone)")
+	rbcClock := fs.String("rbc-clock", "900+5", "clock of Reconnaissance Chess games of the HTTP API: seconds each + seconds added per turn")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	clock, increment, err := parseSecondsClock(*rbcClock)
+	if err != nil {
+		return fmt.Errorf("--rbc-clock: %w", err)
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -64,6 +86,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		Levels:      web.EngineLevels(),
 		NoEngine:    *noEngine,
 		Logger:      logger,
+		RBCClock:    clock, RBCIncrement: increment,
 	})
 	if err != nil {
 		return err

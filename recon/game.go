@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"knightwatch/game"
@@ -171,6 +172,30 @@ func (g *Game) MoveActions() []game.Move {
 	return g.board.MoveActions()
 }
 
+// MoveActionsOf returns the move actions c could take on the board as it
+// stands: the mover's MoveActions, or for the other side the moves of its
+// own pieces as if it were to move. They depend on c's own pieces only,
+// so a server may answer either player at any moment without revealing
+// anything. Nil when the game is over.
+func (g *Game) MoveActionsOf(c game.Color) []game.Move {
+	if g.phase == PhaseOver {
+		return nil
+	}
+	if c == g.board.Turn() {
+		return g.board.MoveActions()
+	}
+	f := strings.Fields(g.board.FEN())
+	f[1], f[3] = "b", "-"
+	if c == game.White {
+		f[1] = "w"
+	}
+	b, err := ParseBoard(strings.Join(f, " "))
+	if err != nil {
+		return nil // the arbiter's own board always parses
+	}
+	return b.MoveActions()
+}
+
 // SecondsLeft returns c's remaining time, counting the running turn for the
 // mover; Unlimited without a clock.
 func (g *Game) SecondsLeft(c game.Color) time.Duration {
@@ -299,6 +324,26 @@ func (g *Game) Resign(c game.Color) error {
 		return fmt.Errorf("%w (%s)", ErrGameOver, g.outcome)
 	}
 	g.finish(Win(c.Other(), Resign))
+	return nil
+}
+
+// Forfeit ends the game as if c's clock had run out, at any moment of
+// either player's turn: what a server does when c's program reports that
+// it has failed, instead of waiting for the flag to fall.
+func (g *Game) Forfeit(c game.Color) error {
+	if !g.started {
+		return ErrNotStarted
+	}
+	if g.CheckClock() {
+		return fmt.Errorf("%w (%s)", ErrGameOver, g.outcome)
+	}
+	if g.cfg.Clock > 0 {
+		if c != g.Turn() {
+			g.clock[g.Turn()] -= g.now().Sub(g.turnStart)
+		}
+		g.clock[c] = 0
+	}
+	g.finish(Win(c.Other(), Timeout))
 	return nil
 }
 

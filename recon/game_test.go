@@ -273,3 +273,71 @@ func TestRestore(t *testing.T) {
 		t.Error("a record whose taken move is wrong restored")
 	}
 }
+
+// TestForfeit checks that a forfeit ends the game on time for the side
+// that gave up, on either side's turn, charging the mover's running turn.
+func TestForfeit(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		loser game.Color
+	}{{"the mover", game.Black}, {"the waiting side", game.White}} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := newFakeClock()
+			g := NewGame(clockConfig(clk, time.Minute, time.Second), "w", "b")
+			if err := g.Forfeit(game.White); !errors.Is(err, ErrNotStarted) {
+				t.Fatalf("forfeit before the start: %v", err)
+			}
+			g.Start()
+			playTurn(t, g, game.NoSquare, "e2e4")
+			clk.advance(10 * time.Second) // Black's turn
+			if err := g.Forfeit(tc.loser); err != nil {
+				t.Fatal(err)
+			}
+			if g.Outcome() != Win(tc.loser.Other(), Timeout) {
+				t.Errorf("outcome %s", g.Outcome())
+			}
+			if got := g.SecondsLeft(tc.loser); got != 0 {
+				t.Errorf("loser's clock %s, want 0", got)
+			}
+			if tc.loser == game.White {
+				if got := g.SecondsLeft(game.Black); got != 50*time.Second {
+					t.Errorf("the mover's clock %s, want 50s", got)
+				}
+			}
+			if err := g.Forfeit(tc.loser.Other()); !errors.Is(err, ErrGameOver) {
+				t.Errorf("forfeit after the end: %v", err)
+			}
+			if g.MoveActionsOf(game.White) != nil {
+				t.Error("move actions after the end")
+			}
+		})
+	}
+}
+
+// TestMoveActionsOf checks that each side's move actions are its own on
+// either side's turn: the mover's as the arbiter has them, the other's
+// as they would be with that side to move.
+func TestMoveActionsOf(t *testing.T) {
+	g := NewGame(DefaultConfig(), "w", "b")
+	g.Start()
+	playTurn(t, g, game.NoSquare, "e2e4")
+	b := g.Board()
+	if got, want := uciList(g.MoveActionsOf(game.Black)), uciList(b.MoveActions()); got != want {
+		t.Errorf("the mover's actions\n got %s\nwant %s", got, want)
+	}
+	white, err := ParseBoard("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := uciList(g.MoveActionsOf(game.White)), uciList(white.MoveActions()); got != want {
+		t.Errorf("the waiting side's actions\n got %s\nwant %s", got, want)
+	}
+}
+
+func uciList(ms []game.Move) string {
+	s := ""
+	for _, m := range ms {
+		s += UCI(m) + " "
+	}
+	return s
+}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"golang.org/x/crypto/bcrypt"
 
 	"knightwatch/game"
 	"knightwatch/store"
@@ -92,6 +93,8 @@ type envOpts struct {
 	real     bool // the real engine and its levels
 	noEngine bool
 	dbPath   string
+	// rbcClock and rbcIncrement are the clock of API games (default 900+5).
+	rbcClock, rbcIncrement time.Duration
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -110,6 +113,7 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 		Store: st, Templates: fallbackTemplates, Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
 		NewSearcher: func() Searcher { return o.searcher }, Searchers: 2, Levels: testLevels,
 		NoEngine: o.noEngine, ReplyPause: -1, Logger: log.New(io.Discard, "", 0),
+		RBCClock: o.rbcClock, RBCIncrement: o.rbcIncrement,
 	}
 	if o.real {
 		cfg.NewSearcher, cfg.Levels, cfg.ReplyPause = NewEngineSearcher, EngineLevels(), 0
@@ -118,6 +122,7 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv.api.bcryptCost = bcrypt.MinCost // the hashes are real, only faster to make and check
 	ts := httptest.NewServer(srv)
 	e := &testEnv{t: t, srv: srv, ts: ts, store: st, dbPath: o.dbPath}
 	t.Cleanup(e.close)

@@ -17,20 +17,22 @@ import (
 const VariantRecon = "recon"
 
 // ReconOpponent is a bot the new-game form offers for Reconnaissance
-// Chess, with a line that says how strong it is.
+// Chess, with a line that says how strong it is. Account is its username
+// on the HTTP API, where it is always connected and accepts every
+// invitation.
 type ReconOpponent struct {
-	Spec, Name, Description string
+	Spec, Name, Description, Account string
 }
 
 // ReconOpponents are the bots a person can play, strongest first.
 var ReconOpponents = []ReconOpponent{
-	{"knightwatch", "Knightwatch", "Full strength: keeps every board you could have, senses where it matters, rarely leaves its king open. Beats trout about nine games in ten."},
-	{"knightwatch:level=3", "Knightwatch 3", "Strong: the same ideas with less care and shorter thought."},
-	{"knightwatch:level=2", "Knightwatch 2", "Club level: tracks the boards but judges them shallowly and errs now and then."},
-	{"knightwatch:level=1", "Knightwatch 1", "Beginner: senses at random and forgets its king is in danger. Beatable while you learn the game."},
-	{"trout:engine=knightwatch", "Trout", "The reference's baseline: one guessed board and a chess engine; takes your king whenever it sees it."},
-	{"attacker", "Attacker", "Tries one quick king raid, then waits."},
-	{"random", "Random", "Moves and senses at random."},
+	{"knightwatch", "Knightwatch", "Full strength: keeps every board you could have, senses where it matters, rarely leaves its king open. Beats trout about nine games in ten.", "knightwatch"},
+	{"knightwatch:level=3", "Knightwatch 3", "Strong: the same ideas with less care and shorter thought.", "knightwatch-3"},
+	{"knightwatch:level=2", "Knightwatch 2", "Club level: tracks the boards but judges them shallowly and errs now and then.", "knightwatch-2"},
+	{"knightwatch:level=1", "Knightwatch 1", "Beginner: senses at random and forgets its king is in danger. Beatable while you learn the game.", "knightwatch-1"},
+	{"trout:engine=knightwatch", "Trout", "The reference's baseline: one guessed board and a chess engine; takes your king whenever it sees it.", "trout"},
+	{"attacker", "Attacker", "Tries one quick king raid, then waits.", "attacker"},
+	{"random", "Random", "Moves and senses at random.", "random"},
 }
 
 // opponentName returns the display name of a bot spec.

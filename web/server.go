@@ -65,6 +65,12 @@ type Config struct {
 	ReplyPause time.Duration
 	// Logger receives server errors (default: the standard logger).
 	Logger *log.Logger
+	// RBCClock and RBCIncrement are the clock of new Reconnaissance Chess
+	// games of the HTTP API (default the reference's 900 s + 5 s).
+	RBCClock, RBCIncrement time.Duration
+	// BotSlots bounds how many built-in bot turns of API games think at
+	// once (default runtime.NumCPU()).
+	BotSlots int
 }
 
 // Server is the web app. Create it with New; it is an http.Handler.
@@ -77,6 +83,7 @@ type Server struct {
 	upgrader websocket.Upgrader
 	pool     *pool
 	hub      hub
+	api      *apiState
 	mux      *http.ServeMux
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -131,10 +138,25 @@ func New(cfg Config) (*Server, error) {
 	if n <= 0 {
 		n = runtime.NumCPU()
 	}
+	clock, inc := cfg.RBCClock, cfg.RBCIncrement
+	if clock <= 0 {
+		clock, inc = 900*time.Second, 5*time.Second
+	}
+	slots := cfg.BotSlots
+	if slots <= 0 {
+		slots = runtime.NumCPU()
+	}
+	s.api = newAPIState(slots, clock, inc)
+	if err := s.ensureBuiltinUsers(); err != nil {
+		return nil, err
+	}
 	if cfg.NewSearcher != nil {
 		s.pool = newPool(n, cfg.NewSearcher)
 	}
 	s.routes()
+	if err := s.resumeAPIGames(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -144,6 +166,7 @@ func New(cfg Config) (*Server, error) {
 func (s *Server) Close() {
 	defer s.conns.Wait()
 	s.cancel()
+	s.closeAPIGames()
 	s.hub.mu.Lock()
 	s.closed = true
 	var conns []*client
@@ -201,6 +224,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) routes() {
+	s.apiRoutes()
 	s.mux.HandleFunc("GET /{$}", s.handleHome)
 	s.mux.HandleFunc("POST /games", s.handleCreate)
 	s.mux.HandleFunc("GET /game/{id}", s.handleGamePage)

@@ -1,0 +1,188 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// StatusWaiting is an API game whose players have not both said they are
+// ready; its clocks have not started.
+const StatusWaiting = "waiting"
+
+// APIGame is one Reconnaissance Chess game of the HTTP API between two
+// users (either may be one of Knightwatch's own bots). Its record is the
+// reference's history JSON, as for ReconGame; IDs are integers because
+// the API's paths and bodies carry them so.
+type APIGame struct {
+	ID               int64  `gorm:"primaryKey;autoIncrement"`
+	WhiteID          int64  `gorm:"index;not null"`
+	BlackID          int64  `gorm:"index;not null"`
+	WhiteName        string `gorm:"size:40;not null"`
+	BlackName        string `gorm:"size:40;not null"`
+	WhiteVersion     int    `gorm:"not null;default:0"`
+	BlackVersion     int    `gorm:"not null;default:0"`
+	Ranked           bool   `gorm:"not null;default:false"`
+	Seed             uint64 `gorm:"not null;default:0"` // for built-in bots' random choices
+	ClockInitialMS   int64  `gorm:"not null"`
+	ClockIncrementMS int64  `gorm:"not null"`
+	// WhiteMS and BlackMS are each side's time at the start of its
+	// current or next turn as last committed, with the running turn's time
+	// so far charged.
+	WhiteMS    int64  `gorm:"not null"`
+	BlackMS    int64  `gorm:"not null"`
+	WhiteReady bool   `gorm:"not null;default:false"`
+	BlackReady bool   `gorm:"not null;default:false"`
+	History    string `gorm:"type:text;not null;default:''"`
+	Status     string `gorm:"index;size:16;not null"`
+	Result     string `gorm:"size:8;not null;default:'*'"`
+	Reason     string `gorm:"size:40;not null;default:''"`
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	FinishedAt *time.Time
+}
+
+// Invitation asks a user (To) to play the game its sender made.
+type Invitation struct {
+	ID        int64 `gorm:"primaryKey;autoIncrement"`
+	FromID    int64 `gorm:"index;not null"`
+	ToID      int64 `gorm:"index;not null"`
+	GameID    int64 `gorm:"not null"`
+	Accepted  bool  `gorm:"not null;default:false"`
+	Finished  bool  `gorm:"not null;default:false"`
+	CreatedAt time.Time
+}
+
+// CreateAPIGame inserts g and, when inv is not nil, the invitation to it
+// (inv.GameID is set), both or neither.
+func (s *Store) CreateAPIGame(g *APIGame, inv *Invitation) error {
+	if g.Status == "" {
+		g.Status = StatusWaiting
+	}
+	if g.Result == "" {
+		g.Result = "*"
+	}
+	err := s.db.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(g).Error; err != nil {
+			return err
+		}
+		if inv == nil {
+			return nil
+		}
+		inv.GameID = g.ID
+		return tx.Create(inv).Error
+	})
+	if err != nil {
+		return fmt.Errorf("store: create api game: %w", err)
+	}
+	return nil
+}
+
+var apiGameMutableColumns = []string{"white_ms", "black_ms", "white_ready", "black_ready", "history", "status", "result", "reason", "updated_at", "finished_at"}
+
+// SaveAPIGame writes the changing fields of g (which must exist).
+func (s *Store) SaveAPIGame(g *APIGame) error {
+	g.UpdatedAt = time.Now()
+	res := s.db.Model(&APIGame{}).Where("id = ?", g.ID).Select(apiGameMutableColumns).Updates(g)
+	if res.Error != nil {
+		return fmt.Errorf("store: save api game %d: %w", g.ID, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: save api game %d: %w", g.ID, ErrNotFound)
+	}
+	return nil
+}
+
+// GetAPIGame loads a game; ErrNotFound when none.
+func (s *Store) GetAPIGame(id int64) (*APIGame, error) {
+	var g APIGame
+	err := s.db.Where("id = ?", id).Take(&g).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: get api game %d: %w", id, err)
+	}
+	return &g, nil
+}
+
+// UnfinishedAPIGames returns every game not over, oldest first: what a
+// starting server takes up again.
+func (s *Store) UnfinishedAPIGames() ([]APIGame, error) {
+	var gs []APIGame
+	if err := s.db.Where("status <> ?", StatusOver).Order("id").Find(&gs).Error; err != nil {
+		return nil, fmt.Errorf("store: unfinished api games: %w", err)
+	}
+	return gs, nil
+}
+
+// UserAPIGames returns up to limit of the user's games with status (any
+// when empty), newest first.
+func (s *Store) UserAPIGames(userID int64, status string, limit int) ([]APIGame, error) {
+	q := s.db.Where("(white_id = ? OR black_id = ?)", userID, userID)
+	if status != "" {
+		q = q.Where("status = ?", status)
+	}
+	var gs []APIGame
+	if err := q.Order("id DESC").Limit(limit).Find(&gs).Error; err != nil {
+		return nil, fmt.Errorf("store: user api games: %w", err)
+	}
+	return gs, nil
+}
+
+// PendingInvitations returns the IDs of the invitations to the user not
+// yet accepted, oldest first.
+func (s *Store) PendingInvitations(toID int64) ([]int64, error) {
+	ids := []int64{}
+	err := s.db.Model(&Invitation{}).Where("to_id = ? AND accepted = ?", toID, false).Order("id").Pluck("id", &ids).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: invitations: %w", err)
+	}
+	return ids, nil
+}
+
+// GetInvitation loads an invitation; ErrNotFound when none.
+func (s *Store) GetInvitation(id int64) (*Invitation, error) {
+	var inv Invitation
+	err := s.db.Where("id = ?", id).Take(&inv).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: invitation %d: %w", id, err)
+	}
+	return &inv, nil
+}
+
+// SetInvitation marks the invitation accepted or finished; only its
+// recipient may, which the caller has checked.
+func (s *Store) SetInvitation(inv *Invitation) error {
+	res := s.db.Model(&Invitation{}).Where("id = ?", inv.ID).Select("accepted", "finished").Updates(inv)
+	if res.Error != nil {
+		return fmt.Errorf("store: invitation %d: %w", inv.ID, res.Error)
+	}
+	return nil
+}
+
+// FinishGameInvitations marks the invitations to game gameID sent to user
+// toID accepted and finished: what a built-in bot does when its game ends.
+func (s *Store) FinishGameInvitations(gameID, toID int64) error {
+	err := s.db.Model(&Invitation{}).Where("game_id = ? AND to_id = ?", gameID, toID).
+		Updates(map[string]any{"accepted": true, "finished": true}).Error
+	if err != nil {
+		return fmt.Errorf("store: finish invitations of game %d: %w", gameID, err)
+	}
+	return nil
+}
+
+// OpenAPIGames counts the user's games not over.
+func (s *Store) OpenAPIGames(userID int64) (int, error) {
+	var n int64
+	err := s.db.Model(&APIGame{}).Where("(white_id = ? OR black_id = ?) AND status <> ?", userID, userID, StatusOver).Count(&n).Error
+	if err != nil {
+		return 0, fmt.Errorf("store: open api games: %w", err)
+	}
+	return int(n), nil
+}

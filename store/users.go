@@ -1,0 +1,131 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// ErrTaken is returned when a username is already in use (names are
+// compared without regard to case).
+var ErrTaken = errors.New("store: name taken")
+
+// User is an account of the Reconnaissance Chess server: a person or a
+// bot that connects through the HTTP API, or one of Knightwatch's own bots
+// (Builtin names its spec). The password is kept only as a slow salted
+// hash made by the caller.
+type User struct {
+	ID int64 `gorm:"primaryKey;autoIncrement"`
+	// Name is as registered; NameKey is its lower-case form, unique, so
+	// that "Bob" and "bob" cannot both exist.
+	Name         string `gorm:"size:40;not null"`
+	NameKey      string `gorm:"size:40;not null;uniqueIndex"`
+	Email        string `gorm:"size:200;not null;default:''"`
+	Affiliation  string `gorm:"size:200;not null;default:''"`
+	PasswordHash []byte `gorm:"not null"`
+	// Builtin is the bot spec of one of Knightwatch's own bots ("" for
+	// everyone else); such users play inside the server and cannot log in.
+	Builtin string `gorm:"size:80;not null;default:''"`
+	// MaxGames bounds the games the user plays at once (invitations it
+	// accepts, ranked games it is given).
+	MaxGames int  `gorm:"not null;default:4"`
+	Ranked   bool `gorm:"not null;default:false"`
+	// Version is the bot version ranked games are rated under; 0 until
+	// the first is created.
+	Version   int       `gorm:"not null;default:0"`
+	LastSeen  time.Time `gorm:"index"`
+	CreatedAt time.Time
+}
+
+// UserKey is the form of a username that uniqueness is decided on.
+func UserKey(name string) string { return strings.ToLower(name) }
+
+// CreateUser inserts u; ErrTaken when its name is in use.
+func (s *Store) CreateUser(u *User) error {
+	u.NameKey = UserKey(u.Name)
+	if u.MaxGames == 0 {
+		u.MaxGames = 4
+	}
+	res := s.db.Clauses(clause.OnConflict{DoNothing: true}).Create(u)
+	if res.Error != nil {
+		return fmt.Errorf("store: create user %q: %w", u.Name, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return ErrTaken
+	}
+	return nil
+}
+
+// UserByName loads a user by name, in any case; ErrNotFound when none.
+func (s *Store) UserByName(name string) (*User, error) {
+	var u User
+	err := s.db.Where("name_key = ?", UserKey(name)).Take(&u).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: user %q: %w", name, err)
+	}
+	return &u, nil
+}
+
+// UserByID loads a user; ErrNotFound when none.
+func (s *Store) UserByID(id int64) (*User, error) {
+	var u User
+	err := s.db.Where("id = ?", id).Take(&u).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: user %d: %w", id, err)
+	}
+	return &u, nil
+}
+
+// UpdateUser writes the changeable settings of u: max games, ranked,
+// version and last seen.
+func (s *Store) UpdateUser(u *User) error {
+	res := s.db.Model(&User{}).Where("id = ?", u.ID).
+		Select("max_games", "ranked", "version", "last_seen").Updates(u)
+	if res.Error != nil {
+		return fmt.Errorf("store: update user %d: %w", u.ID, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: update user %d: %w", u.ID, ErrNotFound)
+	}
+	return nil
+}
+
+// TouchUsers records that the users were seen at t.
+func (s *Store) TouchUsers(ids []int64, t time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if err := s.db.Model(&User{}).Where("id IN ?", ids).Update("last_seen", t).Error; err != nil {
+		return fmt.Errorf("store: touch users: %w", err)
+	}
+	return nil
+}
+
+// Users returns every user seen since t or built in, by name.
+func (s *Store) Users(seenSince time.Time) ([]User, error) {
+	var us []User
+	err := s.db.Where("last_seen >= ? OR builtin <> ''", seenSince).Order("name_key").Find(&us).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: users: %w", err)
+	}
+	return us, nil
+}
+
+// AllUsers returns every user, by name.
+func (s *Store) AllUsers() ([]User, error) {
+	var us []User
+	if err := s.db.Order("name_key").Find(&us).Error; err != nil {
+		return nil, fmt.Errorf("store: users: %w", err)
+	}
+	return us, nil
+}

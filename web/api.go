@@ -1,0 +1,339 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+	"golang.org/x/time/rate"
+
+	"knightwatch/store"
+)
+
+// The Reconnaissance Chess server's HTTP API: the reference's remote
+// client (reconchess's RemoteGame, rc-connect, rc-register) talks to these
+// routes exactly as it talks to the competition server. Section 4.11 of
+// the reconchess documentation is the contract; web/API.md says where
+// Knightwatch fills its gaps.
+
+// ReconchessVersion is the reference version the API speaks; rc-connect
+// refuses a server that reports another.
+const ReconchessVersion = "1.6.9"
+
+const (
+	// apiBodyLimit bounds every request body; the largest the API needs is
+	// a registration, well under a kilobyte.
+	apiBodyLimit = 16 << 10
+	// activeWindow is how recently a user must have called to count as
+	// connected; rc-connect polls every 5 seconds.
+	activeWindow = 60 * time.Second
+	// seenEvery is how often a user's last-seen time is written.
+	seenEvery = 5 * time.Second
+	// Failed logins: each address and each username may fail loginBurst
+	// times, then once per loginEvery.
+	loginBurst = 10
+	loginEvery = 6 * time.Second
+)
+
+// apiState is the API's share of the server: the running games, the
+// verified passwords, the login limiters and the built-in bots' slots.
+type apiState struct {
+	mu     sync.Mutex
+	tables map[int64]*apiTable
+
+	authMu   sync.Mutex
+	verified map[int64][32]byte // user ID: digest of a password bcrypt accepted
+	seen     map[int64]time.Time
+	failures map[string]*rate.Limiter
+
+	// botSlots bounds how many built-in bot turns think at once.
+	botSlots chan struct{}
+	// clock is the clock of new API games.
+	clock, increment time.Duration
+	// loginEvery is how often a spent failed login comes back.
+	loginEvery time.Duration
+	// bcryptCost is the cost of new password hashes (tests lower it).
+	bcryptCost int
+}
+
+func newAPIState(slots int, clock, increment time.Duration) *apiState {
+	return &apiState{
+		tables: map[int64]*apiTable{}, verified: map[int64][32]byte{}, seen: map[int64]time.Time{},
+		failures: map[string]*rate.Limiter{}, botSlots: make(chan struct{}, slots),
+		clock: clock, increment: increment, loginEvery: loginEvery,
+		bcryptCost: bcrypt.DefaultCost,
+	}
+}
+
+// acquireBotSlot waits for a bot slot; false when ctx ends first.
+func (a *apiState) acquireBotSlot(ctx context.Context) (release func(), ok bool) {
+	select {
+	case a.botSlots <- struct{}{}:
+		return func() { <-a.botSlots }, true
+	case <-ctx.Done():
+		return nil, false
+	}
+}
+
+// apiRoutes registers the API. Each path answers its other methods with
+// 405 and unknown paths with 404, in JSON like every answer of the API.
+func (s *Server) apiRoutes() {
+	routes := []struct {
+		method, path string
+		h            http.HandlerFunc
+	}{
+		{"GET", "/api/version", s.handleAPIVersion},
+		{"POST", "/api/users/{$}", s.handleAPIRegister},
+		{"GET", "/api/users/{$}", s.authed(s.handleAPIUsers)},
+		{"GET", "/api/users", s.authed(s.handleAPIUsers)}, // rc-register probes this
+		{"POST", "/api/users/me", s.authed(s.handleAPIMe)},
+		{"POST", "/api/users/me/max_games", s.authed(s.handleAPIMaxGames)},
+		{"POST", "/api/users/me/ranked", s.authed(s.handleAPIRanked)},
+		{"GET", "/api/users/me/version", s.authed(s.handleAPIGetVersion)},
+		{"POST", "/api/users/me/version", s.authed(s.handleAPINewVersion)},
+		{"GET", "/api/invitations/{$}", s.authed(s.handleAPIInvitations)},
+		{"POST", "/api/invitations/{$}", s.authed(s.handleAPIInvite)},
+		{"POST", "/api/invitations/{id}", s.authed(s.handleAPIAccept)},
+		{"POST", "/api/invitations/{id}/finish", s.authed(s.handleAPIFinish)},
+	}
+	for _, e := range apiGameEndpoints {
+		routes = append(routes, struct {
+			method, path string
+			h            http.HandlerFunc
+		}{e.method, "/api/games/{id}/" + e.name, s.authed(s.gameEndpoint(e.handle))})
+	}
+	allowed := map[string][]string{}
+	for _, r := range routes {
+		s.mux.HandleFunc(r.method+" "+r.path, r.h)
+		allowed[r.path] = append(allowed[r.path], r.method)
+	}
+	for path, methods := range allowed {
+		allow := strings.Join(methods, ", ")
+		s.mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", allow)
+			writeAPIError(w, apiErr(http.StatusMethodNotAllowed, "%s %s: use %s", r.Method, r.URL.Path, allow))
+		})
+	}
+	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeAPIError(w, apiErr(http.StatusNotFound, "no such endpoint: %s %s", r.Method, r.URL.Path))
+	})
+}
+
+// writeJSON writes v as the response.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeAPIError writes a refusal as {"error": "..."} with its status.
+func writeAPIError(w http.ResponseWriter, e *apiError) {
+	if e.status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Basic realm="knightwatch", charset="UTF-8"`)
+	}
+	writeJSON(w, e.status, map[string]string{"error": e.msg})
+}
+
+// readBody reads a JSON object body into its fields. An empty body is an
+// empty object (the reference's client posts some calls without one).
+func readBody(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, *apiError) {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, apiBodyLimit))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, apiErr(http.StatusRequestEntityTooLarge, "request body over %d bytes", apiBodyLimit)
+		}
+		return nil, apiErr(http.StatusBadRequest, "could not read the body: %v", err)
+	}
+	return decodeObject(data)
+}
+
+// decodeObject parses a request body: one JSON object, or nothing.
+func decodeObject(data []byte) (map[string]json.RawMessage, *apiError) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return map[string]json.RawMessage{}, nil
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, apiErr(http.StatusBadRequest, "the body must be one JSON object: %v", err)
+	}
+	if fields == nil {
+		return nil, apiErr(http.StatusBadRequest, "the body must be a JSON object, not null")
+	}
+	return fields, nil
+}
+
+// field decodes the required field name of a body into v.
+func field(fields map[string]json.RawMessage, name string, v any, what string) *apiError {
+	raw, ok := fields[name]
+	if !ok {
+		return apiErr(http.StatusBadRequest, "%q is missing (want %s)", name, what)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return apiErr(http.StatusBadRequest, "%q must be %s, not %s", name, what, shortJSON(raw))
+	}
+	return nil
+}
+
+func shortJSON(raw json.RawMessage) string {
+	if len(raw) > 40 {
+		return string(raw[:40]) + "…"
+	}
+	return string(raw)
+}
+
+// apiHandler is an API handler for an authenticated user.
+type apiHandler func(w http.ResponseWriter, r *http.Request, u *store.User)
+
+// authed checks the Basic credentials of every call: 401 when missing or
+// wrong, 429 after too many failures from one address or for one name.
+// A good call counts as the user being connected.
+func (s *Server) authed(h apiHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		u, e := s.authenticate(r, time.Now())
+		if e != nil {
+			writeAPIError(w, e)
+			return
+		}
+		h(w, r, u)
+	}
+}
+
+// dummyHash is compared against when the user does not exist, so that a
+// wrong name costs the same time as a wrong password.
+var dummyHash = sync.OnceValue(func() []byte {
+	h, _ := bcrypt.GenerateFromPassword([]byte("knightwatch dummy password"), bcrypt.DefaultCost)
+	return h
+})
+
+func (s *Server) authenticate(r *http.Request, now time.Time) (*store.User, *apiError) {
+	name, password, ok := r.BasicAuth()
+	if !ok {
+		return nil, apiErr(http.StatusUnauthorized, "Basic authorization required")
+	}
+	ip := clientAddr(r)
+	if s.api.blocked(now, "addr "+ip, "name "+store.UserKey(name)) {
+		return nil, apiErr(http.StatusTooManyRequests, "too many failed logins; wait a minute")
+	}
+	u, err := s.store.UserByName(name)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
+		s.api.failed(now, "addr "+ip, "name "+store.UserKey(name))
+		return nil, apiErr(http.StatusUnauthorized, "wrong username or password")
+	case err != nil:
+		s.logf("api auth: %v", err)
+		return nil, apiErr(http.StatusInternalServerError, "could not check the login; try again")
+	}
+	if u.Builtin != "" || !s.api.checkPassword(u, password) {
+		s.api.failed(now, "addr "+ip, "name "+u.NameKey)
+		return nil, apiErr(http.StatusUnauthorized, "wrong username or password")
+	}
+	s.api.touch(s, u, now)
+	return u, nil
+}
+
+// clientAddr is the caller's IP address (the connection's: a proxy's
+// headers are not trusted).
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// checkPassword verifies password against u's bcrypt hash. A bot calls
+// several times a second; bcrypt is slow on purpose, so once a password
+// has been accepted its SHA-256 is kept and compared instead.
+func (a *apiState) checkPassword(u *store.User, password string) bool {
+	sum := sha256.Sum256(append(u.PasswordHash, password...))
+	a.authMu.Lock()
+	known, ok := a.verified[u.ID]
+	a.authMu.Unlock()
+	if ok && subtle.ConstantTimeCompare(known[:], sum[:]) == 1 {
+		return true
+	}
+	if bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(password)) != nil {
+		return false
+	}
+	a.authMu.Lock()
+	if len(a.verified) > 100000 {
+		clear(a.verified)
+	}
+	a.verified[u.ID] = sum
+	a.authMu.Unlock()
+	return true
+}
+
+func (a *apiState) limiter(key string) *rate.Limiter {
+	l, ok := a.failures[key]
+	if !ok {
+		if len(a.failures) > 100000 {
+			clear(a.failures) // a flood of names; forgetting is safer than growing
+		}
+		l = rate.NewLimiter(rate.Every(a.loginEvery), loginBurst)
+		a.failures[key] = l
+	}
+	return l
+}
+
+// blocked reports whether any of keys has no failures left.
+func (a *apiState) blocked(now time.Time, keys ...string) bool {
+	a.authMu.Lock()
+	defer a.authMu.Unlock()
+	for _, k := range keys {
+		if l, ok := a.failures[k]; ok && l.TokensAt(now) < 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// failed spends one failure of each key.
+func (a *apiState) failed(now time.Time, keys ...string) {
+	a.authMu.Lock()
+	defer a.authMu.Unlock()
+	for _, k := range keys {
+		a.limiter(k).AllowN(now, 1)
+	}
+}
+
+// touch records that u called, writing it at most every seenEvery.
+func (a *apiState) touch(s *Server, u *store.User, now time.Time) {
+	a.authMu.Lock()
+	last := a.seen[u.ID]
+	due := now.Sub(last) >= seenEvery
+	if due {
+		a.seen[u.ID] = now
+	}
+	a.authMu.Unlock()
+	if due {
+		if err := s.store.TouchUsers([]int64{u.ID}, now); err != nil {
+			s.logf("api: %v", err)
+		}
+	}
+	u.LastSeen = now
+}
+
+func (s *Server) handleAPIVersion(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"version": ReconchessVersion})
+}
+
+// pathID reads the integer path value name.
+func pathID(r *http.Request, name string) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
+	return id, err == nil && id > 0
+}
