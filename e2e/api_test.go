@@ -1,0 +1,187 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// apiUser calls the reconchess HTTP API of the real server as one user.
+type apiUser struct {
+	t          *testing.T
+	srv        *Server
+	name, pass string
+}
+
+func (u *apiUser) call(method, path string, body any) (int, map[string]json.RawMessage) {
+	u.t.Helper()
+	var data []byte
+	if body != nil {
+		data, _ = json.Marshal(body)
+	}
+	req, err := http.NewRequest(method, u.srv.URL()+path, bytes.NewReader(data))
+	if err != nil {
+		u.t.Fatal(err)
+	}
+	req.SetBasicAuth(u.name, u.pass)
+	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
+	if err != nil {
+		u.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	out := map[string]json.RawMessage{}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		u.t.Fatalf("%s %s: %d, not JSON: %v", method, path, resp.StatusCode, err)
+	}
+	return resp.StatusCode, out
+}
+
+func (u *apiUser) must(method, path string, body any, field string, v any) {
+	u.t.Helper()
+	status, out := u.call(method, path, body)
+	if status != http.StatusOK {
+		u.t.Fatalf("%s %s as %s: %d %s", method, path, u.name, status, out["error"])
+	}
+	if field != "" {
+		if err := json.Unmarshal(out[field], v); err != nil {
+			u.t.Fatalf("%s %s: %s: %v", method, path, field, err)
+		}
+	}
+}
+
+// myTurn polls until it is u's turn in game g (true) or the game is over.
+func (u *apiUser) myTurn(g string) bool {
+	u.t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		var st struct {
+			IsMyTurn bool `json:"is_my_turn"`
+			IsOver   bool `json:"is_over"`
+		}
+		_, out := u.call("GET", g+"game_status", nil)
+		_ = json.Unmarshal(out["is_my_turn"], &st.IsMyTurn)
+		_ = json.Unmarshal(out["is_over"], &st.IsOver)
+		if st.IsOver || st.IsMyTurn {
+			return st.IsMyTurn
+		}
+	}
+	u.t.Fatalf("%s: no turn for %s in a minute", g, u.name)
+	return false
+}
+
+// move plays a random move action and ends the turn.
+func (u *apiUser) move(g string, rng *rand.Rand) {
+	u.t.Helper()
+	var actions []json.RawMessage
+	u.must("GET", g+"move_actions", nil, "move_actions", &actions)
+	var m json.RawMessage = []byte("null")
+	if len(actions) > 0 && rng.IntN(8) > 0 {
+		m = actions[rng.IntN(len(actions))]
+	}
+	u.must("POST", g+"move", map[string]json.RawMessage{"requested_move": m}, "", nil)
+	u.must("POST", g+"end_turn", nil, "", nil)
+}
+
+// TestAPIKill9 kills the server with SIGKILL in the middle of API games,
+// one against a built-in bot and one between two users, each killed just
+// after a sense: after the restart both games stand where they were (the
+// sense kept, the move still due) and play on to the end.
+func TestAPIKill9(t *testing.T) {
+	dir := filepath.Join("artifacts", "TestAPIKill9")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	addr, err := FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := StartServer(binPath, filepath.Join(t.TempDir(), "kw.db"), addr, filepath.Join(dir, "server.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop(10 * time.Second)
+	alice, bob := &apiUser{t, srv, "alice", "alice's password"}, &apiUser{t, srv, "bob", "bob's password"}
+	for _, u := range []*apiUser{alice, bob} {
+		u.must("POST", "/api/users/", map[string]string{"username": u.name, "email": "", "affiliation": "", "password": u.pass}, "", nil)
+	}
+	var vsBot, vsBob int64
+	alice.must("POST", "/api/invitations/", map[string]any{"opponent": "random", "color": true}, "game_id", &vsBot)
+	alice.must("POST", "/api/invitations/", map[string]any{"opponent": "bob", "color": false}, "game_id", &vsBob)
+	var inv []int64
+	bob.must("GET", "/api/invitations/", nil, "invitations", &inv)
+	bob.must("POST", fmt.Sprintf("/api/invitations/%d", inv[0]), nil, "game_id", new(int64))
+	gBot, gBob := fmt.Sprintf("/api/games/%d/", vsBot), fmt.Sprintf("/api/games/%d/", vsBob)
+	for _, c := range []struct {
+		u *apiUser
+		g string
+	}{{alice, gBot}, {alice, gBob}, {bob, gBob}} {
+		c.u.must("POST", c.g+"ready", nil, "", nil)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	// Two turns each, then Alice senses in both games and the server dies.
+	for i := 0; i < 2; i++ {
+		for _, c := range []struct {
+			u *apiUser
+			g string
+		}{{alice, gBot}, {bob, gBob}, {alice, gBob}} {
+			if !c.u.myTurn(c.g) {
+				t.Fatalf("%s ended in its first turns", c.g)
+			}
+			c.u.must("POST", c.g+"sense", map[string]any{"square": rng.IntN(64)}, "", nil)
+			c.u.move(c.g, rng)
+		}
+	}
+	if !bob.myTurn(gBob) {
+		t.Fatal("the game between users ended early")
+	}
+	bob.must("POST", gBob+"sense", map[string]any{"square": nil}, "", nil)
+	bob.move(gBob, rng)
+	for _, g := range []string{gBot, gBob} {
+		if !alice.myTurn(g) {
+			t.Fatalf("%s ended early", g)
+		}
+		alice.must("POST", g+"sense", map[string]any{"square": 36}, "", nil)
+	}
+	if err := srv.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []string{gBot, gBob} {
+		if status, out := alice.call("POST", g+"sense", map[string]any{"square": 1}); status != http.StatusBadRequest {
+			t.Errorf("%s: sensing again after kill -9: %d %s (the sense before the kill was lost?)", g, status, out["error"])
+		}
+		alice.move(g, rng)
+	}
+	// Play both to the end.
+	for _, c := range []struct {
+		us []*apiUser
+		g  string
+	}{{[]*apiUser{alice}, gBot}, {[]*apiUser{bob, alice}, gBob}} { // Bob is White
+		for over := false; !over; {
+			for _, u := range c.us {
+				if !u.myTurn(c.g) {
+					over = true
+					break
+				}
+				u.must("POST", c.g+"sense", map[string]any{"square": nil}, "", nil)
+				u.move(c.g, rng)
+			}
+		}
+		var hist map[string]json.RawMessage
+		alice.must("GET", c.g+"game_history", nil, "game_history", &hist)
+		var senses map[string][]json.RawMessage
+		if err := json.Unmarshal(hist["senses"], &senses); err != nil || len(senses["true"])+len(senses["false"]) < 9 {
+			t.Errorf("%s: history senses %v (%v): turns before the kill lost?", c.g, senses, err)
+		}
+		var reason map[string]string
+		alice.must("GET", c.g+"win_reason", nil, "win_reason", &reason)
+		t.Logf("%s: %d turns, %s", c.g, len(senses["true"])+len(senses["false"]), reason["value"])
+	}
+}
