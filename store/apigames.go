@@ -186,3 +186,14 @@ func (s *Store) OpenAPIGames(userID int64) (int, error) {
 	}
 	return int(n), nil
 }
+
+// RecentAPIGames returns up to limit games with status, newest first.
+func (s *Store) RecentAPIGames(status string, limit int) ([]APIGame, error) {
+	var gs []APIGame
+	err := s.db.Where("status = ?", status).Order("id DESC").Limit(limit).
+		Omit("history").Find(&gs).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: recent api games: %w", err)
+	}
+	return gs, nil
+}

@@ -34,6 +34,7 @@ var fallbackTemplates = fstest.MapFS{
 <ul id="your-games">{{range .Finished}}<li><a href="{{.PGNURL}}">{{.White}} - {{.Black}} {{.Result}}</a></li>{{end}}</ul>`)},
 	"game.html":   {Data: []byte(`<!doctype html><title>game</title><div id="board" data-ws="{{.WSURL}}" data-id="{{.ID}}"></div><a data-action="pgn" href="{{.PGNURL}}">PGN</a>`)},
 	"recon.html":  {Data: []byte(`<!doctype html><title>recon</title><main data-game-id="{{.ID}}" data-socket="{{.WSURL}}">{{.OpponentName}} {{.Human}}</main>`)},
+	"bots.html":   {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}{{if .Registered}}<p class="ok">{{.Registered}}</p>{{end}}<p id="connected">{{range .Connected}}{{.}} {{end}}</p><ul>{{range .Finished}}<li><a href="{{.ReplayURL}}">{{.White}}-{{.Black}} {{.Result}}</a></li>{{end}}</ul>`)},
 	"replay.html": {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}<main data-history="{{.History}}"><p id="check">{{.Check}}</p></main>`)},
 }
 

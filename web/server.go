@@ -232,6 +232,10 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /game/{id}/history.json", s.handleReconHistory)
 	s.mux.HandleFunc("GET /game/{id}/replay", s.handleReconReplay)
 	s.mux.HandleFunc("GET /replay", s.handleReplayForm)
+	s.mux.HandleFunc("GET /bots", s.handleBotsPage)
+	s.mux.HandleFunc("POST /bots/register", s.handleBotsRegister)
+	s.mux.HandleFunc("GET /bots/games/{id}/replay", s.handleAPIGameReplay)
+	s.mux.HandleFunc("GET /bots/games/{id}/history.json", s.handleAPIGameHistoryFile)
 	s.mux.HandleFunc("POST /replay", s.handleReplayUpload)
 	s.mux.HandleFunc("GET /ws/game/{id}", s.handleWS)
 	s.mux.Handle("GET /static/", s.static)
@@ -250,6 +254,7 @@ const (
 	pageGame   = "game.html"
 	pageRecon  = "recon.html"
 	pageReplay = "replay.html"
+	pageBots   = "bots.html"
 )
 
 var templateFuncs = template.FuncMap{
@@ -266,8 +271,8 @@ func (s *Server) loadTemplates() error {
 	if err != nil {
 		return fmt.Errorf("web: templates: %w", err)
 	}
-	pages := []string{pageHome, pageGame, pageRecon, pageReplay}
-	isPage := map[string]bool{pageHome: true, pageGame: true, pageRecon: true, pageReplay: true}
+	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots}
+	isPage := map[string]bool{pageHome: true, pageGame: true, pageRecon: true, pageReplay: true, pageBots: true}
 	var shared []string
 	for _, n := range names {
 		if !isPage[n] {

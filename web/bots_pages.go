@@ -1,0 +1,164 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"knightwatch/recon"
+	"knightwatch/store"
+)
+
+// BotsData is the "Connect your bot" page: how to connect, a sign-up form,
+// who is connected and the latest games of the HTTP API.
+type BotsData struct {
+	Title      string
+	ServerURL  string
+	Error      string
+	Registered string // the username just registered
+	Form       struct{ Username, Email, Affiliation string }
+	Builtin    []ReconOpponent
+	Connected  []string
+	Playing    []APIGameView
+	Finished   []APIGameView
+}
+
+// APIGameView is one API game in a list.
+type APIGameView struct {
+	ID                    int64
+	White, Black          string
+	Result, Reason, Since string
+	ReplayURL             string
+}
+
+const botsListSize = 30
+
+func (s *Server) botsData(r *http.Request) (*BotsData, error) {
+	d := &BotsData{Title: "Connect your bot", ServerURL: "http://" + r.Host}
+	if r.TLS != nil {
+		d.ServerURL = "https://" + r.Host
+	}
+	for _, o := range ReconOpponents {
+		if o.Account != "" {
+			d.Builtin = append(d.Builtin, o)
+		}
+	}
+	us, err := s.store.Users(time.Now().Add(-activeWindow))
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range us {
+		if u.Builtin == "" {
+			d.Connected = append(d.Connected, u.Name)
+		}
+	}
+	for _, list := range []struct {
+		status string
+		out    *[]APIGameView
+	}{{store.StatusPlaying, &d.Playing}, {store.StatusOver, &d.Finished}} {
+		gs, err := s.store.RecentAPIGames(list.status, botsListSize)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range gs {
+			v := APIGameView{ID: g.ID, White: g.WhiteName, Black: g.BlackName, Result: g.Result, Reason: g.Reason,
+				Since: g.CreatedAt.UTC().Format("2006-01-02 15:04")}
+			if g.Status == store.StatusOver {
+				v.ReplayURL = fmt.Sprintf("/bots/games/%d/replay", g.ID)
+			}
+			*list.out = append(*list.out, v)
+		}
+	}
+	return d, nil
+}
+
+func (s *Server) handleBotsPage(w http.ResponseWriter, r *http.Request) {
+	d, err := s.botsData(r)
+	if err != nil {
+		s.serverError(w, err)
+		return
+	}
+	s.render(w, http.StatusOK, pageBots, d)
+}
+
+// handleBotsRegister is the sign-up form: the same account as rc-register
+// makes. No e-mail is sent; the address is only kept.
+func (s *Server) handleBotsRegister(w http.ResponseWriter, r *http.Request) {
+	if !sameOriginPost(r) {
+		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, apiBodyLimit)
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, "malformed form", http.StatusBadRequest)
+		return
+	}
+	d, err := s.botsData(r)
+	if err != nil {
+		s.serverError(w, err)
+		return
+	}
+	d.Form.Username, d.Form.Email, d.Form.Affiliation = r.PostFormValue("username"), r.PostFormValue("email"), r.PostFormValue("affiliation")
+	status := http.StatusOK
+	switch password := r.PostFormValue("password"); {
+	case password != r.PostFormValue("password2"):
+		status, d.Error = http.StatusBadRequest, "the two passwords differ"
+	case !s.api.registrationAllowed(clientAddr(r), time.Now()):
+		status, d.Error = http.StatusTooManyRequests, "too many registrations from this address; wait a minute"
+	default:
+		u, e := s.registerUser(d.Form.Username, d.Form.Email, d.Form.Affiliation, password)
+		if e != nil {
+			status, d.Error = e.status, e.msg
+		} else {
+			d.Registered = u.Name
+		}
+	}
+	s.render(w, status, pageBots, d)
+}
+
+// finishedAPIGame loads a finished API game named in the path. Finished
+// games are public, as on the competition server: their histories reveal
+// nothing that still matters.
+func (s *Server) finishedAPIGame(w http.ResponseWriter, r *http.Request) (*store.APIGame, *recon.History, bool) {
+	id, ok := pathID(r, "id")
+	var g *store.APIGame
+	var err error
+	if ok {
+		g, err = s.store.GetAPIGame(id)
+	}
+	switch {
+	case !ok || errors.Is(err, store.ErrNotFound):
+		http.Error(w, "no such game", http.StatusNotFound)
+		return nil, nil, false
+	case err != nil:
+		s.serverError(w, err)
+		return nil, nil, false
+	case g.Status != store.StatusOver:
+		http.Error(w, "the replay is available once the game is over", http.StatusNotFound)
+		return nil, nil, false
+	}
+	h, err := recon.UnmarshalHistory([]byte(g.History))
+	if err != nil {
+		s.serverError(w, err)
+		return nil, nil, false
+	}
+	return g, h, true
+}
+
+func (s *Server) handleAPIGameReplay(w http.ResponseWriter, r *http.Request) {
+	g, h, ok := s.finishedAPIGame(w, r)
+	if ok {
+		s.renderReplay(w, http.StatusOK, h, fmt.Sprintf("/bots/games/%d/history.json", g.ID))
+	}
+}
+
+func (s *Server) handleAPIGameHistoryFile(w http.ResponseWriter, r *http.Request) {
+	g, _, ok := s.finishedAPIGame(w, r)
+	if !ok {
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="knightwatch-api-game-%d.json"`, g.ID))
+	_, _ = w.Write([]byte(g.History))
+}
