@@ -8,9 +8,15 @@ import (
 	"gorm.io/gorm"
 )
 
-// StatusWaiting is an API game whose players have not both said they are
-// ready; its clocks have not started.
-const StatusWaiting = "waiting"
+// API game statuses besides StatusPlaying and StatusOver.
+const (
+	// StatusWaiting is a game whose players have not both said they are
+	// ready; its clocks have not started.
+	StatusWaiting = "waiting"
+	// StatusAborted is a game that never started: a player did not accept
+	// or did not say it was ready in time. Nobody won or lost.
+	StatusAborted = "aborted"
+)
 
 // APIGame is one Reconnaissance Chess game of the HTTP API between two
 // users (either may be one of Knightwatch's own bots). Its record is the
@@ -25,7 +31,8 @@ type APIGame struct {
 	WhiteVersion     int    `gorm:"not null;default:0"`
 	BlackVersion     int    `gorm:"not null;default:0"`
 	Ranked           bool   `gorm:"not null;default:false"`
-	Seed             uint64 `gorm:"not null;default:0"` // for built-in bots' random choices
+	Rated            bool   `gorm:"not null;default:false"` // a ranked game's result applied to the ratings
+	Seed             uint64 `gorm:"not null;default:0"`     // for built-in bots' random choices
 	ClockInitialMS   int64  `gorm:"not null"`
 	ClockIncrementMS int64  `gorm:"not null"`
 	// WhiteMS and BlackMS are each side's time at the start of its
@@ -44,7 +51,8 @@ type APIGame struct {
 	FinishedAt *time.Time
 }
 
-// Invitation asks a user (To) to play the game its sender made.
+// Invitation asks a user (To) to play the game its sender made; FromID
+// is 0 for the server's ranked games.
 type Invitation struct {
 	ID        int64 `gorm:"primaryKey;autoIncrement"`
 	FromID    int64 `gorm:"index;not null"`
@@ -55,9 +63,9 @@ type Invitation struct {
 	CreatedAt time.Time
 }
 
-// CreateAPIGame inserts g and, when inv is not nil, the invitation to it
-// (inv.GameID is set), both or neither.
-func (s *Store) CreateAPIGame(g *APIGame, inv *Invitation) error {
+// CreateAPIGame inserts g and the invitations to it (their GameID is
+// set), all or none.
+func (s *Store) CreateAPIGame(g *APIGame, invs ...*Invitation) error {
 	if g.Status == "" {
 		g.Status = StatusWaiting
 	}
@@ -68,11 +76,13 @@ func (s *Store) CreateAPIGame(g *APIGame, inv *Invitation) error {
 		if err := tx.Create(g).Error; err != nil {
 			return err
 		}
-		if inv == nil {
-			return nil
+		for _, inv := range invs {
+			inv.GameID = g.ID
+			if err := tx.Create(inv).Error; err != nil {
+				return err
+			}
 		}
-		inv.GameID = g.ID
-		return tx.Create(inv).Error
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("store: create api game: %w", err)
@@ -112,7 +122,7 @@ func (s *Store) GetAPIGame(id int64) (*APIGame, error) {
 // starting server takes up again.
 func (s *Store) UnfinishedAPIGames() ([]APIGame, error) {
 	var gs []APIGame
-	if err := s.db.Where("status <> ?", StatusOver).Order("id").Find(&gs).Error; err != nil {
+	if err := s.db.Where("status IN ?", []string{StatusWaiting, StatusPlaying}).Order("id").Find(&gs).Error; err != nil {
 		return nil, fmt.Errorf("store: unfinished api games: %w", err)
 	}
 	return gs, nil
@@ -180,7 +190,7 @@ func (s *Store) FinishGameInvitations(gameID, toID int64) error {
 // OpenAPIGames counts the user's games not over.
 func (s *Store) OpenAPIGames(userID int64) (int, error) {
 	var n int64
-	err := s.db.Model(&APIGame{}).Where("(white_id = ? OR black_id = ?) AND status <> ?", userID, userID, StatusOver).Count(&n).Error
+	err := s.db.Model(&APIGame{}).Where("(white_id = ? OR black_id = ?) AND status IN ?", userID, userID, []string{StatusWaiting, StatusPlaying}).Count(&n).Error
 	if err != nil {
 		return 0, fmt.Errorf("store: open api games: %w", err)
 	}
@@ -196,4 +206,15 @@ func (s *Store) RecentAPIGames(status string, limit int) ([]APIGame, error) {
 		return nil, fmt.Errorf("store: recent api games: %w", err)
 	}
 	return gs, nil
+}
+
+// CloseGameInvitations marks every invitation to a game accepted and
+// finished, so that no one is asked to play it any more.
+func (s *Store) CloseGameInvitations(gameID int64) error {
+	err := s.db.Model(&Invitation{}).Where("game_id = ?", gameID).
+		Updates(map[string]any{"accepted": true, "finished": true}).Error
+	if err != nil {
+		return fmt.Errorf("store: close invitations of game %d: %w", gameID, err)
+	}
+	return nil
 }

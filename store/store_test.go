@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -182,5 +183,58 @@ func TestReconGameRoundTrip(t *testing.T) {
 	}
 	if err := s2.SaveReconGame(&ReconGame{ID: "r_missing"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("saving a missing game: %v", err)
+	}
+}
+
+// TestRateGame checks the Elo arithmetic: the winner gains what the loser
+// loses, an upset moves more, a draw between equals moves nothing, and
+// rating a game twice counts it once.
+func TestRateGame(t *testing.T) {
+	s, _ := openTemp(t)
+	users := make([]*User, 3)
+	for i := range users {
+		users[i] = &User{Name: fmt.Sprintf("u%d", i), PasswordHash: []byte("x")}
+		if err := s.CreateUser(users[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	play := func(w, b *User, result string) {
+		t.Helper()
+		g := &APIGame{WhiteID: w.ID, BlackID: b.ID, WhiteName: w.Name, BlackName: b.Name, Ranked: true, Status: StatusOver, Result: result}
+		if err := s.CreateAPIGame(g); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 2; i++ {
+			if err := s.RateGame(g.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	elo := func(u *User) float64 {
+		r, err := s.RatingOf(u.ID, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Elo
+	}
+	play(users[0], users[1], "1/2-1/2")
+	if elo(users[0]) != StartRating || elo(users[1]) != StartRating {
+		t.Errorf("a draw between equals: %.2f %.2f", elo(users[0]), elo(users[1]))
+	}
+	play(users[0], users[1], "1-0")
+	if got := elo(users[0]) - StartRating; got != EloK/2 || elo(users[1]) != StartRating-EloK/2 {
+		t.Errorf("a win between equals moved %+.2f / %.2f, want ±%.0f", got, elo(users[1]), EloK/2)
+	}
+	before := elo(users[1])
+	play(users[2], users[1], "0-1") // the weaker beats a fresh player
+	if gain := elo(users[1]) - before; gain <= EloK/2 {
+		t.Errorf("an upset gained %.2f, want more than %.0f", gain, EloK/2)
+	}
+	r, _ := s.RatingOf(users[0].ID, 0)
+	if r.Games != 2 || r.Wins != 1 || r.Draws != 1 {
+		t.Errorf("record %+v", r)
+	}
+	if sum := elo(users[0]) + elo(users[1]) + elo(users[2]); sum < 3*StartRating-1e-9 || sum > 3*StartRating+1e-9 {
+		t.Errorf("ratings sum %.6f", sum)
 	}
 }

@@ -306,7 +306,11 @@ func apiWinReason(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Co
 	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"win_reason": typedValue{"WinReason", v.outcome.Reason.String()}})
+	var reason any // null for a game called off before it started
+	if v.outcome.Over() {
+		reason = typedValue{"WinReason", v.outcome.Reason.String()}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"win_reason": reason})
 }
 
 func apiGameHistory(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {

@@ -97,7 +97,7 @@ func (s *Server) apiTableFor(id int64) (*apiTable, error) {
 // built-in bot, if any, started.
 func (s *Server) loadAPITableLocked(rec *store.APIGame) (*apiTable, error) {
 	t := &apiTable{srv: s, id: rec.ID, rec: *rec, ids: [2]int64{rec.WhiteID, rec.BlackID}, names: [2]string{rec.WhiteName, rec.BlackName}}
-	over := rec.Status == store.StatusOver
+	over := rec.Status == store.StatusOver || rec.Status == store.StatusAborted
 	if !over {
 		for c, uid := range [2]int64{rec.WhiteID, rec.BlackID} {
 			u, err := s.store.UserByID(uid)
@@ -129,7 +129,7 @@ func (s *Server) loadAPITableLocked(rec *store.APIGame) (*apiTable, error) {
 // side of the record.
 func (t *apiTable) buildGame() error {
 	rec := &t.rec
-	if rec.Status == store.StatusWaiting {
+	if rec.Status == store.StatusWaiting || rec.Status == store.StatusAborted {
 		t.g = recon.NewGame(apiConfig(rec), rec.WhiteName, rec.BlackName)
 		return nil
 	}
@@ -166,7 +166,13 @@ func (t *apiTable) colorOf(userID int64) (game.Color, bool) {
 	return 0, false
 }
 
-func (t *apiTable) started() bool { return t.rec.Status != store.StatusWaiting }
+// started reports whether both players were ready and the game began.
+func (t *apiTable) started() bool {
+	return t.rec.Status == store.StatusPlaying || t.rec.Status == store.StatusOver
+}
+
+// aborted reports whether the game was called off before it started.
+func (t *apiTable) aborted() bool { return t.rec.Status == store.StatusAborted }
 
 // commitLocked saves the game as the arbiter has it now. On failure the
 // record is unchanged and the caller puts the arbiter back.
@@ -194,9 +200,39 @@ func (t *apiTable) commitLocked(rec store.APIGame, now time.Time) error {
 	}
 	t.rec = rec
 	if rec.Status == store.StatusOver {
+		if rec.Ranked {
+			// Failing here leaves the game unrated; the matchmaker's round
+			// rates it later.
+			if err := t.srv.store.RateGame(rec.ID); err != nil {
+				t.srv.logf("api game %d: %v", t.id, err)
+			}
+		}
 		t.retireLocked()
 	}
 	return nil
+}
+
+// abort calls off a game that has not started: nobody wins, the pending
+// invitations to it go away.
+func (t *apiTable) abort(now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.rec.Status != store.StatusWaiting {
+		return
+	}
+	rec := t.rec
+	rec.Status = store.StatusAborted
+	at := now
+	rec.FinishedAt = &at
+	if err := t.srv.store.SaveAPIGame(&rec); err != nil {
+		t.srv.logf("api game %d: abort: %v", t.id, err)
+		return
+	}
+	t.rec = rec
+	if err := t.srv.store.CloseGameInvitations(t.id); err != nil {
+		t.srv.logf("api game %d: %v", t.id, err)
+	}
+	t.retireLocked()
 }
 
 // changeLocked applies f, one or more arbiter actions, and commits; when f
@@ -394,6 +430,8 @@ func (t *apiTable) turnLocked(c game.Color) *apiError {
 	switch {
 	case t.rec.Status == store.StatusOver || t.g.IsOver():
 		return apiErr(http.StatusBadRequest, "the game is over")
+	case t.aborted():
+		return apiErr(http.StatusBadRequest, "the game was called off: it did not start in time")
 	case !t.started():
 		return apiErr(http.StatusBadRequest, "the game has not started: both players must call ready")
 	case t.g.Turn() != c:
@@ -507,7 +545,7 @@ func (t *apiTable) view(c game.Color, now time.Time) apiView {
 	defer t.mu.Unlock()
 	t.checkClockLocked(now)
 	v := apiView{
-		started: t.started(), over: t.g.IsOver(), outcome: t.g.Outcome(),
+		started: t.started(), over: t.g.IsOver() || t.aborted(), outcome: t.g.Outcome(),
 		secondsLeft:     t.g.SecondsLeft(c),
 		senseActions:    t.g.SenseActions(),
 		moveActions:     t.g.MoveActionsOf(c),

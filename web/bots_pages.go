@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"time"
 
@@ -22,6 +23,16 @@ type BotsData struct {
 	Connected  []string
 	Playing    []APIGameView
 	Finished   []APIGameView
+	Leaders    []LeaderView
+	StartElo   float64
+	EloK       float64
+}
+
+// LeaderView is one rated bot version on the leaderboard.
+type LeaderView struct {
+	Rank, Version, Games, Wins, Losses, Draws int
+	Name                                      string
+	Elo                                       int
 }
 
 // APIGameView is one API game in a list.
@@ -35,7 +46,7 @@ type APIGameView struct {
 const botsListSize = 30
 
 func (s *Server) botsData(r *http.Request) (*BotsData, error) {
-	d := &BotsData{Title: "Connect your bot", ServerURL: "http://" + r.Host}
+	d := &BotsData{Title: "Connect your bot", ServerURL: "http://" + r.Host, StartElo: store.StartRating, EloK: store.EloK}
 	if r.TLS != nil {
 		d.ServerURL = "https://" + r.Host
 	}
@@ -52,6 +63,14 @@ func (s *Server) botsData(r *http.Request) (*BotsData, error) {
 		if u.Builtin == "" {
 			d.Connected = append(d.Connected, u.Name)
 		}
+	}
+	leaders, err := s.store.Leaderboard(100)
+	if err != nil {
+		return nil, err
+	}
+	for i, l := range leaders {
+		d.Leaders = append(d.Leaders, LeaderView{Rank: i + 1, Name: l.Name, Version: l.Version, Elo: int(math.Round(l.Elo)),
+			Games: l.Games, Wins: l.Wins, Losses: l.Losses, Draws: l.Draws})
 	}
 	for _, list := range []struct {
 		status string

@@ -34,7 +34,7 @@ var fallbackTemplates = fstest.MapFS{
 <ul id="your-games">{{range .Finished}}<li><a href="{{.PGNURL}}">{{.White}} - {{.Black}} {{.Result}}</a></li>{{end}}</ul>`)},
 	"game.html":   {Data: []byte(`<!doctype html><title>game</title><div id="board" data-ws="{{.WSURL}}" data-id="{{.ID}}"></div><a data-action="pgn" href="{{.PGNURL}}">PGN</a>`)},
 	"recon.html":  {Data: []byte(`<!doctype html><title>recon</title><main data-game-id="{{.ID}}" data-socket="{{.WSURL}}">{{.OpponentName}} {{.Human}}</main>`)},
-	"bots.html":   {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}{{if .Registered}}<p class="ok">{{.Registered}}</p>{{end}}<p id="connected">{{range .Connected}}{{.}} {{end}}</p><ul>{{range .Finished}}<li><a href="{{.ReplayURL}}">{{.White}}-{{.Black}} {{.Result}}</a></li>{{end}}</ul>`)},
+	"bots.html":   {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}{{if .Registered}}<p class="ok">{{.Registered}}</p>{{end}}<p id="connected">{{range .Connected}}{{.}} {{end}}</p><ol id="leaders">{{range .Leaders}}<li>{{.Name}} v{{.Version}} {{.Elo}} {{.Games}}</li>{{end}}</ol><ul>{{range .Finished}}<li><a href="{{.ReplayURL}}">{{.White}}-{{.Black}} {{.Result}}</a></li>{{end}}</ul>`)},
 	"replay.html": {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}<main data-history="{{.History}}"><p id="check">{{.Check}}</p></main>`)},
 }
 
@@ -96,6 +96,8 @@ type envOpts struct {
 	dbPath   string
 	// rbcClock and rbcIncrement are the clock of API games (default 900+5).
 	rbcClock, rbcIncrement time.Duration
+	// matchEvery runs the matchmaker's rounds (default: never).
+	matchEvery time.Duration
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -114,7 +116,10 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 		Store: st, Templates: fallbackTemplates, Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
 		NewSearcher: func() Searcher { return o.searcher }, Searchers: 2, Levels: testLevels,
 		NoEngine: o.noEngine, ReplyPause: -1, Logger: log.New(io.Discard, "", 0),
-		RBCClock: o.rbcClock, RBCIncrement: o.rbcIncrement,
+		RBCClock: o.rbcClock, RBCIncrement: o.rbcIncrement, MatchEvery: -1,
+	}
+	if o.matchEvery > 0 {
+		cfg.MatchEvery = o.matchEvery
 	}
 	if o.real {
 		cfg.NewSearcher, cfg.Levels, cfg.ReplyPause = NewEngineSearcher, EngineLevels(), 0

@@ -71,6 +71,10 @@ type Config struct {
 	// BotSlots bounds how many built-in bot turns of API games think at
 	// once (default runtime.NumCPU()).
 	BotSlots int
+	// MatchEvery is how often ranked games are paired and unstarted games
+	// called off (default 5 s; negative: never, for tests that call
+	// matchRound themselves).
+	MatchEvery time.Duration
 }
 
 // Server is the web app. Create it with New; it is an http.Handler.
@@ -156,6 +160,16 @@ func New(cfg Config) (*Server, error) {
 	s.routes()
 	if err := s.resumeAPIGames(); err != nil {
 		return nil, err
+	}
+	if every := cfg.MatchEvery; every >= 0 {
+		if every == 0 {
+			every = 5 * time.Second
+		}
+		s.conns.Add(1) // Close waits for the round in progress
+		go func() {
+			defer s.conns.Done()
+			s.runMatchmaker(every)
+		}()
 	}
 	return s, nil
 }

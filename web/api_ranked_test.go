@@ -1,0 +1,268 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"knightwatch/recon/bots"
+	"knightwatch/store"
+)
+
+// rcConnect is what rc-connect does for one bot: poll the invitations,
+// accept while it has a free slot, play each game in its own goroutine
+// and mark its invitation finished. It records the most games it ever
+// played at once.
+type rcConnect struct {
+	c        *apiClient
+	maxGames int
+	playing  atomic.Int32
+	most     atomic.Int32
+	played   atomic.Int32
+	wg       sync.WaitGroup
+}
+
+func (r *rcConnect) run(ctx context.Context, t *testing.T, seed uint64) {
+	seen := map[int64]bool{}
+	for ctx.Err() == nil {
+		var inv []int64
+		r.c.must("GET", "/api/invitations/", nil, "invitations", &inv)
+		for _, id := range inv {
+			if seen[id] || int(r.playing.Load()) >= r.maxGames {
+				continue
+			}
+			seen[id] = true
+			var gameID int64
+			r.c.must("POST", fmt.Sprintf("/api/invitations/%d", id), nil, "game_id", &gameID)
+			n := r.playing.Add(1)
+			for m := r.most.Load(); n > m && !r.most.CompareAndSwap(m, n); m = r.most.Load() {
+			}
+			r.wg.Add(1)
+			go func() {
+				defer r.wg.Done()
+				// attacker: its games are short, and short games are what this test needs many of
+				p, err := bots.New("attacker", seed+uint64(id))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				r.c.playRemote(context.Background(), gameID, p, 2*time.Millisecond)
+				r.c.must("POST", fmt.Sprintf("/api/invitations/%d/finish", id), nil, "", nil)
+				r.played.Add(1)
+				r.playing.Add(-1)
+			}()
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	r.wg.Wait()
+}
+
+// TestAPIRanked connects three ranked bots and one unranked one: the
+// server pairs the ranked ones (and, when one is left over, gives it a
+// built-in bot), never beyond a bot's max_games and never with itself;
+// every finished ranked game is rated once, under the version each bot
+// had, and the leaderboard adds up.
+func TestAPIRanked(t *testing.T) {
+	e := newEnv(t, envOpts{rbcClock: 60 * time.Second, matchEvery: 20 * time.Millisecond})
+	bots := []*rcConnect{
+		{c: e.apiClient("ann", "password-1"), maxGames: 1},
+		{c: e.apiClient("ben", "password-2"), maxGames: 2},
+		{c: e.apiClient("cid", "password-3"), maxGames: 1},
+		{c: e.apiClient("dot", "password-4"), maxGames: 3}, // stays unranked
+	}
+	for i, b := range bots {
+		b.c.register()
+		b.c.must("POST", "/api/users/me/max_games", map[string]int{"max_games": b.maxGames}, "", nil)
+		if i < 3 {
+			b.c.must("POST", "/api/users/me/version", nil, "", nil) // version 1, as rc-connect --ranked does first
+			b.c.must("POST", "/api/users/me/ranked", map[string]bool{"ranked": true}, "", nil)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for i, b := range bots {
+		wg.Add(1)
+		go func() { defer wg.Done(); b.run(ctx, t, uint64(100*i)) }()
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	target := 12
+	if testing.Short() {
+		target = 6
+	}
+	for {
+		total := 0
+		for _, b := range bots[:3] {
+			total += int(b.played.Load())
+		}
+		if total >= target || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// rc-connect's exit: ranked off, then the games in progress finish.
+	for _, b := range bots[:3] {
+		b.c.must("POST", "/api/users/me/ranked", map[string]bool{"ranked": false}, "", nil)
+	}
+	cancel()
+	wg.Wait()
+	e.srv.matchRound(time.Now()) // rates anything left unrated
+
+	for _, b := range bots {
+		if most := int(b.most.Load()); most > b.maxGames {
+			t.Errorf("%s played %d games at once, max_games %d", b.c.user, most, b.maxGames)
+		}
+	}
+	if n := bots[3].played.Load(); n != 0 {
+		t.Errorf("the unranked bot was given %d games", n)
+	}
+	users := map[string]int64{}
+	for _, name := range []string{"ann", "ben", "cid", "dot"} {
+		u, err := e.store.UserByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		users[name] = u.ID
+	}
+	seen := map[int64]bool{}
+	perVersion := map[[2]int64]int{}
+	for _, name := range []string{"ann", "ben", "cid"} {
+		gs, err := e.store.UserAPIGames(users[name], "", 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range gs {
+			if !g.Ranked || g.WhiteID == g.BlackID || g.WhiteID == users["dot"] || g.BlackID == users["dot"] {
+				t.Errorf("game %d: ranked %v, %s vs %s", g.ID, g.Ranked, g.WhiteName, g.BlackName)
+			}
+			if g.Status == store.StatusOver && !seen[g.ID] {
+				seen[g.ID] = true
+				if !g.Rated {
+					t.Errorf("game %d finished but not rated", g.ID)
+				}
+				perVersion[[2]int64{g.WhiteID, int64(g.WhiteVersion)}]++
+				perVersion[[2]int64{g.BlackID, int64(g.BlackVersion)}]++
+			}
+		}
+	}
+	games := len(seen)
+	if games < target/2 {
+		t.Fatalf("only %d ranked games finished", games)
+	}
+	rows, err := e.store.Leaderboard(100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, r := range rows {
+		sum += r.Elo
+		if want := perVersion[[2]int64{r.UserID, int64(r.Version)}]; r.Games != want || r.Wins+r.Losses+r.Draws != r.Games {
+			t.Errorf("%s v%d: %d games (%d-%d-%d), want %d", r.Name, r.Version, r.Games, r.Wins, r.Losses, r.Draws, want)
+		}
+		if (r.UserID == users["ann"] || r.UserID == users["ben"] || r.UserID == users["cid"]) && r.Version != 1 {
+			t.Errorf("%s rated under version %d", r.Name, r.Version)
+		}
+	}
+	if d := sum - store.StartRating*float64(len(rows)); d > 1e-6 || d < -1e-6 {
+		t.Errorf("ratings add up to %.3f more than they started with", d)
+	}
+	t.Logf("%d ranked games; leaderboard %v", games, rows)
+}
+
+// TestAPIRankedAlone: a ranked bot with nobody else ranked is given one
+// of Knightwatch's bots; a second round while its slot is full gives it
+// nothing more; the game is rated for both.
+func TestAPIRankedAlone(t *testing.T) {
+	e := newEnv(t, envOpts{rbcClock: 60 * time.Second})
+	ann := e.apiClient("ann", "password-1")
+	ann.register()
+	ann.must("POST", "/api/users/me/max_games", map[string]int{"max_games": 1}, "", nil)
+	ann.must("POST", "/api/users/me/ranked", map[string]bool{"ranked": true}, "", nil)
+	e.srv.matchRound(time.Now())
+	e.srv.matchRound(time.Now())
+	var inv []int64
+	ann.must("GET", "/api/invitations/", nil, "invitations", &inv)
+	if len(inv) != 1 {
+		t.Fatalf("invitations %v, want one", inv)
+	}
+	var id int64
+	ann.must("POST", fmt.Sprintf("/api/invitations/%d", inv[0]), nil, "game_id", &id)
+	var opponent string
+	ann.must("GET", fmt.Sprintf("/api/games/%d/opponent_name", id), nil, "opponent_name", &opponent)
+	bot, err := e.store.UserByName(opponent)
+	if err != nil || bot.Builtin == "" {
+		t.Fatalf("opponent %q (%v) is not a built-in bot", opponent, err)
+	}
+	// Ann resigns at her first turn: a built-in bot at full strength would
+	// make a whole game long, and the rating needs only a result.
+	ann.must("POST", fmt.Sprintf("/api/games/%d/ready", id), nil, "", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for {
+		var st map[string]bool
+		_, out := ann.call("GET", fmt.Sprintf("/api/games/%d/game_status", id), nil)
+		st = map[string]bool{"is_my_turn": string(out["is_my_turn"]) == "true", "is_over": string(out["is_over"]) == "true"}
+		if st["is_over"] {
+			break
+		}
+		if st["is_my_turn"] {
+			ann.must("POST", fmt.Sprintf("/api/games/%d/resign", id), nil, "", nil)
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal("no turn for ann in a minute")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	g, err := e.store.GetAPIGame(id)
+	if err != nil || !g.Ranked || !g.Rated {
+		t.Fatalf("game %+v (%v)", g, err)
+	}
+	rows, _ := e.store.Leaderboard(10)
+	if len(rows) != 2 || rows[0].Games != 1 || rows[1].Games != 1 {
+		t.Errorf("leaderboard %v", rows)
+	}
+}
+
+// TestAPIUnstartedGamesCalledOff: an invitation nobody accepts is called
+// off after its time; the sender's client then sees the game over with no
+// winner, and the invitation is gone.
+func TestAPIUnstartedGamesCalledOff(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	ann, ben := e.apiClient("ann", "password-1"), e.apiClient("ben", "password-2")
+	ann.register()
+	ben.register()
+	id := ann.invite("ben", true)
+	ann.must("POST", fmt.Sprintf("/api/games/%d/ready", id), nil, "", nil)
+	e.srv.matchRound(time.Now().Add(inviteStartWithin - time.Minute))
+	var st map[string]bool
+	ann.must("GET", fmt.Sprintf("/api/games/%d/game_status", id), nil, "", nil)
+	e.srv.matchRound(time.Now().Add(inviteStartWithin + time.Minute))
+	_, out := ann.call("GET", fmt.Sprintf("/api/games/%d/game_status", id), nil)
+	st = map[string]bool{}
+	for k, v := range out {
+		st[k] = string(v) == "true"
+	}
+	if !st["is_over"] || st["is_my_turn"] {
+		t.Fatalf("after the call-off: %v", st)
+	}
+	var winner, reason any = "x", "x"
+	ann.must("GET", fmt.Sprintf("/api/games/%d/winner_color", id), nil, "winner_color", &winner)
+	ann.must("GET", fmt.Sprintf("/api/games/%d/win_reason", id), nil, "win_reason", &reason)
+	if winner != nil || reason != nil {
+		t.Errorf("winner %v, reason %v; want null, null", winner, reason)
+	}
+	if status, _ := ann.call("POST", fmt.Sprintf("/api/games/%d/sense", id), map[string]any{"square": 1}); status != 400 {
+		t.Errorf("sense in a called-off game: %d", status)
+	}
+	var inv []int64
+	ben.must("GET", "/api/invitations/", nil, "invitations", &inv)
+	if len(inv) != 0 {
+		t.Errorf("ben still invited: %v", inv)
+	}
+	if g, _ := e.store.GetAPIGame(id); g.Status != store.StatusAborted {
+		t.Errorf("status %s", g.Status)
+	}
+}
