@@ -8,8 +8,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // apiUser calls the reconchess HTTP API of the real server as one user.
@@ -184,4 +187,46 @@ func TestAPIKill9(t *testing.T) {
 		alice.must("GET", c.g+"win_reason", nil, "win_reason", &reason)
 		t.Logf("%s: %d turns, %s", c.g, len(senses["true"])+len(senses["false"]), reason["value"])
 	}
+}
+
+// TestPlayBotInBrowser: a person with an API account signs in on /bots,
+// invites Knightwatch's random bot, plays on the board (sense, move), and
+// resigns at the next turn; the game-over dialog and the replay follow.
+func TestPlayBotInBrowser(t *testing.T) {
+	e := newEnv(t)
+	ann := &apiUser{t, e.srv, "ann", "ann's password"}
+	ann.must("POST", "/api/users/", map[string]string{"username": ann.name, "email": "", "affiliation": "", "password": ann.pass}, "", nil)
+	tb := e.newTab(t, desktop)
+	tb.open("/bots")
+	tb.waitJS(`document.querySelector('form#login-form')`, "the sign-in form", `document.body.innerText.slice(0, 300)`, uiWait)
+	tb.do(chromedp.SetValue(`#login-form input[name=username]`, ann.name),
+		chromedp.SetValue(`#login-form input[name=password]`, ann.pass))
+	tb.shot("sign-in")
+	tb.clickSel(`#login-form button[type=submit]`)
+	tb.waitJS(`document.getElementById('signed-in')?.textContent === 'ann'`, "signed in as ann", `document.body.innerText.slice(0, 300)`, uiWait)
+	tb.do(chromedp.SetValue(`#invite-form select[name=opponent]`, "random"))
+	tb.shot("invite")
+	tb.clickSel(`#invite-form button[type=submit]`)
+	tb.waitJS(`/\/bots\/games\/\d+\/play$/.test(location.pathname) && document.querySelector('#board[data-variant="recon"]')?.getAttribute('data-seq') !== null`,
+		"the board of the API game", `location.href + ' ' + document.body.innerText.slice(0, 300)`, uiWait)
+	if got := tb.waitMyPhase(); got != "sense" {
+		t.Fatalf("White's first phase %q", got)
+	}
+	tb.senseAt("e7")
+	if !tb.tryMove("e2", "e4") {
+		t.Fatal("e2e4 not offered")
+	}
+	tb.shot("moved")
+	if got := tb.waitMyPhase(); got != "sense" {
+		t.Fatalf("after the bot's turn: %q", got)
+	}
+	tb.clickAction("resign")
+	over := tb.waitGameOver(uiWait)
+	tb.shot("over")
+	if !strings.Contains(over.Result, "0-1") && !strings.Contains(strings.ToLower(over.Reason), "resign") {
+		t.Errorf("game over %+v", over)
+	}
+	href := eval[string](tb, `document.querySelector('dialog#game-over [data-action="replay"]').getAttribute('href')`)
+	tb.open(href)
+	tb.waitJS(`document.querySelector('main.replay-page')?.dataset.step === '0'`, "the replay viewer", `document.body.innerText.slice(0, 200)`, uiWait)
 }

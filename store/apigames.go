@@ -43,6 +43,9 @@ type APIGame struct {
 	WhiteReady bool   `gorm:"not null;default:false"`
 	BlackReady bool   `gorm:"not null;default:false"`
 	History    string `gorm:"type:text;not null;default:''"`
+	// Markers are the notes of players in the browser: a JSON object from
+	// colour ("white", "black") to square name to piece letter.
+	Markers    string `gorm:"type:text;not null;default:'{}'"`
 	Status     string `gorm:"index;size:16;not null"`
 	Result     string `gorm:"size:8;not null;default:'*'"`
 	Reason     string `gorm:"size:40;not null;default:''"`
@@ -72,6 +75,9 @@ func (s *Store) CreateAPIGame(g *APIGame, invs ...*Invitation) error {
 	if g.Result == "" {
 		g.Result = "*"
 	}
+	if g.Markers == "" {
+		g.Markers = "{}"
+	}
 	err := s.db.Transaction(func(tx *gorm.DB) error {
 		if err := tx.Create(g).Error; err != nil {
 			return err
@@ -90,7 +96,7 @@ func (s *Store) CreateAPIGame(g *APIGame, invs ...*Invitation) error {
 	return nil
 }
 
-var apiGameMutableColumns = []string{"white_ms", "black_ms", "white_ready", "black_ready", "history", "status", "result", "reason", "updated_at", "finished_at"}
+var apiGameMutableColumns = []string{"white_ms", "black_ms", "white_ready", "black_ready", "history", "markers", "status", "result", "reason", "updated_at", "finished_at"}
 
 // SaveAPIGame writes the changing fields of g (which must exist).
 func (s *Store) SaveAPIGame(g *APIGame) error {

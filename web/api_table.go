@@ -39,6 +39,9 @@ type apiTable struct {
 	// botRunning is true while a bot goroutine may be inside the bot's
 	// methods; the bot is closed only after it returns.
 	botRunning bool
+	// clients are the browser tabs of players who play here in person,
+	// told the state after every change.
+	clients map[*client]struct{}
 }
 
 // apiError is a refused API call: its HTTP status and what went wrong.
@@ -96,7 +99,8 @@ func (s *Server) apiTableFor(id int64) (*apiTable, error) {
 // game's table goes live: kept in the map, its flag timer armed and its
 // built-in bot, if any, started.
 func (s *Server) loadAPITableLocked(rec *store.APIGame) (*apiTable, error) {
-	t := &apiTable{srv: s, id: rec.ID, rec: *rec, ids: [2]int64{rec.WhiteID, rec.BlackID}, names: [2]string{rec.WhiteName, rec.BlackName}}
+	t := &apiTable{srv: s, id: rec.ID, rec: *rec, ids: [2]int64{rec.WhiteID, rec.BlackID}, names: [2]string{rec.WhiteName, rec.BlackName},
+		clients: map[*client]struct{}{}}
 	over := rec.Status == store.StatusOver || rec.Status == store.StatusAborted
 	if !over {
 		for c, uid := range [2]int64{rec.WhiteID, rec.BlackID} {
@@ -199,6 +203,7 @@ func (t *apiTable) commitLocked(rec store.APIGame, now time.Time) error {
 		return err
 	}
 	t.rec = rec
+	t.broadcastLocked()
 	if rec.Status == store.StatusOver {
 		if rec.Ranked {
 			// Failing here leaves the game unrated; the matchmaker's round
@@ -232,6 +237,7 @@ func (t *apiTable) abort(now time.Time) {
 	if err := t.srv.store.CloseGameInvitations(t.id); err != nil {
 		t.srv.logf("api game %d: %v", t.id, err)
 	}
+	t.broadcastLocked()
 	t.retireLocked()
 }
 
@@ -401,6 +407,7 @@ func (t *apiTable) ready(c game.Color, now time.Time) *apiError {
 			return apiErr(http.StatusInternalServerError, "could not save the game; try again")
 		}
 		t.rec = rec
+		t.broadcastLocked()
 		return nil
 	}
 	// Both ready: the game starts, the bot (if any) learns its colour.

@@ -26,6 +26,19 @@ type BotsData struct {
 	Leaders    []LeaderView
 	StartElo   float64
 	EloK       float64
+	// For a signed-in person: who, whom they may invite, their pending
+	// invitations and their unfinished games.
+	User        string
+	Opponents   []string
+	Invitations []InvitationView
+	MyGames     []APIGameView
+}
+
+// InvitationView is an invitation to the signed-in person.
+type InvitationView struct {
+	ID, GameID int64
+	From       string // "" for the server's ranked games
+	Color      string // the person's colour
 }
 
 // LeaderView is one rated bot version on the leaderboard.
@@ -64,6 +77,11 @@ func (s *Server) botsData(r *http.Request) (*BotsData, error) {
 			d.Connected = append(d.Connected, u.Name)
 		}
 	}
+	if u := s.signedInUser(r); u != nil {
+		if err := s.personalBotsData(d, u, us); err != nil {
+			return nil, err
+		}
+	}
 	leaders, err := s.store.Leaderboard(100)
 	if err != nil {
 		return nil, err
@@ -90,6 +108,54 @@ func (s *Server) botsData(r *http.Request) (*BotsData, error) {
 		}
 	}
 	return d, nil
+}
+
+// personalBotsData adds what a signed-in person sees: the users they may
+// invite (the connected ones and Knightwatch's bots), their invitations
+// and their unfinished games.
+func (s *Server) personalBotsData(d *BotsData, u *store.User, active []store.User) error {
+	d.User = u.Name
+	for _, a := range active {
+		if a.ID != u.ID {
+			d.Opponents = append(d.Opponents, a.Name)
+		}
+	}
+	ids, err := s.store.PendingInvitations(u.ID)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		inv, err := s.store.GetInvitation(id)
+		if err != nil {
+			return err
+		}
+		g, err := s.store.GetAPIGame(inv.GameID)
+		if err != nil {
+			return err
+		}
+		v := InvitationView{ID: inv.ID, GameID: g.ID, Color: "white"}
+		from := g.WhiteName
+		if g.WhiteID == u.ID {
+			from = g.BlackName
+		} else {
+			v.Color = "black"
+		}
+		if inv.FromID != 0 {
+			v.From = from
+		}
+		d.Invitations = append(d.Invitations, v)
+	}
+	gs, err := s.store.UserAPIGames(u.ID, "", 50)
+	if err != nil {
+		return err
+	}
+	for _, g := range gs {
+		if g.Status == store.StatusPlaying || g.Status == store.StatusWaiting {
+			d.MyGames = append(d.MyGames, APIGameView{ID: g.ID, White: g.WhiteName, Black: g.BlackName,
+				Since: g.CreatedAt.UTC().Format("2006-01-02 15:04"), ReplayURL: fmt.Sprintf("/bots/games/%d/play", g.ID)})
+		}
+	}
+	return nil
 }
 
 func (s *Server) handleBotsPage(w http.ResponseWriter, r *http.Request) {

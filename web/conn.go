@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"knightwatch/game"
 	"knightwatch/store"
 )
 
@@ -37,6 +38,11 @@ type client struct {
 	// recon is the client's room when its game is Reconnaissance Chess
 	// (room is then nil).
 	recon *reconRoom
+	// table is the client's game when it is a game of the HTTP API played
+	// in the browser by the signed-in user; seat is the user's colour.
+	table *apiTable
+	seat  game.Color
+	user  *store.User
 }
 
 // trySend queues b without blocking the room. A tab too slow to keep up
@@ -147,6 +153,15 @@ func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
 	}
 	if kind != websocket.TextMessage {
 		c.trySend(encodeError(protoErr(CodeBadJSON, "binary frames are not accepted")))
+		return true
+	}
+	if c.table != nil {
+		msg, perr := DecodeReconMessage(buf[:n])
+		if perr != nil {
+			c.trySend(encodeError(perr))
+			return true
+		}
+		c.table.handleBrowser(c, msg)
 		return true
 	}
 	if c.recon != nil {
@@ -278,6 +293,10 @@ func (s *Server) joinReconLocked(id string, c *client) error {
 // leave removes c from its room; the last one out closes the room.
 func (s *Server) leave(c *client) {
 	c.stop()
+	if c.table != nil {
+		c.table.leave(c)
+		return
+	}
 	if c.recon != nil {
 		s.leaveRecon(c)
 		return

@@ -152,6 +152,9 @@ func (s *Server) reconLists(d *HomeData, owner string) error {
 // ReconGameData is recon.html's data.
 type ReconGameData struct {
 	ID, WSURL, OpponentName, Human string
+	// APIGame marks a game of the HTTP API played in person: it has no
+	// rematch, and "new game" leads back to the Bots page.
+	APIGame bool
 }
 
 func (s *Server) ownedReconGame(w http.ResponseWriter, r *http.Request) (*store.ReconGame, bool) {

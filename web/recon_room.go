@@ -89,14 +89,7 @@ func closeBot(p recon.Player) {
 func (r *reconRoom) over() bool { return r.rec.Status == store.StatusOver }
 
 // seq counts the actions taken: every sense and every move of both sides.
-func (r *reconRoom) seq() int {
-	h := r.g.History()
-	n := 0
-	for c := game.White; c <= game.Black; c++ {
-		n += len(h.Senses[c]) + len(h.RequestedMoves[c])
-	}
-	return n
-}
+func (r *reconRoom) seq() int { return seqOf(r.g) }
 
 // commitLocked saves the game as the arbiter has it now and makes it the
 // room's record. On failure the room's record is unchanged, and so is the
@@ -505,49 +498,84 @@ func (r *reconRoom) broadcastStateLocked(now time.Time) {
 
 func (r *reconRoom) stateLocked(now time.Time) []byte { return mustJSON(r.buildStateLocked(now)) }
 
-// buildStateLocked builds what the person may see: their own pieces, their
-// own turns' observations, their move actions, their markers and clock;
-// the true board only once the game is over.
+// buildStateLocked builds what the person may see of the room's game.
 func (r *reconRoom) buildStateLocked(now time.Time) *ReconState {
-	h := r.g.History()
-	st := &ReconState{
-		Type: "recon_state", ID: r.id, Human: r.human.String(),
-		Opponent: r.rec.Opponent, OpponentName: opponentName(r.rec.Opponent),
-		Seq: r.seq(), Pieces: map[string]string{}, Turns: []ReconTurnView{}, MoveActions: []LegalView{},
-		Markers: r.markers, Status: r.rec.Status, Result: r.rec.Result, Reason: r.rec.Reason,
+	return buildReconState(r.g, reconSeat{
+		id: r.id, human: r.human, opponent: r.rec.Opponent, opponentName: opponentName(r.rec.Opponent),
+		markers: r.markers, status: r.rec.Status, result: r.rec.Result, reason: r.rec.Reason,
+		timed: r.rec.Timed(), clockMS: r.rec.ClockInitialMS, incrementMS: r.rec.ClockIncrementMS,
+		historyURL: "/game/" + r.id + "/history.json", replayURL: "/game/" + r.id + "/replay",
+	})
+}
+
+// reconSeat is a person's seat at a game, with what the page needs that
+// the arbiter does not hold.
+type reconSeat struct {
+	id                     string
+	human                  game.Color
+	opponent, opponentName string
+	markers                map[string]string
+	status, result, reason string
+	timed                  bool
+	clockMS, incrementMS   int64
+	historyURL, replayURL  string
+	notStarted             bool // the opponent has not said it is ready
+}
+
+// seqOf counts the actions taken in g: every sense and every move of both
+// sides.
+func seqOf(g *recon.Game) int {
+	h := g.History()
+	n := 0
+	for c := game.White; c <= game.Black; c++ {
+		n += len(h.Senses[c]) + len(h.RequestedMoves[c])
 	}
-	board := r.g.Board()
+	return n
+}
+
+// buildReconState builds what the person in seat may see of g: their own
+// pieces, their own turns' observations, their move actions, their markers
+// and clock; the true board only once the game is over.
+func buildReconState(g *recon.Game, seat reconSeat) *ReconState {
+	h := g.History()
+	st := &ReconState{
+		Type: "recon_state", ID: seat.id, Human: seat.human.String(),
+		Opponent: seat.opponent, OpponentName: seat.opponentName,
+		Seq: seqOf(g), Pieces: map[string]string{}, Turns: []ReconTurnView{}, MoveActions: []LegalView{},
+		Markers: seat.markers, Status: seat.status, Result: seat.result, Reason: seat.reason,
+	}
+	board := g.Board()
 	for s := game.A1; s <= game.H8; s++ {
-		if p := board.PieceAt(s); p != game.NoPiece && p.Color() == r.human {
+		if p := board.PieceAt(s); p != game.NoPiece && p.Color() == seat.human {
 			st.Pieces[s.String()] = pieceCode(p)
 		}
 	}
-	st.Turns = humanTurns(h, r.human)
+	st.Turns = humanTurns(h, seat.human)
 	switch {
-	case r.g.IsOver():
+	case g.IsOver():
 		st.Phase = "over"
-	case r.g.Turn() != r.human:
+	case seat.notStarted || g.Turn() != seat.human:
 		st.Phase = "waiting"
-	case r.g.Phase() == recon.PhaseSense:
+	case g.Phase() == recon.PhaseSense:
 		st.Phase = "sense"
 		if n := len(st.Turns); n == 0 || st.Turns[n-1].Sensed {
 			// The turn has begun: its opening news is the opponent's capture.
-			st.Turns = append(st.Turns, ReconTurnView{OpponentCapture: squareOrEmpty(r.g.OpponentCapture()), Lost: lostPiece(h, r.human, r.g.OpponentCapture())})
+			st.Turns = append(st.Turns, ReconTurnView{OpponentCapture: squareOrEmpty(g.OpponentCapture()), Lost: lostPiece(h, seat.human, g.OpponentCapture())})
 		}
 	default:
 		st.Phase = "move"
-		st.MoveActions = moveActionViews(r.g.MoveActions(), &board)
+		st.MoveActions = moveActionViews(g.MoveActions(), &board)
 	}
-	if r.rec.Timed() {
-		cv := &ReconClockView{Initial: r.rec.ClockInitialMS, Increment: r.rec.ClockIncrementMS}
-		cv.Mine = max(r.g.SecondsLeft(r.human).Milliseconds(), 0)
-		cv.Running = !r.g.IsOver() && r.g.Turn() == r.human
+	if seat.timed {
+		cv := &ReconClockView{Initial: seat.clockMS, Increment: seat.incrementMS}
+		cv.Mine = max(g.SecondsLeft(seat.human).Milliseconds(), 0)
+		cv.Running = !g.IsOver() && !seat.notStarted && g.Turn() == seat.human
 		st.Clock = cv
 	}
-	if r.g.IsOver() {
+	if g.IsOver() {
 		st.TrueFEN = board.FEN()
-		st.HistoryURL = "/game/" + r.id + "/history.json"
-		st.ReplayURL = "/game/" + r.id + "/replay"
+		st.HistoryURL = seat.historyURL
+		st.ReplayURL = seat.replayURL
 	}
 	return st
 }
