@@ -192,11 +192,7 @@ func (t *apiTable) commitLocked(rec store.APIGame, now time.Time) error {
 		rec.WhiteMS, rec.BlackMS = clocks[game.White].Milliseconds(), clocks[game.Black].Milliseconds()
 	}
 	if o := t.g.Outcome(); o.Over() && rec.Status != store.StatusOver {
-		rec.Status = store.StatusOver
-		rec.Result = reconResult(o)
-		rec.Reason = o.Reason.String()
-		at := now
-		rec.FinishedAt = &at
+		rec.Status, rec.Result, rec.Reason, rec.FinishedAt = finishedFields(o, now)
 	}
 	if err := t.srv.store.SaveAPIGame(&rec); err != nil {
 		t.srv.logf("api game %d: commit: %v", t.id, err)

@@ -170,13 +170,7 @@ func (s *Server) handleBotsPage(w http.ResponseWriter, r *http.Request) {
 // handleBotsRegister is the sign-up form: the same account as rc-register
 // makes. No e-mail is sent; the address is only kept.
 func (s *Server) handleBotsRegister(w http.ResponseWriter, r *http.Request) {
-	if !sameOriginPost(r) {
-		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, apiBodyLimit)
-	if err := r.ParseForm(); err != nil {
-		http.Error(w, "malformed form", http.StatusBadRequest)
+	if !parseFormPost(w, r) {
 		return
 	}
 	d, err := s.botsData(r)
@@ -200,6 +194,21 @@ func (s *Server) handleBotsRegister(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.render(w, status, pageBots, d)
+}
+
+// parseFormPost checks that a form post comes from this site's own pages
+// and parses its (small) body; otherwise it answers 403 or 400.
+func parseFormPost(w http.ResponseWriter, r *http.Request) bool {
+	if !sameOriginPost(r) {
+		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
+		return false
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, apiBodyLimit)
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, "malformed form", http.StatusBadRequest)
+		return false
+	}
+	return true
 }
 
 // finishedAPIGame loads a finished API game named in the path. Finished

@@ -66,13 +66,7 @@ func (s *Server) setSignedIn(w http.ResponseWriter, r *http.Request, u *store.Us
 // handleBotsLogin signs a person in with the account's name and password,
 // under the same limits on failures as the API.
 func (s *Server) handleBotsLogin(w http.ResponseWriter, r *http.Request) {
-	if !sameOriginPost(r) {
-		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, apiBodyLimit)
-	if err := r.ParseForm(); err != nil {
-		http.Error(w, "malformed form", http.StatusBadRequest)
+	if !parseFormPost(w, r) {
 		return
 	}
 	req := r.Clone(r.Context())
@@ -91,8 +85,7 @@ func (s *Server) handleBotsLogin(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleBotsLogout(w http.ResponseWriter, r *http.Request) {
-	if !sameOriginPost(r) {
-		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
+	if !parseFormPost(w, r) {
 		return
 	}
 	if err := s.setSignedIn(w, r, nil); err != nil {
@@ -115,18 +108,12 @@ func (s *Server) renderBots(w http.ResponseWriter, r *http.Request, status int, 
 
 // signedInPost checks a form post of a signed-in person.
 func (s *Server) signedInPost(w http.ResponseWriter, r *http.Request) (*store.User, bool) {
-	if !sameOriginPost(r) {
-		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
+	if !parseFormPost(w, r) {
 		return nil, false
 	}
 	u := s.signedInUser(r)
 	if u == nil {
 		s.renderBots(w, r, http.StatusUnauthorized, "Sign in first.")
-		return nil, false
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, apiBodyLimit)
-	if err := r.ParseForm(); err != nil {
-		http.Error(w, "malformed form", http.StatusBadRequest)
 		return nil, false
 	}
 	return u, true

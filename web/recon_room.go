@@ -107,11 +107,7 @@ func (r *reconRoom) commitLocked(now time.Time) error {
 	markers, _ := json.Marshal(r.markers)
 	rec.Markers = string(markers)
 	if o := r.g.Outcome(); o.Over() && rec.Status != store.StatusOver {
-		rec.Status = store.StatusOver
-		rec.Result = reconResult(o)
-		rec.Reason = o.Reason.String()
-		t := now
-		rec.FinishedAt = &t
+		rec.Status, rec.Result, rec.Reason, rec.FinishedAt = finishedFields(o, now)
 	}
 	if err := r.srv.store.SaveReconGame(&rec); err != nil {
 		r.srv.logf("game %s: commit: %v", r.id, err)
@@ -119,6 +115,12 @@ func (r *reconRoom) commitLocked(now time.Time) error {
 	}
 	r.rec = rec
 	return nil
+}
+
+// finishedFields returns the record fields of a game that ended with o at now:
+// status, PGN result, the reference's reason and the finishing time.
+func finishedFields(o recon.Outcome, now time.Time) (status, result, reason string, at *time.Time) {
+	return store.StatusOver, reconResult(o), o.Reason.String(), &now
 }
 
 // reconResult writes an outcome as a PGN result.
