@@ -240,6 +240,7 @@ func (s *Server) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.conns.Add(1)
+	s.hub.api[cl] = struct{}{}
 	s.hub.mu.Unlock()
 	t.join(cl)
 	go cl.writePump()

@@ -165,4 +165,16 @@ func TestPlayAPIGameInBrowser(t *testing.T) {
 		t.Errorf("the page says %s, bob's client %s", end.Reason, res.reason)
 	}
 	checkHistory(t, e, id2, res.history)
+
+	// Closing the server closes the tabs of API games too.
+	if _, err := e.dialAPI(c, id2); err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan struct{})
+	go func() { e.srv.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Server.Close hangs on an open tab of an API game")
+	}
 }

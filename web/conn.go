@@ -224,6 +224,9 @@ type hub struct {
 	mu    sync.Mutex
 	rooms map[string]*room
 	recon map[string]*reconRoom
+	// api are the tabs playing API games in person (their tables live in
+	// Server.api), kept here so that Close can close them too.
+	api map[*client]struct{}
 }
 
 // join adds c to its game's room, loading the game from the database when
@@ -295,6 +298,9 @@ func (s *Server) leave(c *client) {
 	c.stop()
 	if c.table != nil {
 		c.table.leave(c)
+		s.hub.mu.Lock()
+		delete(s.hub.api, c)
+		s.hub.mu.Unlock()
 		return
 	}
 	if c.recon != nil {

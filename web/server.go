@@ -120,7 +120,7 @@ func New(cfg Config) (*Server, error) {
 		cfg:     cfg,
 		store:   cfg.Store,
 		cookies: newCookieStore(secret),
-		hub:     hub{rooms: map[string]*room{}, recon: map[string]*reconRoom{}},
+		hub:     hub{rooms: map[string]*room{}, recon: map[string]*reconRoom{}, api: map[*client]struct{}{}},
 		mux:     http.NewServeMux(),
 	}
 	// Write buffers come from a pool: an idle tab then holds none.
@@ -197,6 +197,9 @@ func (s *Server) Close() {
 			conns = append(conns, c)
 		}
 		r.mu.Unlock()
+	}
+	for c := range s.hub.api {
+		conns = append(conns, c)
 	}
 	s.hub.mu.Unlock()
 	for _, c := range conns {
