@@ -40,7 +40,6 @@ func (e *testEnv) dialAPI(c *http.Client, id int64) (*wsConn, error) {
 // board before the end.
 func playInBrowser(t *testing.T, w *wsConn, color string, rng *rand.Rand) *ReconState {
 	t.Helper()
-	var last *ReconState
 	check := func(f reconFrame) {
 		if f.State == nil {
 			return
@@ -54,7 +53,6 @@ func playInBrowser(t *testing.T, w *wsConn, color string, rng *rand.Rand) *Recon
 		if st.Phase != "over" && (st.TrueFEN != "" || st.HistoryURL != "") {
 			t.Fatalf("true board before the end: %s", f.Raw)
 		}
-		last = st
 	}
 	w.send(`{"type":"sync"}`)
 	for {
@@ -74,7 +72,6 @@ func playInBrowser(t *testing.T, w *wsConn, color string, rng *rand.Rand) *Recon
 			}
 			w.send(fmt.Sprintf(`{"type":"move","move":%s,"seq":%d}`, m, st.Seq))
 		}
-		_ = last
 	}
 }
 

@@ -277,7 +277,7 @@ func TestReconResume(t *testing.T) {
 	w.send(map[string]any{"type": "move", "move": "e2e4", "seq": st.Seq})
 	st = w.reconWait("my second turn", nil, func(f reconFrame) bool { return isState(f) && f.State.Phase == "sense" && len(f.State.Turns) == 2 }).State
 	w.send(map[string]any{"type": "sense", "square": "d7", "seq": st.Seq})
-	st = w.reconWait("move phase", nil, func(f reconFrame) bool { return isState(f) && f.State.Phase == "move" }).State
+	w.reconWait("move phase", nil, func(f reconFrame) bool { return isState(f) && f.State.Phase == "move" })
 	w.send(map[string]any{"type": "marker", "square": "f6", "piece": "bN"})
 	before := w.reconWait("marker", nil, func(f reconFrame) bool { return isState(f) && f.State.Markers["f6"] == "bN" }).State
 	e.close()
