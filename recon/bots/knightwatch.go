@@ -173,6 +173,10 @@ type Knightwatch struct {
 	lastUsed     time.Duration
 	increment    time.Duration
 	budget       time.Duration
+	// hardStop is when this turn must be over whatever the search says: a
+	// fifth of the clock from the sense, so that a slow machine or a large
+	// belief never runs the clock out.
+	hardStop time.Time
 }
 
 // KnightwatchStats sums up a game: the belief's size on each turn after
@@ -262,8 +266,9 @@ func (k *Knightwatch) OpponentMoveResult(capture game.Square) {
 		k.stats.Expanded = append(k.stats.Expanded, s.size())
 		return
 	}
+	maxBoards := k.boardBound()
 	// Keep the expansion within bounds: about 40 children a board.
-	if limit := k.cfg.MaxBoards / 20; s.size() > limit {
+	if limit := maxBoards / 20; s.size() > limit {
 		s.resample(limit, k.rng)
 		k.logf("resampled to %d boards before expanding", s.size())
 	}
@@ -273,14 +278,37 @@ func (k *Knightwatch) OpponentMoveResult(capture game.Square) {
 		k.recoverExpansion(s.boards, s.weights, capture)
 	}
 	s = k.belief
-	if s.size() > k.cfg.MaxBoards {
-		s.resample(k.cfg.MaxBoards, k.rng)
+	if s.size() > maxBoards {
+		s.resample(maxBoards, k.rng)
 		k.logf("resampled to %d boards", s.size())
 	}
 	k.stats.Expanded = append(k.stats.Expanded, s.size())
 	if !s.exact {
 		k.stats.SampledTurns++
 	}
+}
+
+// Short of time the belief shrinks: expanding and filtering a large one
+// takes seconds that no deadline can cut short, so below lowClock the
+// bound falls with the square of the clock, to no less than minBoardBound.
+const (
+	lowClock      = 20 * time.Second
+	minBoardBound = 5_000
+)
+
+// boardBound returns the bound on the belief for this turn, from the
+// clock as the last turn left it.
+func (k *Knightwatch) boardBound() int {
+	bound := k.cfg.MaxBoards
+	if k.turn == 0 || k.lastClock <= 0 || k.lastClock >= recon.Unlimited/2 {
+		return bound
+	}
+	clock := k.lastClock - k.lastUsed + k.increment
+	if clock < lowClock {
+		f := max(clock, 0).Seconds() / lowClock.Seconds()
+		bound = max(min(bound, minBoardBound), int(float64(bound)*f*f))
+	}
+	return bound
 }
 
 // turnBudget returns the time to spend on this turn.
@@ -300,6 +328,10 @@ func (k *Knightwatch) turnBudget(timeLeft time.Duration) time.Duration {
 	turnsLeft := max(12, 35-k.turn/2)
 	b := timeLeft/time.Duration(turnsLeft) + k.increment*8/10
 	b = min(b, timeLeft/6)
+	if timeLeft < lowClock {
+		// Live on the increment, keeping the rest as a reserve.
+		b = min(b, k.increment*6/10+timeLeft/40)
+	}
 	if k.cfg.TurnTime > 0 {
 		b = min(b, k.cfg.TurnTime)
 	}
@@ -342,6 +374,7 @@ func (k *Knightwatch) ChooseSense(ctx context.Context, senseActions []game.Squar
 	defer func() { k.stats.SenseTime = append(k.stats.SenseTime, time.Since(start)) }()
 	k.clockAtStart = timeLeft
 	k.budget = k.turnBudget(timeLeft)
+	k.hardStop = start.Add(timeLeft / 5)
 	k.forced = game.NoMove
 	if ctx.Err() != nil {
 		return game.NoSquare // no time to think (a record being replayed)
@@ -404,6 +437,9 @@ func (k *Knightwatch) ChooseMove(ctx context.Context, moveActions []game.Move, t
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
+	if !k.hardStop.IsZero() && k.hardStop.Before(deadline) {
+		deadline = k.hardStop
+	}
 	boards, w := sampleBoards(k.belief, k.cfg.Sample, k.rng)
 	t := buildTable(boards, w, actions, k.scorers, deadline, k.cfg.DeepBoards, k.cfg.Depth)
 	var exp []float64
@@ -419,6 +455,9 @@ func (k *Knightwatch) ChooseMove(ctx context.Context, moveActions []game.Move, t
 		extra := k.turnStart.Add(2 * k.budget)
 		if d, ok := ctx.Deadline(); ok && d.Before(extra) {
 			extra = d
+		}
+		if !k.hardStop.IsZero() && k.hardStop.Before(extra) {
+			extra = k.hardStop
 		}
 		t.deepen(k.scorers, extra, k.cfg.DeepBoards, k.cfg.Depth+2)
 		values = k.moveValues(t, exp)

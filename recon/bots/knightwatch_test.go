@@ -240,3 +240,37 @@ func TestBeliefExpansionMatchesArbiter(t *testing.T) {
 		}
 	}
 }
+
+// TestKnightwatchShortOfTime: below lowClock the belief's bound shrinks
+// with the clock (never under minBoardBound), the turn's budget lives on
+// the increment, and the turn's hard stop is a fifth of the clock.
+func TestKnightwatchShortOfTime(t *testing.T) {
+	cfg, err := KnightwatchLevel(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := NewKnightwatch(cfg, 1)
+	k.turn, k.increment = 30, time.Second
+	prev := k.cfg.MaxBoards + 1
+	for _, left := range []time.Duration{time.Hour, 30 * time.Second, 19 * time.Second, 10 * time.Second, 5 * time.Second, time.Second, 0} {
+		k.lastClock, k.lastUsed = left+2*time.Second, 2*time.Second // the clock after the last turn: left + the increment
+		bound := k.boardBound()
+		if bound > prev || bound < minBoardBound || bound > k.cfg.MaxBoards {
+			t.Errorf("%s left: bound %d (the previous %d)", left, bound, prev)
+		}
+		if left+time.Second >= lowClock && bound != k.cfg.MaxBoards {
+			t.Errorf("%s left: bound %d, want the full %d", left, bound, k.cfg.MaxBoards)
+		}
+		prev = bound
+		if left <= 0 {
+			continue
+		}
+		b := k.turnBudget(left)
+		if left < lowClock && b > k.increment*6/10+left/40 {
+			t.Errorf("%s left: budget %s spends the reserve", left, b)
+		}
+		if b > left/6 {
+			t.Errorf("%s left: budget %s over a sixth of the clock", left, b)
+		}
+	}
+}
