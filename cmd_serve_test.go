@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"knightwatch/store"
 	"knightwatch/web"
@@ -94,5 +95,31 @@ func TestEmbeddedPagesRender(t *testing.T) {
 	}
 	if !strings.Contains(get("/"), "Continue") {
 		t.Error("home page has no Continue control for the unfinished game")
+	}
+}
+
+// TestParseSecondsClock reads --rbc-clock values and refuses bad ones.
+func TestParseSecondsClock(t *testing.T) {
+	for _, tc := range []struct {
+		in         string
+		clock, inc time.Duration
+		ok         bool
+	}{
+		{"900+5", 900 * time.Second, 5 * time.Second, true},
+		{"120+1", 120 * time.Second, time.Second, true},
+		{"20+0.5", 20 * time.Second, 500 * time.Millisecond, true},
+		{"60+0", time.Minute, 0, true},
+		{"0+5", 0, 0, false},
+		{"-1+5", 0, 0, false},
+		{"900", 0, 0, false},
+		{"900+-1", 0, 0, false},
+		{"abc+1", 0, 0, false},
+		{"99999+1", 0, 0, false},
+		{"NaN+1", 0, 0, false},
+	} {
+		c, i, err := parseSecondsClock(tc.in)
+		if (err == nil) != tc.ok || c != tc.clock || i != tc.inc {
+			t.Errorf("parseSecondsClock(%q) = %v, %v, %v", tc.in, c, i, err)
+		}
 	}
 }
