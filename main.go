@@ -1,120 +1,15 @@
 // Command knightwatch is chess in the browser against a Go engine, plus
 // Reconnaissance Chess, in one binary. Run it without arguments to serve the
-// web app; other subcommands expose the engine and the rules library.
+// web app; other subcommands (package cli) expose the engine, the rules
+// library and the Reconnaissance Chess bots.
 package main
 
 import (
-	"flag"
-	"fmt"
-	"io"
 	"os"
-	"sort"
+
+	"knightwatch/cli"
 )
 
-// command is one subcommand of the binary. Each lives in its own cmd_*.go
-// file and registers itself in init, so adding one touches no shared list.
-type command struct {
-	name    string
-	summary string
-	// run receives the arguments after the subcommand name and the streams
-	// to use, so tests can drive a subcommand in-process.
-	run func(args []string, stdin io.Reader, stdout, stderr io.Writer) error
-}
-
-var commands = map[string]command{}
-
-func register(c command) {
-	if _, dup := commands[c.name]; dup {
-		panic("duplicate subcommand " + c.name)
-	}
-	commands[c.name] = c
-}
-
 func main() {
-	os.Exit(runMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-}
-
-func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	name := "serve"
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		name, args = args[0], args[1:]
-	}
-	if name == "help" || name == "-h" || name == "--help" {
-		usage(stdout)
-		return 0
-	}
-	c, ok := commands[name]
-	if !ok {
-		fmt.Fprintf(stderr, "knightwatch: unknown subcommand %q\n\n", name)
-		usage(stderr)
-		return 2
-	}
-	if err := c.run(args, stdin, stdout, stderr); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		if err == errFlagParse {
-			return 2
-		}
-		fmt.Fprintf(stderr, "knightwatch %s: %v\n", name, err)
-		return 1
-	}
-	return 0
-}
-
-// errFlagParse is returned after a FlagSet has already printed its complaint.
-var errFlagParse = fmt.Errorf("bad flags")
-
-// newFlagSet returns a FlagSet that writes its usage to stderr and lets the
-// caller report errors instead of exiting.
-func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: knightwatch %s %s\n\n%s\n\nflags:\n", name, synopsis, commands[name].summary)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseFlags parses args, mapping flag errors to errFlagParse / flag.ErrHelp.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return flag.ErrHelp
-		}
-		return errFlagParse
-	}
-	return nil
-}
-
-// parseInterleaved parses flags that may come before, between or after the
-// positional arguments ("rbc-match random trout --games 10") and returns the
-// positional ones in order.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := parseFlags(fs, args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return positional, nil
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: knightwatch [subcommand] [flags]   (serve is the default)")
-	fmt.Fprintln(w, "\nsubcommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
-	}
-	fmt.Fprintln(w, "\nRun 'knightwatch SUBCOMMAND -h' for a subcommand's flags.")
+	os.Exit(cli.Run(webAssets, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

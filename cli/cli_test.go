@@ -1,11 +1,22 @@
-package main
+package cli
 
 import (
 	"bytes"
+	"io"
+	"os"
 	"sort"
 	"strings"
 	"testing"
 )
+
+// repoAssets are the web assets main embeds, read from the repository.
+var repoAssets = os.DirFS("..")
+
+// runMain runs the binary's entry point in-process with the repository's
+// web assets.
+func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return Run(repoAssets, args, stdin, stdout, stderr)
+}
 
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()

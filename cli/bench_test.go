@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ func TestEngineCommands(t *testing.T) {
 		{"tune nnue without input", []string{"tune", "nnue", "--out", "x.nnue"}, "", 1, "--in and --out are required"},
 		{"tune nnue bad lambda", []string{"tune", "nnue", "--in", "x.txt", "--out", "x.nnue", "--lambda", "-1"}, "", 1, "--lambda must be"},
 		{"bench missing network", []string{"bench", "--depth", "2", "--evalfile", "no-such.nnue"}, "", 1, "no such file"},
-		{"bench bad network", []string{"bench", "--depth", "2", "--evalfile", "README.md"}, "", 1, "malformed network"},
+		{"bench bad network", []string{"bench", "--depth", "2", "--evalfile", "bench_test.go"}, "", 1, "malformed network"},
 		{"bench hand-written", []string{"bench", "--depth", "4", "--hand-written"}, "", 0, "nodes "},
 		{"bench two evaluations", []string{"bench", "--depth", "2", "--hand-written", "--evalfile", "x.nnue"}, "", 1, "exclude each other"},
 	}
@@ -116,13 +116,11 @@ func TestTuneNNUERoundTrip(t *testing.T) {
 	}
 }
 
-// tune pgn reads the match results kept under bench/results (gzipped) and
-// writes positions the texel mode accepts.
+// tune pgn reads gzipped match games (16 games of `go run . match` between
+// levels 2 and 1, with the engines' scores in comments) and writes positions
+// the texel mode accepts.
 func TestTunePGNFromMatchResults(t *testing.T) {
-	src, err := filepath.Glob("bench/results/*.pgn.gz")
-	if err != nil || len(src) == 0 {
-		t.Fatalf("no gzipped match results: %v", err)
-	}
+	src := []string{"testdata/level2-vs-level1-16games.pgn.gz"}
 	dir := t.TempDir()
 	data := filepath.Join(dir, "pos.txt")
 	var out, errb bytes.Buffer

@@ -1,9 +1,8 @@
-package main
+package cli
 
 import (
 	"bytes"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -11,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"knightwatch/store"
@@ -45,12 +45,9 @@ func TestServeBadInvocations(t *testing.T) {
 // The embedded front-end templates render with the data web gives them,
 // and carry the hooks PROTOCOL.md promises.
 func TestEmbeddedPagesRender(t *testing.T) {
-	templates, static, err := assets()
+	templates, static, err := webFolders(repoAssets)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := fs.Stat(templates, "game.html"); err != nil {
-		t.Skip("templates/game.html not written yet")
 	}
 	st, err := store.Open(filepath.Join(t.TempDir(), "kw.db"))
 	if err != nil {
@@ -120,6 +117,22 @@ func TestParseSecondsClock(t *testing.T) {
 		c, i, err := parseSecondsClock(tc.in)
 		if (err == nil) != tc.ok || c != tc.clock || i != tc.inc {
 			t.Errorf("parseSecondsClock(%q) = %v, %v, %v", tc.in, c, i, err)
+		}
+	}
+}
+
+// A binary built without its web assets refuses to serve instead of
+// serving blank pages.
+func TestServeWithoutAssetsFails(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "kw.db")
+	for _, assets := range []fstest.MapFS{
+		{},
+		{"templates/game.html": {Data: []byte("x")}},
+	} {
+		var out, errb bytes.Buffer
+		code := Run(assets, []string{"serve", "--addr", "127.0.0.1:0", "--db", db}, strings.NewReader(""), &out, &errb)
+		if code != 1 || !strings.Contains(errb.String(), "web assets: no ") {
+			t.Errorf("assets %v: exit %d, stderr %q; want 1 and the missing folder named", assets, code, errb.String())
 		}
 	}
 }

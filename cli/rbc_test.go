@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -67,7 +67,7 @@ func TestRBCMatchErrors(t *testing.T) {
 // TestRBCPlaybackCommand checks ok, the first disagreement, malformed
 // files, limits and feeding a bot.
 func TestRBCPlaybackCommand(t *testing.T) {
-	ok := "recon/testdata/fixtures/random_seed2.json"
+	ok := "../recon/testdata/fixtures/random_seed2.json"
 	code, out, errOut := run(t, "rbc-playback", ok)
 	if code != 0 || !strings.HasSuffix(out, "ok 46 turns\n") {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
@@ -106,7 +106,7 @@ func TestRBCPlaybackCommand(t *testing.T) {
 
 	// A turn-limit game re-plays with the inferred limit and with the
 	// right one, and fails with a wrong one.
-	tl := "recon/testdata/fixtures/turn-limit-20/seed4343_game0.json"
+	tl := "../recon/testdata/fixtures/turn-limit-20/seed4343_game0.json"
 	for _, tc := range []struct {
 		args []string
 		ok   bool

@@ -1,10 +1,11 @@
-package main
+package cli
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
 	"net"
 	"net/http"
@@ -23,7 +24,7 @@ func init() {
 	register(command{
 		name:    "serve",
 		summary: "serve the web app (the default subcommand)",
-		run:     runServe,
+		runWeb:  runServe,
 	})
 }
 
@@ -49,7 +50,7 @@ func parseSecondsClock(v string) (clock, increment time.Duration, err error) {
 	return time.Duration(secs * float64(time.Second)), time.Duration(inc * float64(time.Second)), nil
 }
 
-func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH]", stderr)
 	addr := fs.String("addr", envOr("KNIGHTWATCH_ADDR", ":8080"), "listen address (env KNIGHTWATCH_ADDR)")
 	dbPath := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"), "SQLite database path (env KNIGHTWATCH_DB)")
@@ -71,7 +72,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	templates, static, err := assets()
+	templates, static, err := webFolders(assets)
 	if err != nil {
 		return err
 	}
@@ -124,4 +125,19 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stdout, "Knightwatch stopped")
 	return nil
+}
+
+// webFolders returns the templates and static folders of the web assets,
+// failing when either is missing so a broken build cannot serve blank pages.
+func webFolders(assets fs.FS) (templates, static fs.FS, err error) {
+	for _, dir := range []string{"templates", "static"} {
+		if st, err := fs.Stat(assets, dir); err != nil || !st.IsDir() {
+			return nil, nil, fmt.Errorf("web assets: no %s folder", dir)
+		}
+	}
+	if templates, err = fs.Sub(assets, "templates"); err != nil {
+		return nil, nil, err
+	}
+	static, err = fs.Sub(assets, "static")
+	return templates, static, err
 }
