@@ -12,7 +12,7 @@
 #      so when both anchors are there the chain is scaled to fit them.
 # Prints one row per match and a table for the README.
 #
-# The figures use 200 games at 10+0.1 per match. On this 2-core
+# The figures in docs/strength.md use 200 games at 10+0.1 per match. On this 2-core
 # machine one 200-game match of level 8 against Stockfish takes 60 minutes
 # with CONCURRENCY=2 (two games at once; only the side to move thinks, so
 # two engines busy), about 2 hours one game at a time. The ladder is much

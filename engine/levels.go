@@ -9,17 +9,17 @@ type Level struct {
 	Description string
 	MoveTime    time.Duration // time per move when the caller sets no limit
 	// ApproxElo is an estimate on Stockfish 15.1's UCI_Elo scale from
-	// 10s+0.1 matches (README, Performance; bench/strength.sh): level 8,
-	// with the built-in network, scored 52.8% in 400 games against UCI_Elo
-	// 2400 (about 2420; with the hand-written evaluation it had been about
-	// 2290), level 1 28% in 100 games against 1350 (about 1190).
+	// 10s+0.1 matches (docs/strength.md; bench/strength.sh): level 8, with
+	// the built-in network, scored 52.8% in 400 games against UCI_Elo 2400
+	// (about 2420), level 1 28% in 100 games against 1350 (about 1190).
 	// The levels between sit where their 200-game matches against the level
 	// below put them, with those self-play gaps scaled by one factor (0.47)
 	// so the chain meets both anchors: copies of one engine separate far
 	// more against each other than against a different opponent. Rounded to
-	// 50; error +-100 or more. Level 8 was raised from 2250 to 2300 after
-	// the round-8 matches and to 2400 after rounds 17-18 (the network); the
-	// levels below keep the earlier chain (README: the re-measured ladder).
+	// 50; error +-100 or more. Level 8 is 2400 from its matches against
+	// UCI_Elo 2400; the levels below keep the chain measured with the
+	// hand-written evaluation, which the ladder re-measured with the network
+	// changes by less than its error.
 	ApproxElo int
 }
 

@@ -10,15 +10,20 @@ import (
 )
 
 // builtinNetFile is the network the engine evaluates with unless told
-// otherwise: trained in session 20 (README, "Evaluation tuning") on 19.7 M
-// positions from the engine's own games. It is embedded so that the one
-// binary plays at full strength with no files beside it.
+// otherwise: 768 inputs (colour x piece x square, each side from its own
+// back rank) -> 64 hidden neurons per side (clipped ReLU) -> one output,
+// integer weights (engine/nnue). Trained by `tune nnue` on 19.7 M positions
+// from the engine's own games (self-play with random opening plies, the level
+// ladder), labels 70% search score and 30% result, 2026-11-25; how to train
+// it again is in docs/evaluation.md. It is named, as Stockfish names its
+// networks, by the first 12 hex digits of the file's SHA-256. It is embedded
+// so that the one binary plays at full strength with no files beside it.
 //
-//go:embed nets/session20.nnue
+//go:embed nets/nn-5bda84f71d01.nnue
 var builtinNetFile []byte
 
 // BuiltinNetworkName names the embedded network in UCI output and docs.
-const BuiltinNetworkName = "session20.nnue"
+const BuiltinNetworkName = "nn-5bda84f71d01.nnue"
 
 var builtinNet = sync.OnceValue(func() *nnue.Network {
 	n, err := nnue.Read(bytes.NewReader(builtinNetFile))

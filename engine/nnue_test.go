@@ -169,7 +169,7 @@ func TestNetworkScoresScaledWhenDrawish(t *testing.T) {
 }
 
 // TestBuiltinNetwork: the embedded network is the file committed as
-// engine/nets/session20.nnue (README, "Evaluation tuning"), it loads, and
+// engine/nets/nn-5bda84f71d01.nnue (docs/evaluation.md), it loads, and
 // it knows material, from either side.
 func TestBuiltinNetwork(t *testing.T) {
 	onDisk, err := os.ReadFile(filepath.Join("nets", BuiltinNetworkName))

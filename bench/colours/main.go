@@ -5,7 +5,7 @@
 // a book usually has more to say for one side of an opening than the
 // other.
 //
-//	go run ./bench/colours knightwatch-L8 bench/results/level8-vs-sf2400-10s-200games-round{9,10,11,12,13,14,15}.pgn.gz
+//	go run ./bench/colours knightwatch-L8 bench/results/level8-vs-sf2400-10s-200games.pgn.gz
 //
 // A book move is one whose comment holds only the time ("{0.016s}"): the
 // match runner writes "score/depth time" for a searched move and no score

@@ -5,9 +5,9 @@
 // of its moves and the opponent's reply), and how those games ended; the
 // same for standing worse; how the draws ended; and the material left at
 // the end of the games the player stood a pawn better in and did not win.
-// It is how the README's conversion figures were measured:
+// It is how the conversion figures in docs/strength.md were measured:
 //
-//	go run ./bench/conversion knightwatch-L8 bench/results/level8-vs-sf2400-10s-200games-round12.pgn.gz
+//	go run ./bench/conversion knightwatch-L8 bench/results/level8-vs-sf2400-10s-200games.pgn.gz
 //
 // Both engines must report scores: the match runner writes them in each
 // engine move's comment ("{+0.55/15 1.524s}", "{-M3/20 0.1s}", side to

@@ -1,7 +1,7 @@
 // Command timeuse reads the PGN that `knightwatch match` writes (plain or
 // gzipped) and reports, per player, how it spent its clock: the median time
 // of its first 20 timed moves and the median and lowest time left at the end
-// of a game. It is how the README's time-use figures were measured:
+// of a game. It is how the time-use figures in docs/strength.md were measured:
 //
 //	go run ./bench/timeuse bench/results/level8-vs-sf2400-10s-200games.pgn.gz
 //
