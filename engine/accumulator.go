@@ -85,6 +85,18 @@ func scaleDrawishToMove(p *game.Position, v int) int {
 // nnVerify, when set (by tests), sees every accumulator nnEval computes.
 var nnVerify func(p *game.Position, acc *nnue.Accumulator)
 
+// nnStart readies the accumulator stack for a search from pos: no ply's
+// accumulator is computed yet, and the root's is computed in full.
+func (t *thread) nnStart(pos *game.Position) {
+	for i := range t.nn.ply {
+		t.nn.ply[i].valid = false
+	}
+	if t.net != nil {
+		t.nn.root.pieces = nnue.PiecesOf(pos)
+		t.net.Refresh(&t.nn.root.acc, &t.nn.root.pieces)
+	}
+}
+
 // nnEnter marks the accumulator of a node entered at ply as not yet
 // computed.
 func (t *thread) nnEnter(ply int) {

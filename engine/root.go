@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"knightwatch/engine/nnue"
 	"knightwatch/game"
 )
 
@@ -147,8 +146,35 @@ func (t *thread) searchMultiPV(p *game.Position, depth, n int) bool {
 }
 
 // search runs a full search: threads, time control and level weakening.
+// The main thread iterates on the caller's goroutine, the helpers on
+// their own; under go infinite or go ponder the result waits for the
+// caller (stop or ponderhit).
 func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint64, lim Limits, onInfo func(Info), rootMoves []game.Move) Result {
-	st := &searchState{}
+	st := e.newSearchState(pos, lim, rootMoves)
+	e.setPondCtl(st)
+	defer e.setPondCtl(nil)
+	stopCtx := context.AfterFunc(ctx, func() { st.stop.Store(true) })
+	defer stopCtx()
+	if ctx.Err() != nil {
+		st.stop.Store(true)
+	}
+
+	threads := e.setUpThreads(st, pos, history, restrictedRoot(pos, rootMoves))
+	main := threads[0]
+	helpers := startHelpers(threads[1:], pos)
+	iters := &mainIterations{e: e, st: st, lim: lim, onInfo: onInfo, lastBest: game.NoMove}
+	main.iterate(pos, iters.afterIteration)
+	st.waitForCaller(ctx, lim.Infinite)
+	st.stop.Store(true)
+	helpers.Wait()
+	main.pubNodes.Store(main.nodes)
+	return e.collectResult(ctx, st, pos, main, rootMoves)
+}
+
+// newSearchState starts the clock and sets the limits of a search of pos
+// under lim.
+func (e *Engine) newSearchState(pos *game.Position, lim Limits, rootMoves []game.Move) *searchState {
+	st := &searchState{hit: make(chan struct{})}
 	st.startNanos.Store(time.Now().UnixNano())
 	st.soft, st.hard = planTime(lim, pos.Side())
 	st.nodeLimit = lim.Nodes
@@ -166,28 +192,32 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 		st.soft, st.hard = 0, 0
 	}
 	st.multiPV = min(e.opts.MultiPV, len(rootMoves))
-	// Only a real restriction filters the root: the unrestricted search
-	// must stay exactly as fast as it was.
-	var restrict []game.Move
-	var legal game.MoveList
-	pos.GenerateLegal(&legal)
-	if len(rootMoves) < legal.N {
-		restrict = rootMoves
-	}
+	return st
+}
+
+// setPondCtl makes st the search that PonderHit reaches (nil: none).
+func (e *Engine) setPondCtl(st *searchState) {
 	e.mu.Lock()
 	e.pondCtl = st
 	e.mu.Unlock()
-	defer func() {
-		e.mu.Lock()
-		e.pondCtl = nil
-		e.mu.Unlock()
-	}()
-	stopCtx := context.AfterFunc(ctx, func() { st.stop.Store(true) })
-	defer stopCtx()
-	if ctx.Err() != nil {
-		st.stop.Store(true)
-	}
+}
 
+// restrictedRoot returns rootMoves when they are fewer than the legal
+// moves of pos, nil when they are all of them: only a real restriction
+// filters the root, so the unrestricted search pays nothing for it.
+func restrictedRoot(pos *game.Position, rootMoves []game.Move) []game.Move {
+	var legal game.MoveList
+	pos.GenerateLegal(&legal)
+	if len(rootMoves) < legal.N {
+		return rootMoves
+	}
+	return nil
+}
+
+// setUpThreads readies the engine's first Options.Threads threads (made
+// on first use) for a search of pos under st, each with the level's
+// noise, the evaluation and the root restriction.
+func (e *Engine) setUpThreads(st *searchState, pos *game.Position, history []uint64, restrict []game.Move) []*thread {
 	e.tt.newSearch()
 	for len(e.threads) < e.opts.Threads {
 		e.threads = append(e.threads, &thread{id: len(e.threads)})
@@ -195,118 +225,106 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 	threads := e.threads[:e.opts.Threads]
 	st.threads = threads
 	noiseSeed := e.rng.Uint64()
+	net := e.opts.evalNet()
 	for _, t := range threads {
 		t.allocate()
 		t.tt = e.tt
 		t.st = st
-		t.nodes = 0
-		t.pubNodes.Store(0)
-		t.keys = append(t.keys[:0], history...)
-		t.keys = append(t.keys, pos.Hash())
-		t.rootKeyIdx = len(history)
 		t.noise = e.level.noise
 		t.noiseSeed = noiseSeed
-		t.net = e.opts.evalNet()
-		for i := range t.nn.ply {
-			t.nn.ply[i].valid = false
-		}
-		if t.net != nil {
-			t.nn.root.pieces = nnue.PiecesOf(pos)
-			t.net.Refresh(&t.nn.root.acc, &t.nn.root.pieces)
-		}
-		t.rootBestMove = game.NoMove
-		t.rootBestScore = 0
-		t.rootPV = t.rootPV[:0]
-		t.completedDepth = 0
-		t.rootDepth = 0
-		t.rootNodes = [64][64]uint64{}
-		t.rootMoves = restrict
-		t.rootExcluded = t.rootExcluded[:0]
-		t.pvLines = t.pvLines[:0]
+		t.net = net
+		t.resetForSearch(pos, history, restrict)
 	}
-	main := threads[0]
+	return threads
+}
+
+// startHelpers starts the helper threads' iterations (Lazy SMP: they
+// deepen the shared hash table); the WaitGroup says when all have ended.
+func startHelpers(helpers []*thread, pos *game.Position) *sync.WaitGroup {
 	var wg sync.WaitGroup
-	for _, t := range threads[1:] {
+	for _, t := range helpers {
 		wg.Add(1)
 		go func(t *thread) {
 			defer wg.Done()
 			t.iterate(pos, nil)
 		}(t)
 	}
+	return &wg
+}
 
-	lastBest := game.NoMove
-	stable := 0
-	var iterScores []int
-	onIter := func(t *thread, depth, score int) bool {
-		iterScores = append(iterScores, score)
-		if t.rootBestMove == lastBest {
-			stable++
-		} else {
-			stable = 0
-			lastBest = t.rootBestMove
-		}
-		elapsed := st.elapsed()
-		if onInfo != nil {
-			nodes := st.totalNodes()
-			if t.nodes > nodes {
-				nodes = t.nodes
-			}
-			nps := uint64(0)
-			if elapsed > 0 {
-				nps = uint64(float64(nodes) / elapsed.Seconds())
-			}
-			hashFull := e.tt.hashFull()
-			if st.multiPV > 1 {
-				for k, l := range t.pvLines {
-					onInfo(Info{
-						Depth: depth, SelDepth: t.seldepth, MultiPV: k + 1, Score: toScore(l.score),
-						Nodes: nodes, NPS: nps, Time: elapsed,
-						PV: append([]game.Move(nil), l.pv...), HashFull: hashFull,
-					})
-				}
-			} else {
-				onInfo(Info{
-					Depth: depth, SelDepth: t.seldepth, MultiPV: 1, Score: toScore(t.rootBestScore),
-					Nodes: nodes, NPS: nps, Time: elapsed,
-					PV: append([]game.Move(nil), t.rootPV...), HashFull: hashFull,
-				})
-			}
-		}
-		if st.soft > 0 && !st.pondering.Load() {
-			// Stop early when the best move has been stable; think longer
-			// when it keeps changing.
-			scale := 1.0
-			switch {
-			case stable >= 4:
-				scale = 0.6
-			case stable == 0 && depth > 4:
-				scale = 1.4
-			}
-			scale *= fallingScoreFactor(iterScores, depth)
-			scale *= bestMoveEffortFactor(t)
-			scale = max(scale, 0.35)
-			if elapsed >= time.Duration(float64(st.soft)*scale) {
-				return false
-			}
-		}
-		if score >= mateBound && depth >= 2*(mateValue-score)+4 && !lim.Infinite && !st.pondering.Load() {
-			return false // a mate is proven well within the horizon
-		}
-		return true
-	}
-	main.iterate(pos, onIter)
-	// In infinite or ponder mode wait to be stopped: the caller decides
-	// when the search ends.
-	for (lim.Infinite || st.pondering.Load()) && !st.stop.Load() && ctx.Err() == nil {
-		time.Sleep(time.Millisecond)
-		if !st.pondering.Load() && !lim.Infinite {
-			break
-		}
-	}
-	st.stop.Store(true)
-	wg.Wait()
-	main.pubNodes.Store(main.nodes)
+// mainIterations follows the main thread's iterations: it reports each
+// one and decides whether to start another.
+type mainIterations struct {
+	e      *Engine
+	st     *searchState
+	lim    Limits
+	onInfo func(Info)
+	// lastBest is the best move of the last iteration, stable the number
+	// of iterations since it last changed.
+	lastBest game.Move
+	stable   int
+	// scores are the root scores of the iterations so far.
+	scores []int
+}
 
+// afterIteration is called when the main thread t completes an iteration
+// to depth with score; it returns false to end the search.
+func (it *mainIterations) afterIteration(t *thread, depth, score int) bool {
+	st := it.st
+	it.scores = append(it.scores, score)
+	if t.rootBestMove == it.lastBest {
+		it.stable++
+	} else {
+		it.stable = 0
+		it.lastBest = t.rootBestMove
+	}
+	elapsed := st.elapsed()
+	if it.onInfo != nil {
+		it.report(t, depth, elapsed)
+	}
+	if st.softLimitReached(t, depth, it.stable, it.scores, elapsed) {
+		return false
+	}
+	if score >= mateBound && depth >= 2*(mateValue-score)+4 && !it.lim.Infinite && !st.pondering.Load() {
+		return false // a mate is proven well within the horizon
+	}
+	return true
+}
+
+// report sends the Info lines of the iteration to depth that the main
+// thread t has completed: one per MultiPV line.
+func (it *mainIterations) report(t *thread, depth int, elapsed time.Duration) {
+	st := it.st
+	nodes := st.totalNodes()
+	if t.nodes > nodes {
+		nodes = t.nodes
+	}
+	nps := uint64(0)
+	if elapsed > 0 {
+		nps = uint64(float64(nodes) / elapsed.Seconds())
+	}
+	hashFull := it.e.tt.hashFull()
+	if st.multiPV > 1 {
+		for k, l := range t.pvLines {
+			it.onInfo(Info{
+				Depth: depth, SelDepth: t.seldepth, MultiPV: k + 1, Score: toScore(l.score),
+				Nodes: nodes, NPS: nps, Time: elapsed,
+				PV: append([]game.Move(nil), l.pv...), HashFull: hashFull,
+			})
+		}
+	} else {
+		it.onInfo(Info{
+			Depth: depth, SelDepth: t.seldepth, MultiPV: 1, Score: toScore(t.rootBestScore),
+			Nodes: nodes, NPS: nps, Time: elapsed,
+			PV: append([]game.Move(nil), t.rootPV...), HashFull: hashFull,
+		})
+	}
+}
+
+// collectResult makes the Result of the search st of pos, whose threads
+// have ended, from the main thread's best line; a level that weakens
+// replaces the move by its choice.
+func (e *Engine) collectResult(ctx context.Context, st *searchState, pos *game.Position, main *thread, rootMoves []game.Move) Result {
 	res := Result{Move: main.rootBestMove, Score: toScore(main.rootBestScore), Depth: main.completedDepth, Nodes: st.totalNodes()}
 	res.PV = append([]game.Move(nil), main.rootPV...)
 	if res.Move == game.NoMove {
@@ -323,20 +341,26 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 		res.PV = []game.Move{res.Move}
 	}
 	if e.level.margin > 0 && ctx.Err() == nil && main.completedDepth > 0 {
-		budget := e.level.moveTime
-		if st.hard > 0 {
-			budget = max(st.hard-st.elapsed(), 20*time.Millisecond)
-		}
-		// The weakening picks among all legal moves; with searchmoves a
-		// pick outside the list is dropped and the search's move kept.
-		if m, s, ok := e.weakenedChoice(ctx, pos, main, res, budget); ok && m != res.Move && slices.Contains(rootMoves, m) {
-			res.Move = m
-			res.Score = toScore(s)
-			res.PV = []game.Move{m}
-		}
+		e.weaken(ctx, st, pos, main, rootMoves, &res)
 	}
 	if len(res.PV) > 1 {
 		res.Ponder = res.PV[1]
 	}
 	return res
+}
+
+// weaken lets the level's weakening replace the move of res, within what
+// is left of the time budget.
+func (e *Engine) weaken(ctx context.Context, st *searchState, pos *game.Position, main *thread, rootMoves []game.Move, res *Result) {
+	budget := e.level.moveTime
+	if st.hard > 0 {
+		budget = max(st.hard-st.elapsed(), 20*time.Millisecond)
+	}
+	// The weakening picks among all legal moves; with searchmoves a
+	// pick outside the list is dropped and the search's move kept.
+	if m, s, ok := e.weakenedChoice(ctx, pos, main, *res, budget); ok && m != res.Move && slices.Contains(rootMoves, m) {
+		res.Move = m
+		res.Score = toScore(s)
+		res.PV = []game.Move{m}
+	}
 }

@@ -5,6 +5,8 @@
 package engine
 
 import (
+	"context"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -24,16 +26,44 @@ type searchState struct {
 	// iteration (at most the number of root moves).
 	multiPV int
 	threads []*thread
+	// hit is closed by the ponderhit that ends pondering (hitOnce closes
+	// it once); nil in states that never ponder.
+	hit     chan struct{}
+	hitOnce sync.Once
 }
 
 func (st *searchState) elapsed() time.Duration {
 	return time.Duration(time.Now().UnixNano() - st.startNanos.Load())
 }
 
+// ponderHit ends pondering: the clock restarts now and the search's time
+// limits apply from here on.
 func (st *searchState) ponderHit() {
 	if st.pondering.Load() {
 		st.startNanos.Store(time.Now().UnixNano())
 		st.pondering.Store(false)
+		st.hitOnce.Do(func() { close(st.hit) })
+	}
+}
+
+// waitForCaller returns when the caller has released a search whose
+// iterations are over: at once for a search that was stopped or that
+// neither is infinite nor still ponders; under infinite, when ctx is
+// cancelled (stop); while pondering, when ctx is cancelled or at
+// ponderhit. Once the iterations are over nothing but ctx sets stop, so
+// ctx.Done() stands for it.
+func (st *searchState) waitForCaller(ctx context.Context, infinite bool) {
+	if st.stop.Load() || ctx.Err() != nil {
+		return
+	}
+	switch {
+	case infinite:
+		<-ctx.Done()
+	case st.pondering.Load():
+		select {
+		case <-ctx.Done():
+		case <-st.hit:
+		}
 	}
 }
 
@@ -190,6 +220,28 @@ type searchMoves struct {
 	qsearchMoves
 	quiets   [64]game.Move
 	captures [64]game.Move
+}
+
+// resetForSearch readies t for a search from pos, reached through the
+// positions whose keys are history (oldest first), over the root moves
+// restrict (nil: all). The tables that learn (history, killers,
+// correction) carry over from the last search.
+func (t *thread) resetForSearch(pos *game.Position, history []uint64, restrict []game.Move) {
+	t.nodes = 0
+	t.pubNodes.Store(0)
+	t.keys = append(t.keys[:0], history...)
+	t.keys = append(t.keys, pos.Hash())
+	t.rootKeyIdx = len(history)
+	t.nnStart(pos)
+	t.rootBestMove = game.NoMove
+	t.rootBestScore = 0
+	t.rootPV = t.rootPV[:0]
+	t.completedDepth = 0
+	t.rootDepth = 0
+	t.rootNodes = [64][64]uint64{}
+	t.rootMoves = restrict
+	t.rootExcluded = t.rootExcluded[:0]
+	t.pvLines = t.pvLines[:0]
 }
 
 // allocate gives a new thread its tables and move buffers, once: they

@@ -9,6 +9,30 @@ import (
 	"knightwatch/game"
 )
 
+// softLimitReached reports whether the main thread t, having completed
+// an iteration to depth after elapsed, should start no other: the soft
+// limit, scaled by how settled the search is, has passed. A stable best
+// move (for stable iterations) ends the search early; one that keeps
+// changing, or a falling score, or effort spread over several moves,
+// gives it longer. Under infinite or while pondering there is no soft
+// limit.
+func (st *searchState) softLimitReached(t *thread, depth, stable int, scores []int, elapsed time.Duration) bool {
+	if st.soft <= 0 || st.pondering.Load() {
+		return false
+	}
+	scale := 1.0
+	switch {
+	case stable >= 4:
+		scale = 0.6
+	case stable == 0 && depth > 4:
+		scale = 1.4
+	}
+	scale *= fallingScoreFactor(scores, depth)
+	scale *= bestMoveEffortFactor(t)
+	scale = max(scale, 0.35)
+	return elapsed >= time.Duration(float64(st.soft)*scale)
+}
+
 // fallingScoreFactor scales the soft time limit by how the root score
 // moved over the last iterations: when it drops the search has found a
 // problem with the move it was going to play and deserves time to find a
