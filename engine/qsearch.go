@@ -67,45 +67,41 @@ func (t *thread) qsearch(p *game.Position, alpha, beta, ply int, checks bool) in
 	}
 	origAlpha := alpha
 	bestMove := game.NoMove
-	for i := 0; i < ml.N; i++ {
-		m := pickMove(ml, scores, i)
-		if !inCheck {
-			if m.IsPromotion() && m.Promotion() != game.Queen {
-				continue
+	// One loop searches the moves of two sources in turn: the captures
+	// (or evasions), best first; then, with checks, the quiet moves that
+	// give check without losing material, in generation order, in the
+	// same buffer.
+	var cs checkSquares
+	for _, quietChecks := range [2]bool{false, true} {
+		if quietChecks {
+			if !checks || inCheck || bestScore >= beta {
+				break
 			}
-			// Delta pruning: even winning the piece cannot reach alpha.
-			if !m.IsPromotion() && eval+seeValue[p.CapturedPiece(m).Type()]+200 <= alpha {
-				continue
-			}
-			if !seeGE(p, m, 0) {
-				continue
-			}
+			ml.N = 0
+			p.GenerateQuiets(ml)
+			cs = newCheckSquares(p)
 		}
-		save := *p
-		p.MakeMove(m)
-		s := -t.qsearch(p, -beta, -alpha, ply+1, false)
-		*p = save
-		if t.stopped() {
-			return 0
-		}
-		if s > bestScore {
-			bestScore = s
-			if s > alpha {
-				alpha = s
-				bestMove = m
-				if s >= beta {
-					break
+		for i := 0; i < ml.N; i++ {
+			var m game.Move
+			if quietChecks {
+				m = ml.Moves[i]
+				if m.IsPromotion() || !cs.mayCheck(p, m) || !p.GivesCheck(m) || !seeGE(p, m, 0) {
+					continue
 				}
-			}
-		}
-	}
-	if checks && !inCheck && bestScore < beta {
-		var quiets game.MoveList
-		p.GenerateQuiets(&quiets)
-		cs := newCheckSquares(p)
-		for _, m := range quiets.Moves[:quiets.N] {
-			if m.IsPromotion() || !cs.mayCheck(p, m) || !p.GivesCheck(m) || !seeGE(p, m, 0) {
-				continue
+			} else {
+				m = pickMove(ml, scores, i)
+				if !inCheck {
+					if m.IsPromotion() && m.Promotion() != game.Queen {
+						continue
+					}
+					// Delta pruning: even winning the piece cannot reach alpha.
+					if !m.IsPromotion() && eval+seeValue[p.CapturedPiece(m).Type()]+200 <= alpha {
+						continue
+					}
+					if !seeGE(p, m, 0) {
+						continue
+					}
+				}
 			}
 			save := *p
 			p.MakeMove(m)
