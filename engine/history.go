@@ -85,9 +85,8 @@ const (
 )
 
 // pawnIndex maps the pawn structure to a slot of the correction table and
-// of the pawn cache. The position
-// keeps no pawn-only hash, and mixing the two pawn bitboards is cheaper
-// than maintaining one through every move.
+// of the pawn cache. The position keeps no pawn-only hash, and mixing the
+// two pawn bitboards is cheaper than maintaining one through every move.
 func pawnIndex(p *game.Position) int {
 	h := uint64(p.Pieces(game.White, game.Pawn))*0x9E3779B97F4A7C15 ^
 		uint64(p.Pieces(game.Black, game.Pawn))*0xBF58476D1CE4E5B9

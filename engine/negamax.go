@@ -325,9 +325,8 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 			}
 			if scores[i] >= orderCounter {
 				// Killers and the counter-move (only quiet moves score this
-				// high here) are searched unreduced. Reducing them by their
-				// history instead, with a ply of relief, measured level in
-				// self-play (-1 ± 23, README).
+				// high here) are searched unreduced: each has refuted a
+				// closely related position.
 				r = 0
 			}
 			r = max(0, min(r, newDepth-1))

@@ -1,4 +1,5 @@
-// The quiescence search.
+// The quiescence search: captures, check evasions and, at its first ply,
+// quiet checks, until the position is quiet.
 
 package engine
 

@@ -90,8 +90,8 @@ type thread struct {
 	tt    *transTable
 	st    *searchState
 	nodes uint64
-	// pubNodes is nodes, published every few thousand nodes for the
-	// main thread's node limit and info lines.
+	// pubNodes is nodes, published every 1024 nodes for the main
+	// thread's node limit and info lines.
 	pubNodes atomic.Uint64
 	seldepth int
 	keys     []uint64 // hashes of the game history and the search path

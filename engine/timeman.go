@@ -11,11 +11,11 @@ import (
 
 // softLimitReached reports whether the main thread t, having completed
 // an iteration to depth after elapsed, should start no other: the soft
-// limit, scaled by how settled the search is, has passed. A stable best
-// move (for stable iterations) ends the search early; one that keeps
-// changing, or a falling score, or effort spread over several moves,
-// gives it longer. Under infinite or while pondering there is no soft
-// limit.
+// limit, scaled by how settled the search is, has passed. A best move
+// unchanged for stable >= 4 iterations ends the search sooner; one that
+// has just changed (past depth 4), a falling score, or effort spread over
+// several moves gives it longer. Under infinite or while pondering there
+// is no soft limit.
 func (st *searchState) softLimitReached(t *thread, depth, stable int, scores []int, elapsed time.Duration) bool {
 	if st.soft <= 0 || st.pondering.Load() {
 		return false
@@ -98,11 +98,10 @@ func clockTime(lim Limits, side game.Color) (soft, hard time.Duration) {
 			return 0, 0
 		}
 	}
-	// Without movestogo, plan as if 20 moves remained and let the soft
-	// limit run a little past the average: at 10s+0.1 the older budget
-	// (25 moves, 0.8x) finished games with a fifth of the clock unused
-	// while Stockfish spent twice as much on its first 20 moves. Self-play
-	// at 5s+0.05 (100 games): +7 ± 48, i.e. no loss.
+	// Without movestogo (or with more than 50), plan as if 20 moves
+	// remained, and let the soft limit run a little past the average
+	// (1.1x): the clock is spent while the game is still open rather
+	// than saved for an ending that may never need it.
 	mtg := lim.MovesToGo
 	if mtg <= 0 || mtg > 50 {
 		mtg = 20
