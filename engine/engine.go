@@ -1,9 +1,20 @@
 // Package engine is Knightwatch's chess engine: an alpha-beta searcher
-// (iterative deepening, aspiration windows, PVS, quiescence with SEE, a
-// shared transposition table, Lazy SMP) over a tapered evaluation whose
-// weights are Texel-tuned on the engine's own games (texel.go), with time
-// management, difficulty levels, a Polyglot opening book reader and a UCI
-// front end.
+// (iterative deepening, aspiration windows, PVS with null-move pruning,
+// ProbCut, late-move reductions and singular extensions, quiescence with
+// SEE, a shared transposition table, Lazy SMP) with time management,
+// difficulty levels, a Polyglot opening book reader and a UCI front end.
+//
+// The default evaluation is the neural network embedded in the binary
+// (network.go, BuiltinNetwork; its format and trainer are in engine/nnue),
+// whose accumulators the search updates incrementally (accumulator.go).
+// Options.Net (UCI EvalFile) evaluates with another network instead. The
+// alternative is the hand-written tapered evaluation (eval.go), whose
+// weights are Texel-tuned on the engine's own games (texel.go): it is used
+// with Options.HandWrittenEval (UCI "Use NNUE" false).
+//
+// The search is split by concern: root.go (Engine.search, iterative
+// deepening, MultiPV), negamax.go, qsearch.go, ordering.go, history.go,
+// accumulator.go, thread.go, score.go and timeman.go.
 //
 // The API is deliberately small: build an Engine with New, call Search with a
 // position, the game's hash history and Limits, and read the Result.
