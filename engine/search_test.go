@@ -190,7 +190,7 @@ func TestSearchCancellation(t *testing.T) {
 }
 
 // TestMoveTimeOvershoot reports (does not assert) how far beyond MoveTime
-// searches return; the figure goes into the README.
+// searches return; the figure goes into docs/performance.md.
 func TestMoveTimeOvershoot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measurement")
