@@ -20,8 +20,9 @@ func init() {
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench", "[--depth N] [--threads N] [--hash MB] [--evalfile FILE | --hand-written] [-v]", stderr)
 	depth := fs.Int("depth", engine.BenchDepth, "search depth in plies for every position")
-	threads := fs.Int("threads", 1, "search threads (node counts are deterministic only with 1)")
-	hash := fs.Int("hash", 16, "transposition table size in MB")
+	threadsOpt, hashOpt := engine.UCIOption("Threads"), engine.UCIOption("Hash")
+	threads := fs.Int("threads", threadsOpt.DefaultInt(), "search threads (node counts are deterministic only with 1)")
+	hash := fs.Int("hash", hashOpt.DefaultInt(), "transposition table size in MB")
 	verbose := fs.Bool("v", false, "print each position's best move and node count")
 	evalFile := fs.String("evalfile", "", "evaluate with this neural network (tune nnue writes one) instead of the built-in one")
 	handWritten := fs.Bool("hand-written", false, "evaluate with the hand-written evaluation instead of a network")
@@ -34,11 +35,12 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *depth < 1 || *depth > 60 {
 		return fmt.Errorf("--depth must be in 1..60, got %d", *depth)
 	}
-	if *threads < 1 || *threads > 64 {
-		return fmt.Errorf("--threads must be in 1..64, got %d", *threads)
+	// The limits of the UCI options Threads and Hash.
+	if !threadsOpt.InRange(*threads) {
+		return fmt.Errorf("--threads must be in %d..%d, got %d", threadsOpt.Min, threadsOpt.Max, *threads)
 	}
-	if *hash < 1 || *hash > 4096 {
-		return fmt.Errorf("--hash must be in 1..4096, got %d", *hash)
+	if !hashOpt.InRange(*hash) {
+		return fmt.Errorf("--hash must be in %d..%d, got %d", hashOpt.Min, hashOpt.Max, *hash)
 	}
 	if *handWritten && *evalFile != "" {
 		return fmt.Errorf("--evalfile and --hand-written exclude each other")

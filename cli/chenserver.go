@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"knightwatch/chenserver"
+	"knightwatch/engine"
 )
 
 func init() {
@@ -38,8 +39,8 @@ func runChenserver(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 		return errFlagParse
 	case !*stdio && (*port < 1 || *port > 65535):
 		return fmt.Errorf("invalid port number %d: must be an integer in the range 1..65535", *port)
-	case *hashMB < 1:
-		return fmt.Errorf("-hash must be at least 1, got %d", *hashMB)
+	case *hashMB < engine.UCIOption("Hash").Min:
+		return fmt.Errorf("-hash must be at least %d, got %d", engine.UCIOption("Hash").Min, *hashMB)
 	case *maxLine < 16:
 		return fmt.Errorf("-maxline must be at least 16, got %d", *maxLine)
 	}

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"knightwatch/engine"
 	"knightwatch/match"
 )
 
@@ -41,8 +42,9 @@ func (l *optionList) Set(s string) error {
 	return nil
 }
 
-// Levels accepted by --levelN; the engine itself checks them again.
-const minLevel, maxLevel = 1, 8
+// Levels accepted by --levelN: the range of the engine's UCI option Level
+// (1..len(engine.Levels)), which the engine itself checks again.
+var minLevel, maxLevel = engine.UCIOption("Level").Min, engine.UCIOption("Level").Max
 
 func runMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("match", "(--engine1 CMD | --level1 N) (--engine2 CMD | --level2 N) [flags]", stderr)

@@ -135,16 +135,16 @@ type Engine struct {
 // New returns an engine configured by opts (out-of-range values are clamped).
 func New(opts Options) *Engine {
 	if opts.HashMB <= 0 {
-		opts.HashMB = 16
+		opts.HashMB = hashDefaultMB
 	}
-	if opts.HashMB > 4096 {
-		opts.HashMB = 4096
+	if opts.HashMB > hashMaxMB {
+		opts.HashMB = hashMaxMB
 	}
 	if opts.Threads <= 0 {
 		opts.Threads = 1
 	}
-	if opts.Threads > 64 {
-		opts.Threads = 64
+	if opts.Threads > threadsMax {
+		opts.Threads = threadsMax
 	}
 	if opts.Level <= 0 || opts.Level > len(Levels) {
 		opts.Level = len(Levels)
@@ -176,8 +176,8 @@ func (e *Engine) SetThreads(n int) {
 	if n <= 0 {
 		n = 1
 	}
-	if n > 64 {
-		n = 64
+	if n > threadsMax {
+		n = threadsMax
 	}
 	e.opts.Threads = n
 }
@@ -195,10 +195,10 @@ func clampMultiPV(n int) int {
 // SetHash resizes (and clears) the transposition table.
 func (e *Engine) SetHash(mb int) {
 	if mb <= 0 {
-		mb = 16
+		mb = hashDefaultMB
 	}
-	if mb > 4096 {
-		mb = 4096
+	if mb > hashMaxMB {
+		mb = hashMaxMB
 	}
 	e.opts.HashMB = mb
 	e.tt = newTransTable(mb)

@@ -5,13 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"knightwatch/engine/nnue"
 	"knightwatch/game"
 )
 
@@ -47,7 +45,9 @@ type uciSession struct {
 
 	eng      *Engine
 	game     *game.Game
-	chess960 bool
+	chess960 bool   // UCI_Chess960
+	ponder   bool   // Ponder (the GUI may send "go ponder"; it is accepted either way)
+	evalFile string // EvalFile: the network file loaded, or builtinEvalFile
 
 	// maxHashMB caps the Hash option (the fuzz test keeps memory small).
 	maxHashMB int
@@ -59,7 +59,7 @@ type uciSession struct {
 }
 
 func newUCISession(out io.Writer) *uciSession {
-	u := &uciSession{out: out, game: game.NewGame()}
+	u := &uciSession{out: out, game: game.NewGame(), evalFile: builtinEvalFile}
 	u.eng = New(Options{OwnBook: true})
 	return u
 }
@@ -81,17 +81,9 @@ func (u *uciSession) handle(line string) bool {
 	case "uci":
 		u.send("id name Knightwatch")
 		u.send("id author the Knightwatch developers")
-		u.send("option name Hash type spin default 16 min 1 max 4096")
-		u.send("option name Threads type spin default 1 min 1 max 64")
-		u.send("option name Level type spin default 8 min 1 max %d", len(Levels))
-		u.send("option name OwnBook type check default true")
-		u.send("option name BookFile type string default %s", DefaultBookFile)
-		u.send("option name UCI_Chess960 type check default false")
-		u.send("option name Ponder type check default false")
-		u.send("option name MultiPV type spin default 1 min 1 max %d", MaxMultiPV)
-		u.send("option name Use NNUE type check default true")
-		u.send("option name EvalFile type string default %s", builtinEvalFile)
-		u.send("option name Clear Hash type button")
+		for i := range uciOptions {
+			u.send("%s", uciOptions[i].announce())
+		}
 		u.send("uciok")
 	case "isready":
 		u.send("readyok")
@@ -192,120 +184,6 @@ func (u *uciSession) parsePosition(args []string) (*game.Game, error) {
 		}
 	}
 	return g, nil
-}
-
-// builtinEvalFile is EvalFile's default: the network embedded in the
-// binary (BuiltinNetwork), which no file on disk has to match.
-const builtinEvalFile = "<built-in>"
-
-func (u *uciSession) setOption(args []string) error {
-	// setoption name <id, may contain spaces> [value <x, may contain spaces>]
-	if len(args) < 2 || args[0] != "name" {
-		return fmt.Errorf("setoption: expected \"name\"")
-	}
-	var name, value []string
-	i := 1
-	for ; i < len(args) && args[i] != "value"; i++ {
-		name = append(name, args[i])
-	}
-	if i < len(args) {
-		value = args[i+1:]
-	}
-	n := strings.ToLower(strings.Join(name, " "))
-	v := strings.Join(value, " ")
-	spin := func(lo, hi int) (int, error) {
-		x, err := strconv.Atoi(v)
-		if err != nil || x < lo || x > hi {
-			return 0, fmt.Errorf("setoption %s: value %q is not a number in %d..%d", n, v, lo, hi)
-		}
-		return x, nil
-	}
-	check := func() (bool, error) {
-		switch strings.ToLower(v) {
-		case "true":
-			return true, nil
-		case "false":
-			return false, nil
-		}
-		return false, fmt.Errorf("setoption %s: value %q is not true or false", n, v)
-	}
-	switch n {
-	case "hash":
-		x, err := spin(1, 4096)
-		if err != nil {
-			return err
-		}
-		if u.maxHashMB > 0 {
-			x = min(x, u.maxHashMB)
-		}
-		u.eng.SetHash(x)
-	case "threads":
-		x, err := spin(1, 64)
-		if err != nil {
-			return err
-		}
-		u.eng.SetThreads(x)
-	case "level":
-		x, err := spin(1, len(Levels))
-		if err != nil {
-			return err
-		}
-		u.eng.SetLevel(x)
-	case "ownbook":
-		b, err := check()
-		if err != nil {
-			return err
-		}
-		u.eng.SetBook(b, u.eng.opts.BookFile)
-	case "bookfile":
-		u.eng.SetBook(u.eng.opts.OwnBook, v)
-	case "use nnue":
-		b, err := check()
-		if err != nil {
-			return err
-		}
-		u.eng.SetHandWrittenEval(!b)
-	case "evalfile":
-		// A network file (tune nnue writes one) replaces the built-in
-		// network; empty, <empty> or <built-in> goes back to it. A file
-		// that does not load changes nothing. Whether the network is used
-		// at all is Use NNUE's business, as in Stockfish.
-		if v == "" || v == "<empty>" || v == builtinEvalFile {
-			u.eng.SetNet(nil)
-			return nil
-		}
-		f, err := os.Open(v)
-		if err != nil {
-			return fmt.Errorf("setoption evalfile: %w", err)
-		}
-		defer f.Close()
-		net, err := nnue.Read(f)
-		if err != nil {
-			return fmt.Errorf("setoption evalfile %s: %w", v, err)
-		}
-		u.eng.SetNet(net)
-	case "uci_chess960":
-		b, err := check()
-		if err != nil {
-			return err
-		}
-		u.chess960 = b // applies to the next "position" and to searches
-	case "ponder":
-		if _, err := check(); err != nil {
-			return err
-		}
-	case "multipv":
-		x, err := spin(1, MaxMultiPV)
-		if err != nil {
-			return err
-		}
-		u.eng.SetMultiPV(x)
-	case "clear hash":
-		u.eng.NewGame()
-	default:
-		return fmt.Errorf("setoption: unknown option %q", strings.Join(name, " "))
-	}
-	return nil
 }
 
 // goKeywords are the parameters of "go"; a searchmoves list ends at the

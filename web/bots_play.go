@@ -307,7 +307,7 @@ func (t *apiTable) handleBrowser(c *client, m ReconMessage) {
 	t.srv.api.touch(t.srv, c.user, now)
 	t.mu.Lock()
 	stale := reconNeedsSeq[m.Type] && m.Seq != seqOf(t.g)
-	if stale || m.Type == "sync" {
+	if stale || m.Type == ReconMsgSync {
 		if stale {
 			c.trySend(encodeError(protoErr(CodeStale, "message for action %d, but the game is at action %d", m.Seq, seqOf(t.g))))
 		}
@@ -318,17 +318,17 @@ func (t *apiTable) handleBrowser(c *client, m ReconMessage) {
 	t.mu.Unlock()
 	var e *apiError
 	switch m.Type {
-	case "sense":
+	case ReconMsgSense:
 		_, e = t.sense(c.seat, m.Square, now)
-	case "move":
+	case ReconMsgMove:
 		if _, e = t.move(c.seat, m.Move, now); e == nil {
 			e = t.endTurn(c.seat, now)
 		}
-	case "resign":
+	case ReconMsgResign:
 		e = t.resign(c.seat, now)
-	case "marker":
+	case ReconMsgMarker:
 		e = t.setMarker(c.seat, m.Square, m.Piece)
-	case "rematch":
+	case ReconMsgRematch:
 		e = apiErr(http.StatusBadRequest, "games of the API have no rematch; invite again from the Bots page")
 	}
 	if e != nil {

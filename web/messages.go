@@ -24,11 +24,31 @@ const (
 	CodeServer      = "server"
 )
 
+// Message types of the chess game's WebSocket protocol: the "type" field
+// of every JSON frame (PROTOCOL.md, "WebSocket messages"; static/js sends
+// and reads the same strings).
+const (
+	// Browser → server.
+	MsgSync     = "sync"     // send me the full state
+	MsgMove     = "move"     // play my move (fields move and ply)
+	MsgResign   = "resign"   // I resign (ply)
+	MsgDraw     = "draw"     // I offer a draw (ply)
+	MsgTakeback = "takeback" // take back my last move and the engine's reply (ply)
+	MsgRematch  = "rematch"  // a new game with colours swapped; answered by MsgRedirect
+
+	// Server → browser. Reconnaissance Chess games send MsgError,
+	// MsgNotice and MsgRedirect as well.
+	MsgState    = "state"    // the whole game (StateMessage)
+	MsgError    = "error"    // a refusal: code and message (ProtoError)
+	MsgNotice   = "notice"   // something to show the person briefly
+	MsgRedirect = "redirect" // go to another page (after a rematch)
+)
+
 // Message is a decoded browser → server message.
 type Message struct {
-	Type string // sync, move, resign, draw, takeback, rematch
-	Move string // for "move": UCI or SAN
-	Ply  int    // for move, resign, draw, takeback: the ply the sender had seen
+	Type string // MsgSync, MsgMove, MsgResign, MsgDraw, MsgTakeback or MsgRematch
+	Move string // for MsgMove: UCI or SAN
+	Ply  int    // for MsgMove, MsgResign, MsgDraw, MsgTakeback: the ply the sender had seen
 }
 
 // ProtoError is a refusal sent back to the browser as an error message.
@@ -53,9 +73,9 @@ type wireMessage struct {
 }
 
 // needsPly lists the message types whose ply guards against stale tabs.
-var needsPly = map[string]bool{"move": true, "resign": true, "draw": true, "takeback": true}
+var needsPly = map[string]bool{MsgMove: true, MsgResign: true, MsgDraw: true, MsgTakeback: true}
 
-var knownTypes = map[string]bool{"sync": true, "move": true, "resign": true, "draw": true, "takeback": true, "rematch": true}
+var knownTypes = map[string]bool{MsgSync: true, MsgMove: true, MsgResign: true, MsgDraw: true, MsgTakeback: true, MsgRematch: true}
 
 // DecodeMessage parses one browser message. Every failure is a ProtoError
 // with the code the protocol prescribes; it never panics on any input.
@@ -92,7 +112,7 @@ func DecodeMessage(data []byte) (Message, *ProtoError) {
 		}
 		m.Ply = ply
 	}
-	if m.Type == "move" {
+	if m.Type == MsgMove {
 		if w.Move == nil || *w.Move == "" {
 			return Message{}, protoErr(CodeBadField, "missing field move")
 		}
@@ -112,7 +132,7 @@ type errorMessage struct {
 }
 
 func encodeError(e *ProtoError) []byte {
-	b, _ := json.Marshal(errorMessage{Type: "error", Code: e.Code, Message: e.Message})
+	b, _ := json.Marshal(errorMessage{Type: MsgError, Code: e.Code, Message: e.Message})
 	return b
 }
 
@@ -123,7 +143,7 @@ type noticeMessage struct {
 }
 
 func encodeNotice(text string) []byte {
-	b, _ := json.Marshal(noticeMessage{Type: "notice", Text: text})
+	b, _ := json.Marshal(noticeMessage{Type: MsgNotice, Text: text})
 	return b
 }
 
@@ -134,13 +154,13 @@ type redirectMessage struct {
 }
 
 func encodeRedirect(url string) []byte {
-	b, _ := json.Marshal(redirectMessage{Type: "redirect", URL: url})
+	b, _ := json.Marshal(redirectMessage{Type: MsgRedirect, URL: url})
 	return b
 }
 
 // StateMessage is the whole game as sent after every change (PROTOCOL.md).
 type StateMessage struct {
-	Type      string        `json:"type"`
+	Type      string        `json:"type"` // MsgState
 	ID        string        `json:"id"`
 	Variant   string        `json:"variant"`
 	StartFEN  string        `json:"startFen"`

@@ -15,10 +15,27 @@ const (
 	CodeBadSquare  = "bad_square"
 )
 
+// Message types of Reconnaissance Chess's WebSocket protocol: the "type"
+// field of every JSON frame (PROTOCOL.md, "Reconnaissance Chess"; static/js
+// sends and reads the same strings). Refusals, notices and redirects are
+// the chess game's MsgError, MsgNotice and MsgRedirect.
+const (
+	// Browser → server.
+	ReconMsgSync    = "sync"    // send me the state
+	ReconMsgSense   = "sense"   // sense around a square, or skip the sense (fields square and seq)
+	ReconMsgMove    = "move"    // make a move action, or pass (move, seq)
+	ReconMsgResign  = "resign"  // I resign
+	ReconMsgMarker  = "marker"  // my note of an enemy piece on a square (square, piece)
+	ReconMsgRematch = "rematch" // a new game against the same bot; answered by MsgRedirect
+
+	// Server → browser.
+	ReconMsgState = "recon_state" // what the person may know of the game (ReconState)
+)
+
 // ReconMessage is a decoded browser → server message of a Reconnaissance
 // Chess game.
 type ReconMessage struct {
-	Type string // sync, sense, move, resign, marker, rematch
+	Type string // one of the browser → server ReconMsg types
 	// Square is the square to sense (game.NoSquare: skip the sense) or the
 	// marker's square.
 	Square game.Square
@@ -40,13 +57,13 @@ type reconWire struct {
 	Seq    *json.RawMessage `json:"seq"`
 }
 
-var reconTypes = map[string]bool{"sync": true, "sense": true, "move": true, "resign": true, "marker": true, "rematch": true}
+var reconTypes = map[string]bool{ReconMsgSync: true, ReconMsgSense: true, ReconMsgMove: true, ReconMsgResign: true, ReconMsgMarker: true, ReconMsgRematch: true}
 
 // reconNeedsSeq lists the message types a stale tab must not send: a sense
 // or a move meant for an earlier moment. Resigning means the same at any
 // moment, so it needs no seq (and a bot's reply arriving meanwhile does not
 // undo it).
-var reconNeedsSeq = map[string]bool{"sense": true, "move": true}
+var reconNeedsSeq = map[string]bool{ReconMsgSense: true, ReconMsgMove: true}
 
 // DecodeReconMessage parses one browser message of a Reconnaissance Chess
 // game. Every failure is a ProtoError; it never panics on any input.
@@ -96,11 +113,11 @@ func DecodeReconMessage(data []byte) (ReconMessage, *ProtoError) {
 		return nil
 	}
 	switch m.Type {
-	case "sense":
+	case ReconMsgSense:
 		if err := square(false); err != nil {
 			return ReconMessage{}, err
 		}
-	case "move":
+	case ReconMsgMove:
 		if w.Move == nil {
 			return ReconMessage{}, protoErr(CodeBadField, "missing field move")
 		}
@@ -111,7 +128,7 @@ func DecodeReconMessage(data []byte) (ReconMessage, *ProtoError) {
 			}
 			m.Move = mv
 		}
-	case "marker":
+	case ReconMsgMarker:
 		if err := square(true); err != nil {
 			return ReconMessage{}, err
 		}
@@ -160,7 +177,7 @@ func pieceCode(p game.Piece) string {
 // after every change (PROTOCOL.md). Nothing in it is hidden from that
 // player by the rules until the game is over.
 type ReconState struct {
-	Type         string `json:"type"` // "recon_state"
+	Type         string `json:"type"` // ReconMsgState
 	ID           string `json:"id"`
 	Human        string `json:"human"`
 	Opponent     string `json:"opponent"`

@@ -195,18 +195,18 @@ func (r *reconRoom) handle(c *client, m ReconMessage) {
 	}
 	var perr *ProtoError
 	switch m.Type {
-	case "sync":
+	case ReconMsgSync:
 		c.trySend(r.stateLocked(now))
 		return
-	case "sense":
+	case ReconMsgSense:
 		perr = r.humanSenseLocked(m.Square, now)
-	case "move":
+	case ReconMsgMove:
 		perr = r.humanMoveLocked(m.Move, now)
-	case "resign":
+	case ReconMsgResign:
 		perr = r.resignLocked(now)
-	case "marker":
+	case ReconMsgMarker:
 		perr = r.markerLocked(m.Square, m.Piece, now)
-	case "rematch":
+	case ReconMsgRematch:
 		r.rematchLocked(c)
 		return
 	}
@@ -541,7 +541,7 @@ func seqOf(g *recon.Game) int {
 func buildReconState(g *recon.Game, seat reconSeat) *ReconState {
 	h := g.History()
 	st := &ReconState{
-		Type: "recon_state", ID: seat.id, Human: seat.human.String(),
+		Type: ReconMsgState, ID: seat.id, Human: seat.human.String(),
 		Opponent: seat.opponent, OpponentName: seat.opponentName,
 		Seq: seqOf(g), Pieces: map[string]string{}, Turns: []ReconTurnView{}, MoveActions: []LegalView{},
 		Markers: seat.markers, Status: seat.status, Result: seat.result, Reason: seat.reason,

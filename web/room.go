@@ -406,14 +406,14 @@ func (r *room) handle(c *client, m Message) {
 	}
 	var perr *ProtoError
 	switch m.Type {
-	case "sync":
+	case MsgSync:
 		r.sendLocked(c, r.stateLocked(now))
 		return
-	case "move":
+	case MsgMove:
 		perr = r.humanMoveLocked(m.Move, now)
-	case "resign":
+	case MsgResign:
 		perr = r.resignLocked(now)
-	case "draw":
+	case MsgDraw:
 		if r.over() {
 			perr = protoErr(CodeGameOver, "the game is over")
 		} else if r.srv.pool == nil {
@@ -427,9 +427,9 @@ func (r *room) handle(c *client, m Message) {
 			r.broadcastLocked(encodeNotice("You offer a draw."))
 			return
 		}
-	case "takeback":
+	case MsgTakeback:
 		perr = r.takebackLocked(now)
-	case "rematch":
+	case MsgRematch:
 		r.rematchLocked(c)
 		return
 	default:
@@ -579,7 +579,7 @@ func mustJSON(v any) []byte {
 func (r *room) buildStateLocked(now time.Time) *StateMessage {
 	pos := r.pos()
 	st := &StateMessage{
-		Type:      "state",
+		Type:      MsgState,
 		ID:        r.id,
 		Variant:   r.rec.Variant,
 		StartFEN:  r.rec.StartFEN,
