@@ -1,7 +1,7 @@
 // Package engine is Knightwatch's chess engine: an alpha-beta searcher
 // (iterative deepening, aspiration windows, PVS, quiescence with SEE, a
 // shared transposition table, Lazy SMP) over a tapered evaluation whose
-// weights are Texel-tuned on the engine's own games (texel.go), with time
+// weights are Texel-tuned on the engine's own games (package tune), with time
 // management, difficulty levels, a Polyglot opening book reader and a UCI
 // front end.
 //
