@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -9,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"knightwatch/engine"
-	"knightwatch/game"
+	"knightwatch/tune"
 )
 
 func init() {
@@ -21,8 +19,16 @@ func init() {
 	})
 }
 
+// runTune parses the tune modes' flags and runs them with package tune.
 func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 || (args[0] != "gen" && args[0] != "pgn" && args[0] != "label" && args[0] != "texel" && args[0] != "nnue") {
+	modes := map[string]func(args []string, stdout, stderr io.Writer) error{
+		"gen":   runTuneGen,
+		"pgn":   runTunePGN,
+		"label": runTuneLabel,
+		"texel": runTuneTexel,
+		"nnue":  runTuneNNUE,
+	}
+	if len(args) == 0 || modes[args[0]] == nil {
 		fs := newFlagSet("tune", "gen|pgn|label|texel|nnue [flags]   (run 'tune MODE -h' for each mode's flags)", stderr)
 		if err := parseFlags(fs, args); err != nil {
 			return err
@@ -30,38 +36,35 @@ func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errFlagParse
 	}
-	mode, args := args[0], args[1:]
-	if mode == "pgn" {
-		return runTunePGN(args, stdout, stderr)
+	return modes[args[0]](args[1:], stdout, stderr)
+}
+
+// runTuneGen plays self-play games and writes their positions.
+func runTuneGen(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("tune", "gen [--games N] [--nodes N] [--network] [--out FILE]", stderr)
+	games := fs.Int("games", 100, "self-play games to play")
+	nodes := fs.Uint64("nodes", 4000, "nodes per move")
+	random := fs.Int("random", 4, "random plies after the book moves, for variety")
+	seed := fs.Uint64("seed", 1, "random seed")
+	limit := fs.Duration("time", 110*time.Second, "stop after this long")
+	out := fs.String("out", "", "output file (FEN;result lines); default stdout")
+	network := fs.Bool("network", false, "play and score with the built-in network instead of the hand-written evaluation")
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
-	if mode == "label" {
-		return runTuneLabel(args, stdout, stderr)
+	if *games < 1 || *nodes < 1 {
+		return fmt.Errorf("--games and --nodes must be positive")
 	}
-	if mode == "nnue" {
-		return runTuneNNUE(args, stdout, stderr)
-	}
-	if mode == "gen" {
-		fs := newFlagSet("tune", "gen [--games N] [--nodes N] [--network] [--out FILE]", stderr)
-		games := fs.Int("games", 100, "self-play games to play")
-		nodes := fs.Uint64("nodes", 4000, "nodes per move")
-		random := fs.Int("random", 4, "random plies after the book moves, for variety")
-		seed := fs.Uint64("seed", 1, "random seed")
-		limit := fs.Duration("time", 110*time.Second, "stop after this long")
-		out := fs.String("out", "", "output file (FEN;result lines); default stdout")
-		network := fs.Bool("network", false, "play and score with the built-in network instead of the hand-written evaluation")
-		if err := parseFlags(fs, args); err != nil {
-			return err
-		}
-		if *games < 1 || *nodes < 1 {
-			return fmt.Errorf("--games and --nodes must be positive")
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), *limit)
-		defer cancel()
-		data := engine.GenerateTrainingData(ctx, engine.SelfPlayOptions{Games: *games, Nodes: *nodes, RandomPlies: *random, Seed: *seed, Network: *network},
-			func(g int, result string) { fmt.Fprintf(stderr, "game %d: %s\n", g, result) })
-		fmt.Fprintf(stderr, "%d positions\n", len(data))
-		return writeTraining(*out, stdout, data)
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), *limit)
+	defer cancel()
+	data := tune.GenerateTrainingData(ctx, tune.SelfPlayOptions{Games: *games, Nodes: *nodes, RandomPlies: *random, Seed: *seed, Network: *network},
+		func(g int, result string) { fmt.Fprintf(stderr, "game %d: %s\n", g, result) })
+	fmt.Fprintf(stderr, "%d positions\n", len(data))
+	return writeTraining(*out, stdout, data)
+}
+
+// runTuneTexel fits the hand-written evaluation's weights.
+func runTuneTexel(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("tune", "texel --in FILE [--epochs N] [--lr X] [--reg X] [--write engine/tuned.go]", stderr)
 	in := fs.String("in", "", "training positions (FEN;result lines); repeat the flag's files comma-separated")
 	epochs := fs.Int("epochs", 500, "gradient steps (each a pass over all positions)")
@@ -75,14 +78,14 @@ func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *in == "" {
 		return fmt.Errorf("--in is required")
 	}
-	data, err := readTrainingFiles(*in)
+	data, err := tune.ReadTrainingFiles(strings.Split(*in, ","))
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *limit)
 	defer cancel()
 	start := time.Now()
-	res, err := engine.Tune(ctx, data, engine.TuneOptions{Epochs: *epochs, LearningRate: *lr, Reg: *reg}, func(epoch int, e float64) {
+	res, err := tune.Texel(ctx, data, tune.TexelOptions{Epochs: *epochs, LearningRate: *lr, Reg: *reg}, func(epoch int, e float64) {
 		fmt.Fprintf(stderr, "epoch %d: error %.6f (%s)\n", epoch, e, time.Since(start).Round(time.Second))
 	})
 	if err != nil {
@@ -90,18 +93,18 @@ func runTune(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "positions %d (skipped %d not quiet) K %.3f error %.6f -> %.6f after %d epochs; %d weights changed\n",
 		res.Positions, res.Skipped, res.K, res.Before, res.After, res.Epochs, res.Changed)
-	if *write != "" {
-		out, err := os.Create(*write)
-		if err != nil {
-			return err
-		}
-		if err := engine.WriteTunedGo(out, res); err != nil {
-			out.Close()
-			return err
-		}
-		return out.Close()
+	if *write == "" {
+		return nil
 	}
-	return nil
+	f, err := os.Create(*write)
+	if err != nil {
+		return err
+	}
+	if err := tune.WriteTunedGo(f, res); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // runTunePGN converts PGN files (plain or gzipped, such as the match
@@ -122,15 +125,15 @@ func runTunePGN(args []string, stdout, stderr io.Writer) error {
 	if *lambda < 0 || *lambda > 1 || *skip < 0 {
 		return fmt.Errorf("--lambda must be from 0 to 1 and --skip not negative")
 	}
-	var data []engine.TrainingPosition
+	var data []tune.TrainingPosition
 	games := 0
 	for _, name := range strings.Split(*in, ",") {
-		pgs, err := readPGNFile(name)
+		pgs, err := tune.ReadPGNFile(name)
 		if err != nil {
 			return err
 		}
 		for i, pg := range pgs {
-			ps, err := engine.TrainingFromPGN(pg, *skip, *lambda, *k)
+			ps, err := tune.TrainingFromPGN(pg, *skip, *lambda, tune.ScaleOfK(*k))
 			if err != nil {
 				return fmt.Errorf("%s: game %d: %w", name, i+1, err)
 			}
@@ -146,59 +149,9 @@ func runTunePGN(args []string, stdout, stderr io.Writer) error {
 
 // writeTraining writes positions to the file out, or to stdout when out is
 // empty.
-func writeTraining(out string, stdout io.Writer, data []engine.TrainingPosition) error {
+func writeTraining(out string, stdout io.Writer, data []tune.TrainingPosition) error {
 	if out == "" {
-		return engine.WriteTrainingData(stdout, data)
+		return tune.WriteTrainingData(stdout, data)
 	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := engine.WriteTrainingData(f, data); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// readPGNFile reads every game of a PGN file, gunzipping names ending in .gz.
-func readPGNFile(name string) ([]*game.PGNGame, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(name, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		defer zr.Close()
-		r = zr
-	}
-	pgs, err := game.ReadPGN(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return pgs, nil
-}
-
-// readTrainingFiles reads "FEN;result" training positions from a
-// comma-separated list of files.
-func readTrainingFiles(names string) ([]engine.TrainingPosition, error) {
-	var data []engine.TrainingPosition
-	for _, name := range strings.Split(names, ",") {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		d, err := engine.ReadTrainingData(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		data = append(data, d...)
-	}
-	return data, nil
+	return tune.WriteTrainingFile(out, data)
 }

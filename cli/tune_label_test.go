@@ -8,52 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"knightwatch/engine"
 	"knightwatch/match/fakeuci"
+	"knightwatch/tune"
 )
-
-func TestFitScaleRecoversTheScale(t *testing.T) {
-	for _, want := range []float64{60, 150, 400} {
-		var data []engine.TrainingPosition
-		var scores []whiteScore
-		for cp := -600; cp <= 600; cp += 25 {
-			data = append(data, engine.TrainingPosition{Result: scoreSigmoid(cp, want)})
-			scores = append(scores, whiteScore{cp: cp, ok: true})
-		}
-		// A mate score says nothing about the scale; a wild label on it
-		// must not pull the fit.
-		data = append(data, engine.TrainingPosition{Result: 0})
-		scores = append(scores, whiteScore{cp: 5000, ok: false})
-		if got := fitScale(data, scores); math.Abs(got-want) > 1 {
-			t.Errorf("fitScale for labels made with %v = %v", want, got)
-		}
-	}
-}
-
-func TestBlendLabels(t *testing.T) {
-	data := []engine.TrainingPosition{{FEN: "a", Result: 1}, {FEN: "b", Result: 0}, {FEN: "c", Result: 0.5}, {FEN: "d", Result: 1}}
-	scores := []whiteScore{{cp: 0, ok: true}, {cp: 100, ok: true}, {cp: -100, ok: true}, {cp: 0, ok: false}}
-	s := 1 / (1 + math.Exp(-1.0)) // sigmoid(100/100)
-	tests := []struct {
-		lambda float64
-		want   []float64
-	}{
-		{1, []float64{1, 0, 0.5}},
-		{0, []float64{0.5, s, 1 - s}},
-		{0.25, []float64{0.25 + 0.75*0.5, 0.75 * s, 0.125 + 0.75*(1-s)}},
-	}
-	for _, tc := range tests {
-		got := blendLabels(data, scores, 100, tc.lambda)
-		if len(got) != 3 {
-			t.Fatalf("lambda %v: %d positions, want 3 (the mate score left out)", tc.lambda, len(got))
-		}
-		for i, p := range got {
-			if p.FEN != data[i].FEN || math.Abs(p.Result-tc.want[i]) > 1e-12 {
-				t.Errorf("lambda %v: position %d = %+v, want %s;%v", tc.lambda, i, p, data[i].FEN, tc.want[i])
-			}
-		}
-	}
-}
 
 // TestTuneLabelCommand scores positions with the fake engine's material
 // count, through the command: Black-to-move scores must come out from
@@ -83,14 +40,14 @@ func TestTuneLabelCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	got, err := engine.ReadTrainingData(f)
+	got, err := tune.ReadTrainingData(f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []float64{
-		0.5 + 0.5*scoreSigmoid(900, 300),
-		0.5 + 0.5*scoreSigmoid(900, 300),
-		0.5 * scoreSigmoid(-500, 300),
+		0.5 + 0.5*tune.Sigmoid(900, 300),
+		0.5 + 0.5*tune.Sigmoid(900, 300),
+		0.5 * tune.Sigmoid(-500, 300),
 		0.25 + 0.5*0.5,
 	}
 	if len(got) != len(want) {

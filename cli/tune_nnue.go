@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
+	"strings"
 	"time"
 
-	"knightwatch/engine/nnue"
-	"knightwatch/game"
+	"knightwatch/tune"
 )
 
 // runTuneNNUE trains the neural network evaluation from labelled positions
@@ -35,37 +34,19 @@ func runTuneNNUE(args []string, stdout, stderr io.Writer) error {
 	if *lambda < 0 || *lambda > 1 || *validShare < 0 || *validShare >= 1 || *epochs < 1 || *batch < 1 {
 		return fmt.Errorf("--lambda must be from 0 to 1, --valid from 0 to below 1, --epochs and --batch positive")
 	}
-	data, err := readTrainingFiles(*in)
+	data, err := tune.ReadTrainingFiles(strings.Split(*in, ","))
 	if err != nil {
 		return err
 	}
-	var train, valid nnue.TrainingSet
-	every := 0 // every n-th position is held out
-	if *validShare > 0 {
-		every = max(int(math.Round(1 / *validShare)), 2)
-	}
-	scored := 0
-	for i, tp := range data {
-		p, err := game.ParseFEN(tp.FEN)
-		if err != nil {
-			return err // ReadTrainingData has checked every FEN
-		}
-		label := tp.Result
-		if tp.Scored {
-			scored++
-			label = *lambda*tp.Result + (1-*lambda)/(1+math.Exp(-float64(tp.Score)/nnue.SigmoidScale))
-		}
-		if every > 0 && i%every == every-1 {
-			valid.Add(p, label)
-		} else {
-			train.Add(p, label)
-		}
+	train, valid, scored, err := tune.NetworkSets(data, *lambda, *validShare)
+	if err != nil {
+		return err // ReadTrainingData has checked every FEN
 	}
 	fmt.Fprintf(stderr, "%d positions (%d with a search score): %d to train on, %d held out\n", len(data), scored, train.Len(), valid.Len())
 	ctx, cancel := context.WithTimeout(context.Background(), *limit)
 	defer cancel()
 	start := time.Now()
-	net, err := nnue.Train(ctx, &train, &valid, nnue.TrainOptions{Epochs: *epochs, BatchSize: *batch, LR: *lr, Seed: *seed},
+	net, err := tune.Train(ctx, train, valid, tune.TrainOptions{Epochs: *epochs, BatchSize: *batch, LR: *lr, Seed: *seed},
 		func(epoch int, trainErr, validErr float64) {
 			fmt.Fprintf(stderr, "epoch %d: error %.6f, held out %.6f (%s)\n", epoch, trainErr, validErr, time.Since(start).Round(time.Second))
 		})

@@ -5,12 +5,13 @@
 // difficulty levels, a Polyglot opening book reader and a UCI front end.
 //
 // The default evaluation is the neural network embedded in the binary
-// (network.go, BuiltinNetwork; its format and trainer are in engine/nnue),
-// whose accumulators the search updates incrementally (accumulator.go).
-// Options.Net (UCI EvalFile) evaluates with another network instead. The
-// alternative is the hand-written tapered evaluation (eval.go), whose
-// weights are Texel-tuned on the engine's own games (texel.go): it is used
-// with Options.HandWrittenEval (UCI "Use NNUE" false).
+// (network.go, BuiltinNetwork; its format is in engine/nnue, its trainer in
+// package tune), whose accumulators the search updates incrementally
+// (accumulator.go). Options.Net (UCI EvalFile) evaluates with another
+// network instead. The alternative is the hand-written tapered evaluation
+// (eval.go), whose weights are Texel-tuned on the engine's own games
+// (package tune, through weights.go): it is used with
+// Options.HandWrittenEval (UCI "Use NNUE" false).
 //
 // The search is split by concern: root.go (Engine.search, iterative
 // deepening, MultiPV), negamax.go, qsearch.go, ordering.go, history.go,

@@ -6,8 +6,8 @@ import "knightwatch/game"
 // weight, blended by how much non-pawn material is left. It is linear in
 // its weights (evalWeights): evaluate adds weight × count for each term,
 // and with a trace it records the counts instead, which is what lets the
-// Texel tuner (texel.go) fit every weight, piece-square tables included, by
-// gradient descent.
+// Texel tuner (package tune, through weights.go) fit every weight,
+// piece-square tables included, by gradient descent.
 
 // evalTerm indexes one weight pair (middlegame, endgame).
 type evalTerm int

@@ -17,8 +17,8 @@ import (
 	"os"
 	"regexp"
 
-	"knightwatch/bench/pgnfile"
 	"knightwatch/game"
+	"knightwatch/tune"
 )
 
 // bookRe matches a comment with a time and nothing else.
@@ -47,7 +47,7 @@ func main() {
 	player := os.Args[1]
 	var all []*game.PGNGame
 	for _, name := range os.Args[2:] {
-		games, err := pgnfile.Read(name)
+		games, err := tune.ReadPGNFile(name)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "colours:", err)
 			os.Exit(1)

@@ -22,8 +22,8 @@ import (
 	"strconv"
 	"strings"
 
-	"knightwatch/bench/pgnfile"
 	"knightwatch/game"
+	"knightwatch/tune"
 )
 
 // scoreRe finds the score that starts a move comment; mates count as 100
@@ -59,7 +59,7 @@ func main() {
 	unconverted := map[string]int{} // final material of games a pawn up, not won
 	n := 0
 	for _, path := range os.Args[2:] {
-		games, err := pgnfile.Read(path)
+		games, err := tune.ReadPGNFile(path)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "conversion:", err)
 			os.Exit(1)

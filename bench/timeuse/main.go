@@ -19,8 +19,8 @@ import (
 	"strconv"
 	"strings"
 
-	"knightwatch/bench/pgnfile"
 	"knightwatch/game"
+	"knightwatch/tune"
 )
 
 // timeRe finds the search time that ends a move comment ("+0.55/15 1.524s").
@@ -36,7 +36,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: timeuse FILE.pgn[.gz]")
 		os.Exit(2)
 	}
-	games, err := pgnfile.Read(os.Args[1])
+	games, err := tune.ReadPGNFile(os.Args[1])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "timeuse:", err)
 		os.Exit(1)

@@ -3,9 +3,9 @@
 // hidden layer of Hidden neurons per side, clipped ReLU, one output. The
 // search keeps the hidden layer's sums (an Accumulator) per ply and updates
 // them by the few pieces that moved, so a node costs a few hundred integer
-// additions instead of a full evaluation. The trainer (train.go) learns the
-// weights in floating point from labelled positions and writes them
-// quantized to integers in the file format below.
+// additions instead of a full evaluation. The trainer (package tune)
+// learns the weights in floating point from labelled positions; Quantize
+// turns them into the integers of the file format below.
 package nnue
 
 import (

@@ -2,12 +2,9 @@ package nnue_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
-	"math"
 	"math/bits"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"knightwatch/engine/nnue"
@@ -173,104 +170,6 @@ func FuzzRead(f *testing.F) {
 		}
 		n.EvaluatePosition(game.NewPosition())
 	})
-}
-
-// TestTrainLearnsMaterial trains on positions labelled by who has the
-// extra piece; the network must fit them better than at the start, and
-// its quantized integer form must agree with the labels' direction.
-func TestTrainLearnsMaterial(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 9))
-	var train, valid nnue.TrainingSet
-	extra := []string{"Q", "R", "N"}
-	for i := 0; i < 3000; i++ {
-		// Kings, a few pawns and one extra piece for one side.
-		board := [64]byte{}
-		place := func(c byte) {
-			for {
-				sq := rng.IntN(64)
-				if board[sq] == 0 && !(c == 'P' || c == 'p') || board[sq] == 0 && sq >= 8 && sq < 56 {
-					board[sq] = c
-					return
-				}
-			}
-		}
-		place('K')
-		place('k')
-		for range 3 {
-			place('P')
-			place('p')
-		}
-		piece := extra[rng.IntN(len(extra))]
-		whiteUp := rng.IntN(2) == 0
-		if !whiteUp {
-			piece = strings.ToLower(piece)
-		}
-		place(piece[0])
-		var sb strings.Builder
-		for r := 7; r >= 0; r-- {
-			empty := 0
-			for f := 0; f < 8; f++ {
-				c := board[r*8+f]
-				if c == 0 {
-					empty++
-					continue
-				}
-				if empty > 0 {
-					sb.WriteByte(byte('0' + empty))
-					empty = 0
-				}
-				sb.WriteByte(c)
-			}
-			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
-			}
-			if r > 0 {
-				sb.WriteByte('/')
-			}
-		}
-		side := []string{"w", "b"}[rng.IntN(2)]
-		p, err := game.ParseFEN(sb.String() + " " + side + " - - 0 1")
-		if err != nil {
-			continue // a king left in check by the random placement
-		}
-		target := 0.1
-		if whiteUp {
-			target = 0.9
-		}
-		if i%10 == 0 {
-			valid.Add(p, target)
-		} else {
-			train.Add(p, target)
-		}
-	}
-	var first, last float64
-	net, err := nnue.Train(context.Background(), &train, &valid, nnue.TrainOptions{Epochs: 20, BatchSize: 256, LR: 0.01, Seed: 1, Threads: 2},
-		func(epoch int, trainErr, validErr float64) {
-			if epoch == 1 {
-				first = validErr
-			}
-			last = validErr
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !(last < first*0.5) || math.IsNaN(last) {
-		t.Fatalf("validation error %.4f after the first epoch, %.4f at the end: not learning", first, last)
-	}
-	for _, c := range []struct {
-		fen  string
-		sign int
-	}{
-		{"4k3/pp6/8/8/8/8/PP6/3QK3 w - - 0 1", 1},
-		{"4k3/pp6/8/8/8/8/PP6/3QK3 b - - 0 1", -1},
-		{"3qk3/pp6/8/8/8/8/PP6/4K3 w - - 0 1", -1},
-		{"4k3/pp6/8/8/8/8/PP6/3RK3 b - - 0 1", -1},
-	} {
-		p, _ := game.ParseFEN(c.fen)
-		if s := net.EvaluatePosition(p); s*c.sign < 50 {
-			t.Errorf("%s: score %d, want at least 50 for the side %s", c.fen, s, map[int]string{1: "to move", -1: "not to move"}[c.sign])
-		}
-	}
 }
 
 // benchPlacements is a random game's consecutive placements, for the

@@ -1,4 +1,4 @@
-package nnue
+package tune
 
 import (
 	"context"
@@ -8,16 +8,18 @@ import (
 	"runtime"
 	"sync"
 
+	"knightwatch/engine/nnue"
 	"knightwatch/game"
 )
 
-// SigmoidScale turns centipawns into an expected result, 1/(1+e^(-cp/s)):
-// the trainer compares the network's score with its labels through it.
-// 160 matches the Texel tuner's fitted scale (10^(1.1·cp/400)).
-const SigmoidScale = 160
+// NetworkScale is the sigmoid scale in centipawns through which the
+// network trainer compares the network's score with its labels, and turns
+// a position's search score into a label (NetworkSets). 160 matches the
+// Texel tuner's fitted scale (K 1.1).
+const NetworkScale = 160
 
 // TrainingSet holds positions reduced to White's-view features, with the
-// expected result for the side to move.
+// expected result for the side to move: what Train learns from.
 type TrainingSet struct {
 	feats  []uint16 // every position's features, White's view, in a row
 	start  []uint32 // position i's features are feats[start[i]:start[i+1]]
@@ -37,7 +39,7 @@ func (ts *TrainingSet) Add(p *game.Position, whiteTarget float64) {
 	for c := game.White; c <= game.Black; c++ {
 		for pt := game.Pawn; pt <= game.King; pt++ {
 			for b := p.Pieces(c, pt); b != 0; {
-				ts.feats = append(ts.feats, uint16(Feature(game.White, c, pt, b.PopFirst())))
+				ts.feats = append(ts.feats, uint16(nnue.Feature(game.White, c, pt, b.PopFirst())))
 			}
 		}
 	}
@@ -50,10 +52,35 @@ func (ts *TrainingSet) Add(p *game.Position, whiteTarget float64) {
 	ts.target = append(ts.target, float32(t))
 }
 
-// blackFeature turns a White's-view feature into Black's view: colours
-// swap, ranks flip.
-func blackFeature(f uint16) uint16 {
-	return ((f + 384) % 768) ^ 56
+// NetworkSets turns labelled positions into the network trainer's
+// training and held-out sets. A position with a search score is labelled
+// lambda·result + (1-lambda)·Sigmoid(score, NetworkScale), one without
+// keeps its result. With validShare above 0 every n-th position, n =
+// round(1/validShare) but at least 2, is held out. scored counts the
+// positions with a search score.
+func NetworkSets(data []TrainingPosition, lambda, validShare float64) (train, valid *TrainingSet, scored int, err error) {
+	train, valid = new(TrainingSet), new(TrainingSet)
+	every := 0 // every n-th position is held out
+	if validShare > 0 {
+		every = max(int(math.Round(1/validShare)), 2)
+	}
+	for i, tp := range data {
+		p, err := game.ParseFEN(tp.FEN)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		label := tp.Result
+		if tp.Scored {
+			scored++
+			label = lambda*tp.Result + (1-lambda)*Sigmoid(float64(tp.Score), NetworkScale)
+		}
+		if every > 0 && i%every == every-1 {
+			valid.Add(p, label)
+		} else {
+			train.Add(p, label)
+		}
+	}
+	return train, valid, scored, nil
 }
 
 // TrainOptions configure Train.
@@ -66,7 +93,7 @@ type TrainOptions struct {
 }
 
 // floatNet is the network in training: float weights, the same layout as
-// Network.
+// nnue.Network.
 type floatNet struct {
 	w1 []float32 // [feature*Hidden + neuron]
 	b1 []float32
@@ -74,11 +101,13 @@ type floatNet struct {
 	b2 []float32 // one value, a slice so that it is handled like the rest
 }
 
+const hidden = nnue.Hidden
+
 func newFloatNet() *floatNet {
 	return &floatNet{
-		w1: make([]float32, Inputs*Hidden),
-		b1: make([]float32, Hidden),
-		w2: make([]float32, 2*Hidden),
+		w1: make([]float32, nnue.Inputs*hidden),
+		b1: make([]float32, hidden),
+		w2: make([]float32, 2*hidden),
 		b2: make([]float32, 1),
 	}
 }
@@ -93,29 +122,32 @@ const (
 	maxW2 = 7.9
 )
 
+// blackFeature turns a White's-view feature into Black's view.
+func blackFeature(f uint16) int { return nnue.FlipFeature(int(f)) }
+
 // forward computes the hidden sums of sample i into acc (two rows of
 // Hidden, side to move first) and returns the output.
-func (n *floatNet) forward(ts *TrainingSet, i int, acc *[2][Hidden]float32) float32 {
+func (n *floatNet) forward(ts *TrainingSet, i int, acc *[2][hidden]float32) float32 {
 	us, them := 0, 1
 	if ts.stm[i] == game.Black {
 		us, them = 1, 0
 	}
-	acc[0] = [Hidden]float32(n.b1)
-	acc[1] = [Hidden]float32(n.b1)
+	acc[0] = [hidden]float32(n.b1)
+	acc[1] = [hidden]float32(n.b1)
 	for _, f := range ts.feats[ts.start[i]:ts.start[i+1]] {
-		fw := int(f) * Hidden
-		fb := int(blackFeature(f)) * Hidden
-		ww := (*[Hidden]float32)(n.w1[fw : fw+Hidden])
-		wb := (*[Hidden]float32)(n.w1[fb : fb+Hidden])
-		for j := range Hidden {
+		fw := int(f) * hidden
+		fb := blackFeature(f) * hidden
+		ww := (*[hidden]float32)(n.w1[fw : fw+hidden])
+		wb := (*[hidden]float32)(n.w1[fb : fb+hidden])
+		for j := range hidden {
 			acc[us][j] += ww[j]
 			acc[them][j] += wb[j]
 		}
 	}
 	out := n.b2[0]
 	for side := range 2 {
-		w := n.w2[side*Hidden : side*Hidden+Hidden]
-		for j := range Hidden {
+		w := n.w2[side*hidden : side*hidden+hidden]
+		for j := range hidden {
 			out += clamp01(acc[side][j]) * w[j]
 		}
 	}
@@ -124,28 +156,30 @@ func (n *floatNet) forward(ts *TrainingSet, i int, acc *[2][Hidden]float32) floa
 
 func clamp01(x float32) float32 { return min(max(x, 0), 1) }
 
-func sigmoid(x float32) float32 { return float32(1 / (1 + math.Exp(-float64(x)))) }
+// outToProb turns the network's output into Sigmoid's argument at scale
+// 1: the output is in units of OutputScale centipawns.
+const outToProb = nnue.OutputScale / float32(NetworkScale)
 
-// outToProb maps the network's output to an expected result.
-const outToProb = OutputScale / float32(SigmoidScale)
+// prob is the expected result of a network output.
+func prob(out float32) float32 { return float32(Sigmoid(float64(out*outToProb), 1)) }
 
 // batchGrad adds the gradient of the squared error over samples idx to g
 // and returns the summed error.
 func (n *floatNet) batchGrad(ts *TrainingSet, idx []int, g *floatNet) float64 {
-	var acc [2][Hidden]float32
+	var acc [2][hidden]float32
 	var loss float64
 	for _, i := range idx {
 		out := n.forward(ts, i, &acc)
-		p := sigmoid(out * outToProb)
+		p := prob(out)
 		e := p - ts.target[i]
 		loss += float64(e * e)
 		d := 2 * e * p * (1 - p) * outToProb // d loss / d out
 		g.b2[0] += d
-		var dh [2][Hidden]float32
+		var dh [2][hidden]float32
 		for side := range 2 {
-			w := n.w2[side*Hidden : side*Hidden+Hidden]
-			gw := g.w2[side*Hidden : side*Hidden+Hidden]
-			for j := range Hidden {
+			w := n.w2[side*hidden : side*hidden+hidden]
+			gw := g.w2[side*hidden : side*hidden+hidden]
+			for j := range hidden {
 				a := acc[side][j]
 				gw[j] += d * clamp01(a)
 				if a > 0 && a < 1 {
@@ -157,15 +191,15 @@ func (n *floatNet) batchGrad(ts *TrainingSet, idx []int, g *floatNet) float64 {
 		if ts.stm[i] == game.Black {
 			us, them = 1, 0
 		}
-		for j := range Hidden {
+		for j := range hidden {
 			g.b1[j] += dh[0][j] + dh[1][j]
 		}
 		for _, f := range ts.feats[ts.start[i]:ts.start[i+1]] {
-			fw := int(f) * Hidden
-			fb := int(blackFeature(f)) * Hidden
-			gww := (*[Hidden]float32)(g.w1[fw : fw+Hidden])
-			gwb := (*[Hidden]float32)(g.w1[fb : fb+Hidden])
-			for j := range Hidden {
+			fw := int(f) * hidden
+			fb := blackFeature(f) * hidden
+			gww := (*[hidden]float32)(g.w1[fw : fw+hidden])
+			gwb := (*[hidden]float32)(g.w1[fb : fb+hidden])
+			for j := range hidden {
 				gww[j] += dh[us][j]
 				gwb[j] += dh[them][j]
 			}
@@ -174,39 +208,43 @@ func (n *floatNet) batchGrad(ts *TrainingSet, idx []int, g *floatNet) float64 {
 	return loss
 }
 
-// Loss is the mean squared error of the float network over ts.
+// loss is the mean squared error of the float network over ts. The parts'
+// sums are added in the parts' order, so the figure does not depend on
+// scheduling.
 func (n *floatNet) loss(ts *TrainingSet, threads int) float64 {
-	var mu sync.Mutex
-	var total float64
-	var wg sync.WaitGroup
 	chunk := (ts.Len() + threads - 1) / threads
-	for lo := 0; lo < ts.Len(); lo += chunk {
-		hi := min(lo+chunk, ts.Len())
+	sums := make([]float64, threads)
+	var wg sync.WaitGroup
+	for t := range threads {
+		lo, hi := min(t*chunk, ts.Len()), min((t+1)*chunk, ts.Len())
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var acc [2][Hidden]float32
+			var acc [2][hidden]float32
 			var s float64
 			for i := lo; i < hi; i++ {
-				e := sigmoid(n.forward(ts, i, &acc)*outToProb) - ts.target[i]
+				e := prob(n.forward(ts, i, &acc)) - ts.target[i]
 				s += float64(e * e)
 			}
-			mu.Lock()
-			total += s
-			mu.Unlock()
+			sums[t] = s
 		}()
 	}
 	wg.Wait()
+	var total float64
+	for _, s := range sums {
+		total += s
+	}
 	return total / float64(max(ts.Len(), 1))
 }
 
 // Train fits a network to train by Adam on the squared error between
-// sigmoid(score) and the targets, reporting after each epoch the mean
-// error on train and on valid (which it does not learn from; it may be
-// empty). It stops early, returning the network so far, when ctx ends.
-func Train(ctx context.Context, train, valid *TrainingSet, o TrainOptions, progress func(epoch int, trainErr, validErr float64)) (*Network, error) {
+// Sigmoid(score, NetworkScale) and the targets, reporting after each epoch
+// the mean error on train and on valid (which it does not learn from; it
+// may be empty, then the held-out error is NaN). It stops early, returning
+// the network so far, when ctx ends.
+func Train(ctx context.Context, train, valid *TrainingSet, o TrainOptions, progress func(epoch int, trainErr, validErr float64)) (*nnue.Network, error) {
 	if train.Len() == 0 {
-		return nil, errors.New("nnue: no training positions")
+		return nil, errors.New("tune: no training positions")
 	}
 	if o.BatchSize <= 0 {
 		o.BatchSize = 16384
@@ -303,21 +341,5 @@ func Train(ctx context.Context, train, valid *TrainingSet, o TrainOptions, progr
 			progress(epoch, epochLoss/float64(train.Len()), validErr)
 		}
 	}
-	return net.quantize(), nil
-}
-
-// quantize rounds the float weights to the integer network.
-func (n *floatNet) quantize() *Network {
-	q := new(Network)
-	for i, w := range n.w1 {
-		q.W1[i] = int16(math.Round(float64(w) * QA))
-	}
-	for i, w := range n.b1 {
-		q.B1[i] = int16(math.Round(float64(w) * QA))
-	}
-	for i, w := range n.w2 {
-		q.W2[i] = int16(math.Round(float64(w) * QB))
-	}
-	q.B2 = int32(math.Round(float64(n.b2[0]) * QA * QB))
-	return q
+	return nnue.Quantize(net.w1, net.b1, net.w2, net.b2[0])
 }
