@@ -109,7 +109,7 @@ func TestUCITranscripts(t *testing.T) {
 				t.Errorf("960: %q", lines)
 			}
 		}},
-		{"bad input keeps state", "position startpos moves e2e4\nposition startpos moves e2e5\nposition fen nonsense\ngo depth x\nsetoption name Hash value -3\nsetoption name Nope value 1\nfrobnicate\ngo depth 1\n", func(t *testing.T, lines []string) {
+		{"bad input keeps state", "position startpos moves e2e4\nposition fen nonsense\nposition\ngo depth x\nsetoption name Hash value -3\nsetoption name Nope value 1\nfrobnicate\ngo depth 1\n", func(t *testing.T, lines []string) {
 			if n := len(linesWith(lines, "info string error")); n != 6 {
 				t.Errorf("want 6 errors, got %d: %q", n, lines)
 			}
@@ -123,6 +123,23 @@ func TestUCITranscripts(t *testing.T) {
 			p.MakeMove(m)
 			if _, err := p.ParseUCI(strings.Fields(b[0])[1]); err != nil {
 				t.Errorf("bestmove %s is not a Black move after e2e4", b[0])
+			}
+		}},
+		{"illegal move sets up the moves before it", "position startpos moves e2e4\nposition startpos moves d2d4 e2e5\ngo depth 1\n", func(t *testing.T, lines []string) {
+			// After d2d4 (e2e5 refused), not after e2e4 (the previous
+			// command): d7d5, say, not e7e5 or e5... .
+			if n := len(linesWith(lines, "info string error: position: move 2 \"e2e5\" is illegal")); n != 1 {
+				t.Errorf("got %q", lines)
+			}
+			b := linesWith(lines, "bestmove ")
+			p := game.NewPosition()
+			m, _ := p.ParseUCI("d2d4")
+			p.MakeMove(m)
+			if len(b) != 1 {
+				t.Fatalf("got %q", lines)
+			}
+			if _, err := p.ParseUCI(strings.Fields(b[0])[1]); err != nil {
+				t.Errorf("bestmove %s is not a Black move after d2d4", b[0])
 			}
 		}},
 		{"options", "setoption name Hash value 8\nsetoption name Threads value 2\nsetoption name Level value 3\nsetoption name Clear Hash\nucinewgame\nposition startpos\ngo nodes 5000\n", func(t *testing.T, lines []string) {
@@ -291,11 +308,16 @@ func TestParseGo(t *testing.T) {
 		{"searchmoves depth 3", Limits{}, true},
 		{"searchmoves e2e5", Limits{}, true},
 		{"searchmoves e2e4 e7e5", Limits{}, true},
+		{"mate 4611686018427387904", Limits{Depth: maxPly}, false}, // 2x+1 overflowed to a negative depth
+		{"nodes 99999999999999999999", Limits{Nodes: 1 << 40}, false},
+		{"depth -1", Limits{}, true},
+		{"movetime -1", Limits{}, true},
+		{"winc -10 binc 10", Limits{BInc: 10 * time.Millisecond}, false},
 		{"searchmoves 0000", Limits{}, true},
 		{"warp 9", Limits{}, true},
 	}
 	for _, c := range cases {
-		got, err := parseGo(strings.Fields(c.in), game.NewPosition())
+		got, _, err := parseGo(strings.Fields(c.in), game.NewPosition())
 		if (err != nil) != c.bad || (!c.bad && !reflect.DeepEqual(got, c.want)) {
 			t.Errorf("parseGo(%q) = %+v, %v; want %+v (error %v)", c.in, got, err, c.want, c.bad)
 		}
