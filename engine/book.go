@@ -48,6 +48,10 @@ func ParseBook(data []byte) (*Book, error) {
 	return b, nil
 }
 
+// maxBookSize is the largest book file read into memory (the largest
+// Polyglot books are a few hundred MB).
+const maxBookSize = 1 << 30
+
 // OpenBook reads a Polyglot book file. Its errors name the file.
 func OpenBook(path string) (*Book, error) {
 	fi, err := os.Stat(path)
@@ -56,6 +60,9 @@ func OpenBook(path string) (*Book, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("polyglot book %s: not a regular file", path)
+	}
+	if fi.Size() > maxBookSize {
+		return nil, fmt.Errorf("polyglot book %s: %d bytes, more than the %d accepted", path, fi.Size(), maxBookSize)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -323,27 +323,3 @@ func TestParseGo(t *testing.T) {
 		}
 	}
 }
-
-// FuzzUCI feeds arbitrary command lines to a session: no panic, and
-// searches are stopped at once so that "go infinite" cannot hang.
-func FuzzUCI(f *testing.F) {
-	for _, s := range []string{
-		"uci", "isready", "position startpos moves e2e4 e7e5", "go depth 2",
-		"position fen 8/8/8/8/8/2k5/8/3K3Q w - - 0 1 moves h1h2", "setoption name Hash value 2",
-		"go wtime 10 btime 10", "setoption name UCI_Chess960 value true", "go infinite", "stop", "ponderhit",
-		"position fen", "go movetime", "setoption name", "position startpos moves e1g1",
-		"setoption name MultiPV value 3\ngo depth 2 searchmoves e2e4 d2d4", "go searchmoves a2a3 depth 1", "go searchmoves",
-		"go searchmoves e2e5", "setoption name MultiPV value 300", "setoption name MultiPV value 256\ngo nodes 500",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, line string) {
-		u := newUCISession(io.Discard)
-		u.eng = New(Options{HashMB: 1, OwnBook: true})
-		u.maxHashMB = 4
-		for _, l := range strings.Split(line, "\n") {
-			u.handle(l)
-			u.stopSearch()
-		}
-	})
-}
