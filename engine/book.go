@@ -26,21 +26,53 @@ type Book struct {
 	data []byte
 }
 
-// ParseBook checks and wraps the bytes of a Polyglot book.
+// ParseBook checks and wraps the bytes of a Polyglot book: whole 16-byte
+// entries, sorted by key, each move with a valid encoding.
 func ParseBook(data []byte) (*Book, error) {
-	if len(data)%16 != 0 {
-		return nil, fmt.Errorf("polyglot book: size %d is not a multiple of 16", len(data))
+	if len(data) == 0 {
+		return nil, fmt.Errorf("polyglot book: empty")
 	}
-	return &Book{data: data}, nil
+	if len(data)%16 != 0 {
+		return nil, fmt.Errorf("polyglot book: size %d is not a multiple of 16 (truncated?)", len(data))
+	}
+	b := &Book{data: data}
+	for i := 0; i < b.Len(); i++ {
+		if i > 0 && b.key(i) < b.key(i-1) {
+			return nil, fmt.Errorf("polyglot book: entry %d is out of key order: not a Polyglot book", i)
+		}
+		raw := binary.BigEndian.Uint16(data[16*i+8:])
+		if raw>>12 > 4 || raw&63 == raw>>6&63 {
+			return nil, fmt.Errorf("polyglot book: entry %d has an invalid move 0x%04x: not a Polyglot book", i, raw)
+		}
+	}
+	return b, nil
 }
 
-// OpenBook reads a Polyglot book file.
+// maxBookSize is the largest book file read into memory (the largest
+// Polyglot books are a few hundred MB).
+const maxBookSize = 1 << 30
+
+// OpenBook reads a Polyglot book file. Its errors name the file.
 func OpenBook(path string) (*Book, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("polyglot book %s: not a regular file", path)
+	}
+	if fi.Size() > maxBookSize {
+		return nil, fmt.Errorf("polyglot book %s: %d bytes, more than the %d accepted", path, fi.Size(), maxBookSize)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ParseBook(data)
+	b, err := ParseBook(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
 }
 
 // Len returns the number of entries.
@@ -133,6 +165,16 @@ func loadBook(path string) *Book {
 	}
 	bookCache[path] = b
 	return b
+}
+
+// reloadBook reads the book at path again, replacing what loadBook
+// remembers about it, and says why it cannot be used.
+func reloadBook(path string) error {
+	b, err := OpenBook(path)
+	bookMu.Lock()
+	defer bookMu.Unlock()
+	bookCache[path] = b // nil when unusable: no book moves
+	return err
 }
 
 func (e *Engine) bookMove(p *game.Position) (game.Move, bool) {

@@ -3,8 +3,10 @@ package engine
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,15 +18,33 @@ import (
 // UCI runs the Universal Chess Interface protocol: commands are read from
 // in line by line and answers written to out. It returns when "quit" is
 // read or in ends. Malformed commands are reported with "info string" and
-// change nothing.
+// change nothing; lines may end in "\r\n" and tokens be separated by any
+// white space.
 func UCI(in io.Reader, out io.Writer) error {
-	u := newUCISession(out)
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	return newUCISession(out).run(in)
+}
+
+// maxUCILine is the longest command line read; a longer one is skipped
+// with an info string (a position with ten thousand moves is 50 KB).
+const maxUCILine = 1 << 20
+
+// run reads and handles commands until "quit" or the end of in.
+func (u *uciSession) run(in io.Reader) error {
+	r := bufio.NewReaderSize(in, 64*1024)
 	quit := false
-	for sc.Scan() {
-		if !u.handle(sc.Text()) {
-			quit = true
+	var err error
+	for !quit {
+		line, n, rerr := readUCILine(r, maxUCILine)
+		switch {
+		case n > maxUCILine:
+			u.send("info string error: a line of %d bytes is longer than the %d accepted; ignored", n, maxUCILine)
+		case n > 0 || rerr == nil:
+			quit = !u.handle(line)
+		}
+		if rerr != nil {
+			if rerr != io.EOF {
+				err = rerr
+			}
 			break
 		}
 	}
@@ -35,7 +55,35 @@ func UCI(in io.Reader, out io.Writer) error {
 		// search finish and print its move.
 		u.waitSearch()
 	}
-	return sc.Err()
+	return err
+}
+
+// readUCILine reads one line without its end of line and returns it with
+// its length n; when n > limit the line is read to its end but only its
+// length is returned. At the end of the input err is io.EOF (the last
+// line may lack its newline).
+func readUCILine(r *bufio.Reader, limit int) (line string, n int, err error) {
+	var buf []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		n += len(chunk)
+		if n <= limit+1 { // +1: the newline
+			buf = append(buf, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
+			n--
+			if n <= limit {
+				buf = buf[:len(buf)-1]
+			}
+		}
+		if n > limit {
+			return "", n, err
+		}
+		return string(buf), n, err
+	}
 }
 
 // uciSession is the state of one UCI conversation.
@@ -44,13 +92,17 @@ type uciSession struct {
 	out   io.Writer
 
 	eng      *Engine
-	game     *game.Game
-	chess960 bool   // UCI_Chess960
-	ponder   bool   // Ponder (the GUI may send "go ponder"; it is accepted either way)
-	evalFile string // EvalFile: the network file loaded, or builtinEvalFile
+	root     uciPosition // set by "position", searched by "go"
+	chess960 bool        // UCI_Chess960
+	ponder   bool        // Ponder (the GUI may send "go ponder"; it is accepted either way)
+	evalFile string      // EvalFile: the network file loaded, or builtinEvalFile
 
-	// maxHashMB caps the Hash option (the fuzz test keeps memory small).
-	maxHashMB int
+	// maxHashMB and maxThreads cap the Hash and Threads options, and
+	// limitGo, when set, adjusts the limits of every search: the fuzz test
+	// keeps memory and time small with them.
+	maxHashMB  int
+	maxThreads int
+	limitGo    func(*Limits)
 
 	// The running search, if any.
 	cancel  context.CancelFunc
@@ -59,9 +111,40 @@ type uciSession struct {
 }
 
 func newUCISession(out io.Writer) *uciSession {
-	u := &uciSession{out: out, game: game.NewGame(), evalFile: builtinEvalFile}
+	u := &uciSession{out: out, evalFile: builtinEvalFile}
 	u.eng = New(Options{OwnBook: true})
+	u.root = u.newPosition(nil)
 	return u
+}
+
+// uciPosition is a position set up by "position" with the keys of the
+// positions before it since the last capture or pawn move, oldest first,
+// for the search to see repetitions.
+type uciPosition struct {
+	pos  game.Position
+	keys []uint64
+}
+
+// play makes move m, which must be legal.
+func (r *uciPosition) play(m game.Move) {
+	r.keys = append(r.keys, r.pos.Hash())
+	r.pos.MakeMove(m)
+	if n := r.pos.HalfmoveClock(); len(r.keys) > n {
+		r.keys = r.keys[len(r.keys)-n:]
+	}
+}
+
+// maxInfoString caps an info string: a malformed command may be a
+// megabyte long, and its echo need not be.
+const maxInfoString = 1000
+
+// sendError reports a refused or partly refused command.
+func (u *uciSession) sendError(err error) {
+	msg := err.Error()
+	if len(msg) > maxInfoString {
+		msg = strings.ToValidUTF8(msg[:maxInfoString], "") + "..."
+	}
+	u.send("info string error: %s", msg)
 }
 
 func (u *uciSession) send(format string, args ...any) {
@@ -90,27 +173,37 @@ func (u *uciSession) handle(line string) bool {
 	case "ucinewgame":
 		u.stopSearch()
 		u.eng.NewGame()
-		u.game = u.newGameFrom(nil)
+		u.root = u.newPosition(nil)
 	case "setoption":
 		u.stopSearch()
 		if err := u.setOption(args); err != nil {
-			u.send("info string error: %v", err)
+			u.sendError(err)
 		}
 	case "position":
 		u.stopSearch()
-		g, err := u.parsePosition(args)
-		if err != nil {
-			u.send("info string error: %v", err)
-			return true
+		// A refused move still sets up the position before it, as in
+		// Stockfish: the GUI learns which move was refused, and the engine
+		// does not search a position from an earlier command.
+		r, err := u.parsePosition(args)
+		if r != nil {
+			u.root = *r
 		}
-		u.game = g
+		if err != nil {
+			u.sendError(err)
+		}
 	case "go":
 		u.stopSearch()
 		pos := u.rootPosition()
-		lim, err := parseGo(args, &pos)
+		lim, warnings, err := parseGo(args, &pos)
 		if err != nil {
-			u.send("info string error: %v", err)
+			u.sendError(err)
 			return true
+		}
+		for _, w := range warnings {
+			u.send("info string warning: %s", w)
+		}
+		if u.limitGo != nil {
+			u.limitGo(&lim)
 		}
 		u.startSearch(lim)
 	case "stop":
@@ -122,25 +215,32 @@ func (u *uciSession) handle(line string) bool {
 	case "debug", "register":
 		// Accepted and ignored, as the protocol allows.
 	default:
-		u.send("info string error: unknown command %q", cmd)
+		u.sendError(fmt.Errorf("unknown command %q", cmd))
 	}
 	return true
 }
 
-func (u *uciSession) newGameFrom(p *game.Position) *game.Game {
+// newPosition starts a uciPosition from p (nil: the standard start
+// position) with the session's Chess960 setting.
+func (u *uciSession) newPosition(p *game.Position) uciPosition {
 	if p == nil {
 		p = game.NewPosition()
 	}
 	if u.chess960 {
 		p.SetChess960(true)
 	}
-	return game.NewGameFrom(p)
+	return uciPosition{pos: *p}
 }
 
 // parsePosition handles "position startpos|fen FEN... [moves m1 m2 ...]".
-func (u *uciSession) parsePosition(args []string) (*game.Game, error) {
+// Without a usable start position it returns a nil position and an error:
+// the session keeps its position. Otherwise it returns the position after
+// the moves up to the first one that is malformed or illegal, and an error
+// naming that move.
+func (u *uciSession) parsePosition(args []string) (*uciPosition, error) {
+	const unchanged = "; position unchanged"
 	if len(args) == 0 {
-		return nil, fmt.Errorf("position: missing startpos or fen")
+		return nil, fmt.Errorf("position: missing \"startpos\" or \"fen\"" + unchanged)
 	}
 	var p *game.Position
 	rest := args[1:]
@@ -153,37 +253,63 @@ func (u *uciSession) parsePosition(args []string) (*game.Game, error) {
 			n++
 		}
 		if n == 0 {
-			return nil, fmt.Errorf("position fen: missing FEN")
+			return nil, fmt.Errorf("position fen: no FEN given" + unchanged)
 		}
 		var err error
 		p, err = game.ParseFEN(strings.Join(rest[:n], " "))
 		if err != nil {
-			return nil, fmt.Errorf("position fen: %w", err)
+			return nil, fmt.Errorf("position fen: %w"+unchanged, err)
 		}
 		rest = rest[n:]
 	default:
-		return nil, fmt.Errorf("position: expected startpos or fen, got %q", args[0])
+		return nil, fmt.Errorf("position: expected \"startpos\" or \"fen\", got %q"+unchanged, args[0])
 	}
-	g := u.newGameFrom(p)
+	r := u.newPosition(p)
 	if len(rest) == 0 {
-		return g, nil
+		return &r, nil
 	}
 	if rest[0] != "moves" {
-		return nil, fmt.Errorf("position: expected \"moves\", got %q", rest[0])
+		return &r, fmt.Errorf("position: expected \"moves\", got %q; position set up without moves", rest[0])
 	}
-	for _, s := range rest[1:] {
-		m, err := g.Position().ParseUCI(s)
-		if err != nil {
-			return nil, fmt.Errorf("position: %w", err)
+	for i, s := range rest[1:] {
+		m, err := r.pos.ParseUCI(s)
+		var why string
+		switch {
+		case errors.Is(err, game.ErrInvalidMove):
+			why = "is not a UCI move"
+		case err != nil:
+			why = "is illegal in " + r.pos.FEN() + castlingHint(&r.pos, s)
+		case m == game.NullMove:
+			why = "is a null move, which cannot be played"
 		}
-		if m == game.NullMove {
-			return nil, fmt.Errorf("position: null move not supported")
+		if why != "" {
+			played := "with no moves played"
+			if i > 0 {
+				played = fmt.Sprintf("to move %d", i)
+			}
+			return &r, fmt.Errorf("position: move %d %q %s; position set up %s", i+1, s, why, played)
 		}
-		if err := g.Play(m); err != nil {
-			return nil, fmt.Errorf("position: move %s: %w", s, err)
+		r.play(m)
+	}
+	return &r, nil
+}
+
+// castlingHint explains a refused move s in a Chess960 position where the
+// king on s's square could castle: castling is then written king takes rook.
+func castlingHint(p *game.Position, s string) string {
+	if !p.Chess960() || len(s) < 2 {
+		return ""
+	}
+	var castles []string
+	for _, m := range p.LegalMoves() {
+		if m.IsCastling() && m.From().String() == s[:2] {
+			castles = append(castles, p.UCI(m))
 		}
 	}
-	return g, nil
+	if len(castles) == 0 {
+		return ""
+	}
+	return " (in Chess960 castling is written king takes rook: " + strings.Join(castles, ", ") + ")"
 }
 
 // goKeywords are the parameters of "go"; a searchmoves list ends at the
@@ -194,9 +320,11 @@ var goKeywords = map[string]bool{
 }
 
 // parseGo reads the arguments of "go"; pos is the position to be searched,
-// against which searchmoves are read (they must be legal there).
-func parseGo(args []string, pos *game.Position) (Limits, error) {
-	var lim Limits
+// against which searchmoves are read (they must be legal there). Values a
+// GUI may well send are taken with a warning: negative clock times (a
+// player in time trouble) and numbers too large to hold (as good as
+// infinite). Anything else wrong refuses the whole command.
+func parseGo(args []string, pos *game.Position) (lim Limits, warnings []string, err error) {
 	for i := 0; i < len(args); i++ {
 		key := args[i]
 		switch key {
@@ -209,7 +337,7 @@ func parseGo(args []string, pos *game.Position) (Limits, error) {
 		case "searchmoves":
 			moves, n, err := parseSearchMoves(args[i+1:], pos)
 			if err != nil {
-				return Limits{}, err
+				return Limits{}, nil, err
 			}
 			lim.SearchMoves = append(lim.SearchMoves, moves...)
 			i += n
@@ -218,25 +346,35 @@ func parseGo(args []string, pos *game.Position) (Limits, error) {
 			// Searching for a mate is what a depth-limited search does anyway.
 		case "depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo":
 		default:
-			return lim, fmt.Errorf("go: unknown parameter %q", key)
+			return Limits{}, nil, fmt.Errorf("go: unknown parameter %q", key)
 		}
 		if i+1 >= len(args) {
-			return lim, fmt.Errorf("go: %s needs a value", key)
+			return Limits{}, nil, fmt.Errorf("go: %s needs a value", key)
 		}
 		i++
 		x, err := strconv.ParseInt(args[i], 10, 64)
-		if err != nil {
-			return lim, fmt.Errorf("go: %s: %q is not a number", key, args[i])
+		if errors.Is(err, strconv.ErrRange) {
+			// x is the nearest int64.
+			warnings = append(warnings, fmt.Sprintf("go: %s %s is out of range, taken as %d", key, args[i], x))
+		} else if err != nil {
+			return Limits{}, nil, fmt.Errorf("go: %s: %q is not a number", key, args[i])
 		}
-		// Some GUIs send negative clock times when a player is in time
-		// trouble; treat them as almost nothing left.
 		if x < 0 {
-			x = 0
-			if key == "wtime" || key == "btime" {
+			switch key {
+			case "wtime", "btime":
+				// Some GUIs send negative clock times when a player is in
+				// time trouble: almost nothing is left.
+				warnings = append(warnings, fmt.Sprintf("go: %s %s is negative, taken as 1 ms", key, args[i]))
 				x = 1
+			case "winc", "binc":
+				warnings = append(warnings, fmt.Sprintf("go: %s %s is negative, taken as 0", key, args[i]))
+				x = 0
+			default:
+				return Limits{}, nil, fmt.Errorf("go: %s %s is negative", key, args[i])
 			}
 		}
-		ms := time.Duration(min(x, 1<<40)) * time.Millisecond
+		x = min(x, 1<<40) // 35 years in milliseconds: no limit in practice
+		ms := time.Duration(x) * time.Millisecond
 		switch key {
 		case "depth":
 			lim.Depth = int(min(x, maxPly))
@@ -258,7 +396,7 @@ func parseGo(args []string, pos *game.Position) (Limits, error) {
 			lim.MovesToGo = int(min(x, 1000))
 		}
 	}
-	return lim, nil
+	return lim, warnings, nil
 }
 
 // parseSearchMoves reads the moves after "searchmoves" up to the next go
@@ -289,7 +427,7 @@ func parseSearchMoves(args []string, pos *game.Position) ([]game.Move, int, erro
 // with the session's Chess960 setting (which decides how castling moves
 // are written).
 func (u *uciSession) rootPosition() game.Position {
-	pos := *u.game.Position()
+	pos := u.root.pos
 	if u.chess960 {
 		pos.SetChess960(true)
 	}
@@ -302,7 +440,7 @@ func (u *uciSession) startSearch(lim Limits) {
 	u.done = make(chan struct{})
 	u.endless = lim.Infinite || lim.Ponder
 	pos := u.rootPosition()
-	history := u.game.HashHistory()
+	history := slices.Clone(u.root.keys)
 	done := u.done
 	go func() {
 		defer close(done)

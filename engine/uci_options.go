@@ -88,8 +88,15 @@ var uciOptions = []uciOption{
 	},
 	{
 		UCIOptionInfo: UCIOptionInfo{Name: "Threads", Type: OptionSpin, Default: "1", Min: 1, Max: threadsMax},
-		apply:         func(u *uciSession, v uciValue) error { u.eng.SetThreads(v.Int); return nil },
-		value:         func(u *uciSession) string { return strconv.Itoa(u.eng.opts.Threads) },
+		apply: func(u *uciSession, v uciValue) error {
+			x := v.Int
+			if u.maxThreads > 0 {
+				x = min(x, u.maxThreads)
+			}
+			u.eng.SetThreads(x)
+			return nil
+		},
+		value: func(u *uciSession) string { return strconv.Itoa(u.eng.opts.Threads) },
 	},
 	{
 		UCIOptionInfo: UCIOptionInfo{Name: "Level", Type: OptionSpin, Default: strconv.Itoa(len(Levels)), Min: 1, Max: len(Levels)},
@@ -103,7 +110,7 @@ var uciOptions = []uciOption{
 	},
 	{
 		UCIOptionInfo: UCIOptionInfo{Name: "BookFile", Type: OptionString, Default: DefaultBookFile},
-		apply:         func(u *uciSession, v uciValue) error { u.eng.SetBook(u.eng.opts.OwnBook, v.Str); return nil },
+		apply:         applyBookFile,
 		value: func(u *uciSession) string {
 			if u.eng.opts.BookFile == "" {
 				return DefaultBookFile
@@ -145,6 +152,23 @@ var uciOptions = []uciOption{
 	},
 }
 
+// applyBookFile sets BookFile and reads the book at once, so that a file
+// that is missing or not a Polyglot book is reported now rather than
+// found out silently at the first move. The setting is kept either way
+// (the GUI asked for that book) and the engine plays without a book until
+// a usable one is set; empty means DefaultBookFile.
+func applyBookFile(u *uciSession, v uciValue) error {
+	u.eng.SetBook(u.eng.opts.OwnBook, v.Str)
+	path := v.Str
+	if path == "" {
+		path = DefaultBookFile
+	}
+	if err := reloadBook(path); err != nil {
+		return fmt.Errorf("setoption bookfile: cannot use %q: %v; playing without a book", path, err)
+	}
+	return nil
+}
+
 // applyEvalFile sets EvalFile: a network file (tune nnue writes one)
 // replaces the built-in network; empty, <empty> or <built-in> goes back to
 // it. A file that does not load changes nothing. Whether the network is
@@ -155,18 +179,31 @@ func applyEvalFile(u *uciSession, v uciValue) error {
 		u.evalFile = builtinEvalFile
 		return nil
 	}
-	f, err := os.Open(v.Str)
+	net, err := readNetworkFile(v.Str)
 	if err != nil {
-		return fmt.Errorf("setoption evalfile: %w", err)
-	}
-	defer f.Close()
-	net, err := nnue.Read(f)
-	if err != nil {
-		return fmt.Errorf("setoption evalfile %s: %w", v.Str, err)
+		return fmt.Errorf("setoption evalfile: cannot use %q: %v; keeping %s", v.Str, err, u.evalFile)
 	}
 	u.eng.SetNet(net)
 	u.evalFile = v.Str
 	return nil
+}
+
+// readNetworkFile reads a network file; a device or a pipe (which might
+// block or never end) is refused before it is opened.
+func readNetworkFile(path string) (*nnue.Network, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return nnue.Read(f)
 }
 
 // findUCIOption returns the table row named name (case-insensitively, as

@@ -138,6 +138,8 @@ func TestUCIOptionValues(t *testing.T) {
 				vs = []value{{"no-such-file.nnue", ""}, {"uci_test.go", ""}, {"<empty>", builtinEvalFile}, {"", builtinEvalFile}}
 				errHas = "evalfile"
 			} else {
+				// BookFile: a file that is not a usable book is set, with
+				// an info string (TestUCIBookFileProblems).
 				vs = []value{{"/tmp/a book.bin", "/tmp/a book.bin"}, {"", o.Default}, {"x", "x"}}
 			}
 		case OptionButton:
@@ -175,6 +177,12 @@ func TestUCIOptionValues(t *testing.T) {
 					}
 					if after != before {
 						t.Errorf("refused %q changed the value from %q to %q", v.in, before, after)
+					}
+					continue
+				}
+				if c.name == "BookFile" && v.in != "" {
+					if want := fmt.Sprintf("info string error: setoption bookfile: cannot use %q: ", v.in); after != v.want || !strings.HasPrefix(info, want) {
+						t.Errorf("%q: value %q (info %q), want %q (info %q...)", v.in, after, info, v.want, want)
 					}
 					continue
 				}

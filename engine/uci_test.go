@@ -109,7 +109,7 @@ func TestUCITranscripts(t *testing.T) {
 				t.Errorf("960: %q", lines)
 			}
 		}},
-		{"bad input keeps state", "position startpos moves e2e4\nposition startpos moves e2e5\nposition fen nonsense\ngo depth x\nsetoption name Hash value -3\nsetoption name Nope value 1\nfrobnicate\ngo depth 1\n", func(t *testing.T, lines []string) {
+		{"bad input keeps state", "position startpos moves e2e4\nposition fen nonsense\nposition\ngo depth x\nsetoption name Hash value -3\nsetoption name Nope value 1\nfrobnicate\ngo depth 1\n", func(t *testing.T, lines []string) {
 			if n := len(linesWith(lines, "info string error")); n != 6 {
 				t.Errorf("want 6 errors, got %d: %q", n, lines)
 			}
@@ -123,6 +123,23 @@ func TestUCITranscripts(t *testing.T) {
 			p.MakeMove(m)
 			if _, err := p.ParseUCI(strings.Fields(b[0])[1]); err != nil {
 				t.Errorf("bestmove %s is not a Black move after e2e4", b[0])
+			}
+		}},
+		{"illegal move sets up the moves before it", "position startpos moves e2e4\nposition startpos moves d2d4 e2e5\ngo depth 1\n", func(t *testing.T, lines []string) {
+			// After d2d4 (e2e5 refused), not after e2e4 (the previous
+			// command): d7d5, say, not e7e5 or e5... .
+			if n := len(linesWith(lines, "info string error: position: move 2 \"e2e5\" is illegal")); n != 1 {
+				t.Errorf("got %q", lines)
+			}
+			b := linesWith(lines, "bestmove ")
+			p := game.NewPosition()
+			m, _ := p.ParseUCI("d2d4")
+			p.MakeMove(m)
+			if len(b) != 1 {
+				t.Fatalf("got %q", lines)
+			}
+			if _, err := p.ParseUCI(strings.Fields(b[0])[1]); err != nil {
+				t.Errorf("bestmove %s is not a Black move after d2d4", b[0])
 			}
 		}},
 		{"options", "setoption name Hash value 8\nsetoption name Threads value 2\nsetoption name Level value 3\nsetoption name Clear Hash\nucinewgame\nposition startpos\ngo nodes 5000\n", func(t *testing.T, lines []string) {
@@ -291,37 +308,18 @@ func TestParseGo(t *testing.T) {
 		{"searchmoves depth 3", Limits{}, true},
 		{"searchmoves e2e5", Limits{}, true},
 		{"searchmoves e2e4 e7e5", Limits{}, true},
+		{"mate 4611686018427387904", Limits{Depth: maxPly}, false}, // 2x+1 overflowed to a negative depth
+		{"nodes 99999999999999999999", Limits{Nodes: 1 << 40}, false},
+		{"depth -1", Limits{}, true},
+		{"movetime -1", Limits{}, true},
+		{"winc -10 binc 10", Limits{BInc: 10 * time.Millisecond}, false},
 		{"searchmoves 0000", Limits{}, true},
 		{"warp 9", Limits{}, true},
 	}
 	for _, c := range cases {
-		got, err := parseGo(strings.Fields(c.in), game.NewPosition())
+		got, _, err := parseGo(strings.Fields(c.in), game.NewPosition())
 		if (err != nil) != c.bad || (!c.bad && !reflect.DeepEqual(got, c.want)) {
 			t.Errorf("parseGo(%q) = %+v, %v; want %+v (error %v)", c.in, got, err, c.want, c.bad)
 		}
 	}
-}
-
-// FuzzUCI feeds arbitrary command lines to a session: no panic, and
-// searches are stopped at once so that "go infinite" cannot hang.
-func FuzzUCI(f *testing.F) {
-	for _, s := range []string{
-		"uci", "isready", "position startpos moves e2e4 e7e5", "go depth 2",
-		"position fen 8/8/8/8/8/2k5/8/3K3Q w - - 0 1 moves h1h2", "setoption name Hash value 2",
-		"go wtime 10 btime 10", "setoption name UCI_Chess960 value true", "go infinite", "stop", "ponderhit",
-		"position fen", "go movetime", "setoption name", "position startpos moves e1g1",
-		"setoption name MultiPV value 3\ngo depth 2 searchmoves e2e4 d2d4", "go searchmoves a2a3 depth 1", "go searchmoves",
-		"go searchmoves e2e5", "setoption name MultiPV value 300", "setoption name MultiPV value 256\ngo nodes 500",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, line string) {
-		u := newUCISession(io.Discard)
-		u.eng = New(Options{HashMB: 1, OwnBook: true})
-		u.maxHashMB = 4
-		for _, l := range strings.Split(line, "\n") {
-			u.handle(l)
-			u.stopSearch()
-		}
-	})
 }
