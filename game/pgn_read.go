@@ -1,6 +1,7 @@
 package game
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -288,29 +289,53 @@ func (s *pgnScanner) advance() byte {
 	return c
 }
 
-// skipUntil consumes bytes up to and not including the first one equal to
-// a or b; it reports whether one was found before the end of input.
-func (s *pgnScanner) skipUntil(a, b byte) bool {
+// skipUntil consumes bytes up to and not including the first c, appending
+// them to s.text when keep; it reports whether c was found before the end
+// of input. It works a buffer at a time.
+func (s *pgnScanner) skipUntil(c byte, keep bool) bool {
 	for {
-		c, ok := s.peek()
-		if !ok {
+		if s.pos >= s.end && !s.fill() {
 			return false
 		}
-		if c == a || c == b {
+		chunk := s.buf[s.pos:s.end]
+		i := bytes.IndexByte(chunk, c)
+		if i >= 0 {
+			chunk = chunk[:i]
+		}
+		if keep {
+			s.text = append(s.text, chunk...)
+		}
+		n := len(chunk)
+		if nl := bytes.Count(chunk, newline); nl > 0 {
+			s.line += nl
+			s.col = n - bytes.LastIndexByte(chunk, '\n')
+		} else {
+			s.col += n
+		}
+		s.pos += n
+		s.off += int64(n)
+		if i >= 0 {
 			return true
 		}
-		s.advance()
 	}
 }
+
+var newline = []byte{'\n'}
 
 func (s *pgnScanner) errorf(line, col int, format string, args ...any) *PGNError {
 	return &PGNError{Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 }
 
-func isSymbolByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		strings.IndexByte("_+#=:-/", c) >= 0
-}
+// symbolBytes marks the bytes of PGN symbol tokens (moves, tag names).
+var symbolBytes = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			strings.IndexByte("_+#=:-/", byte(c)) >= 0
+	}
+	return t
+}()
+
+func isSymbolByte(c byte) bool { return symbolBytes[c] }
 
 // suffixNAGs maps move suffix annotations to their NAGs.
 var suffixNAGs = map[string]int{"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
@@ -333,7 +358,7 @@ func (s *pgnScanner) next() pgnToken {
 		}
 		switch {
 		case c == '%' && col == 1:
-			s.skipUntil('\n', '\n')
+			s.skipUntil('\n', false)
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == '.':
 			s.advance()
 		case c == '[':
@@ -356,17 +381,10 @@ func (s *pgnScanner) next() pgnToken {
 		case c == '{':
 			s.advance()
 			s.text = s.text[:0]
-			for {
-				b, ok := s.peek()
-				if !ok {
-					return bad("comment opened here is never closed")
-				}
-				s.advance()
-				if b == '}' {
-					break
-				}
-				s.text = append(s.text, b)
+			if !s.skipUntil('}', true) {
+				return bad("comment opened here is never closed")
 			}
+			s.advance()
 			return tok(tokComment, normalizeComment(string(s.text)))
 		case c == ';':
 			s.advance()
@@ -487,7 +505,7 @@ func (s *pgnScanner) skipMovetext() {
 		}
 		switch {
 		case c == '%' && s.col == 1, c == ';':
-			s.skipUntil('\n', '\n')
+			s.skipUntil('\n', false)
 		case c == '[':
 			return
 		case c == '*':
@@ -495,7 +513,7 @@ func (s *pgnScanner) skipMovetext() {
 			return
 		case c == '{':
 			s.advance()
-			if s.skipUntil('}', '}') {
+			if s.skipUntil('}', false) {
 				s.advance()
 			}
 		case c == '"': // as scanString: to the closing quote or line end
@@ -703,7 +721,7 @@ func (ps *pgnParser) readTag(open pgnToken) {
 		case t.kind == tokTagOpen || t.kind == tokEOF || t.line != open.line:
 			ps.unread(t)
 		default:
-			ps.s.skipUntil('\n', '\n')
+			ps.s.skipUntil('\n', false)
 		}
 	}
 	if name = ps.token(); name.kind != tokSymbol || strings.Contains(name.text, ".") {
