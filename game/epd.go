@@ -30,12 +30,12 @@ const (
 // EPDOp is one operation of an EPD record: an opcode and its operand,
 // whose kind Kind says which of the other fields holds it.
 type EPDOp struct {
-	Opcode string
-	Kind   EPDKind
-	Str    string
-	Int    int64
-	Float  float64
-	Moves  []Move
+	Opcode string  // "bm", "id", "c0", "hmvc", ...: a letter, then letters, digits or '_'
+	Kind   EPDKind // which field below is the operand
+	Str    string  // the EPDString operand
+	Int    int64   // the EPDInt operand
+	Float  float64 // the EPDFloat operand
+	Moves  []Move  // the EPDMoves operand, legal in the position (pv: in turn)
 }
 
 // EPDError is an EPD record that does not parse, or operations that cannot

@@ -153,7 +153,7 @@ func (pr *PGNReader) Next() (*PGNGame, error) {
 	return g, nil
 }
 
-// PGNHeaders is one game's header as ScanHeaders finds it.
+// PGNHeaders is one game's header as NextHeaders finds it.
 type PGNHeaders struct {
 	// Offset is the byte offset in the stream of the game's first token
 	// (usually the '[' of its first tag): reading from there with a new
