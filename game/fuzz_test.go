@@ -2,8 +2,10 @@ package game
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // fuzzPositions are the boards FuzzParseSAN and FuzzParseUCI parse moves in:
@@ -128,6 +130,82 @@ func FuzzReadPGN(f *testing.F) {
 			if d := pgnGamesDiffer(games[i], again[i]); d != "" {
 				t.Fatalf("game %d: %s\n%s", i, d, buf.String())
 			}
+		}
+	})
+}
+
+// FuzzPGNReader checks the streaming reader on any input: it never fails
+// but for its reader, reads the same games however the input arrives,
+// finds the same games with NextHeaders, agrees with ReadPGN up to the
+// first bad game, and every game it returns (errors or not) writes as PGN
+// that reads back the same and without errors.
+func FuzzPGNReader(f *testing.F) {
+	for _, s := range []string{featurePGN, trickyPGN, badDatabase, "1. g1f3 c7c5 2. e2e4 *", "[Variant \"Atomic\"]\n1. e4 *\n1. d4 *", "1. e4 \"x\\\"\n[Event \"y\"]", "1. e4 Zz9 (", "\xef\xbb\xbf[A \"\r\"]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		games, err := ReadAllPGN(strings.NewReader(s))
+		if err != nil {
+			t.Fatalf("ReadAllPGN: %v", err)
+		}
+		byByte, err := ReadAllPGN(iotest.OneByteReader(strings.NewReader(s)))
+		if err != nil || len(byByte) != len(games) {
+			t.Fatalf("byte by byte: %d games, %v; at once %d", len(byByte), err, len(games))
+		}
+		pr := NewPGNReader(strings.NewReader(s))
+		for i := 0; ; i++ {
+			h, err := pr.NextHeaders()
+			if err == io.EOF {
+				if i != len(games) {
+					t.Fatalf("%d headers, %d games", i, len(games))
+				}
+				break
+			}
+			// The reader adds the Variant tag a Chess960 FEN implies.
+			if err != nil || i >= len(games) || !tagsEqual(h.Tags, games[i].Tags) && !tagsEqual(append(h.Tags, PGNTag{"Variant", "Chess960"}), games[i].Tags) {
+				t.Fatalf("headers %d: %v, %v", i, h, err)
+			}
+		}
+		old, oldErr := ReadPGN(strings.NewReader(s))
+		for i, g := range games {
+			if d := pgnGamesDiffer(g, byByte[i]); d != "" || len(g.Errors) != len(byByte[i].Errors) {
+				t.Fatalf("game %d byte by byte: %s", i, d)
+			}
+			for _, e := range g.Errors {
+				if e.Line < 1 || e.Col < 1 || e.Msg == "" {
+					t.Fatalf("game %d: error %#v", i, e)
+				}
+			}
+			if i < len(old) && (len(g.Errors) > 0 || pgnGamesDiffer(g, old[i]) != "") {
+				t.Fatalf("ReadPGN's game %d differs", i)
+			}
+			if i == len(old) && (len(g.Errors) == 0 || oldErr != g.Errors[0]) && oldErr == nil {
+				t.Fatalf("ReadPGN stopped at game %d without error", i)
+			}
+			unplayable := false
+			for _, e := range g.Errors {
+				unplayable = unplayable || e.Kind == PGNBadFEN || e.Kind == PGNUnsupportedVariant
+			}
+			if unplayable {
+				continue
+			}
+			var buf bytes.Buffer
+			if err := g.Write(&buf); err != nil {
+				t.Fatalf("game %d: Write: %v", i, err)
+			}
+			if _, err := g.Mainline(); err != nil {
+				t.Fatalf("game %d: Mainline: %v", i, err)
+			}
+			back, err := ReadAllPGN(&buf)
+			if err != nil || len(back) != 1 || len(back[0].Errors) > 0 {
+				t.Fatalf("game %d written as\n%s\nreads back as %d games, %v", i, buf.String(), len(back), back[0].Errors)
+			}
+			if d := pgnGamesDiffer(g, back[0]); d != "" {
+				t.Fatalf("game %d: %s", i, d)
+			}
+		}
+		if len(old) > len(games) || len(old) < len(games) && oldErr == nil {
+			t.Fatalf("ReadPGN: %d games, %v; ReadAllPGN %d", len(old), oldErr, len(games))
 		}
 	})
 }

@@ -1,7 +1,10 @@
 // Package game is Knightwatch's rules library: bitboards, legal and
-// pseudo-legal move generation (standard chess and Chess960), FEN, SAN, UCI,
-// PGN, Polyglot Zobrist keys and game outcomes (checkmate, stalemate,
-// insufficient material, the 50/75-move rules and 3/5-fold repetition).
+// pseudo-legal move generation (standard chess and Chess960), FEN (with
+// X-FEN and Shredder-FEN), EPD with operations, SAN, UCI, PGN (read whole
+// or streamed game by game, with per-game errors and a header-only scan),
+// text diagrams, pins, Polyglot Zobrist keys and game outcomes (checkmate,
+// stalemate, insufficient material, the 50/75-move rules and 3/5-fold
+// repetition).
 //
 // It imports nothing from the rest of the project.
 package game
