@@ -66,9 +66,6 @@ func FileMask(f int) Bitboard { return FileA << uint(f) }
 // RankMask returns all squares on rank r (0 = first rank).
 func RankMask(r int) Bitboard { return Rank1 << uint(8*r) }
 
-func shiftNorth(b Bitboard) Bitboard { return b << 8 }
-func shiftSouth(b Bitboard) Bitboard { return b >> 8 }
-
 // magic holds the "fancy magic" lookup data of one square for one slider kind.
 type magic struct {
 	mask    Bitboard
@@ -230,7 +227,9 @@ func initMagics(table *[64]magic, dirs [4][2]int) {
 		}
 		for {
 			for {
-				m.magic = next() & next() & next()
+				// A sparse candidate: the AND of three random numbers.
+				r1, r2, r3 := next(), next(), next()
+				m.magic = r1 & r2 & r3
 				if (Bitboard(uint64(m.mask)*m.magic) >> 56).Count() >= 6 {
 					break
 				}

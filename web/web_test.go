@@ -353,7 +353,7 @@ func TestResumeAfterRestart(t *testing.T) {
 	if s.Ply != 1 || s.Moves[0].UCI != "g1f3" {
 		t.Fatalf("resumed at ply %d", s.Ply)
 	}
-	s = w2.stateAt(2)
+	w2.stateAt(2)
 	if got := e2.row(id).MoveList(); len(got) != 2 {
 		t.Fatalf("engine did not move after resume: %v", got)
 	}
