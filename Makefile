@@ -2,9 +2,9 @@
 GO ?= go
 FUZZTIME ?= 3s
 
-.PHONY: test deps vet unit race fuzz e2e bench fmt-check
+.PHONY: test deps vet tidy staticcheck unit race fuzz e2e bench fmt-check
 
-test: deps fmt-check vet unit race fuzz e2e
+test: deps fmt-check tidy vet staticcheck unit race fuzz e2e
 
 deps:
 	bash scripts/deps.sh
@@ -16,14 +16,26 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
+# go.mod and go.sum must be what `go mod tidy` makes of them.
+tidy:
+	$(GO) mod tidy -diff
+
+# staticcheck at a pinned version (the script installs it when missing).
+staticcheck:
+	GO=$(GO) bash scripts/staticcheck.sh
+
 # Unit tests for every package except the browser tests.
 unit:
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v /e2e)
 
 # The packages where goroutines share state, under the race detector
-# (-short: fewer games than unit runs).
+# (-short: fewer games than unit runs), and the engine's tests that search
+# with several threads or stop and ponder (the rest of the engine is
+# single-threaded and slow under -race).
+ENGINE_RACE_TESTS = ^(TestLazySMPFindsSameTactics|TestSearchCancellation|TestSearchMovesRestricts|TestMultiPV|TestMultiPVCancelled|TestUCITranscripts|TestUCIStopAndPonder)$$
 race:
-	$(GO) test -count=1 -race -short ./web/ ./store/ ./recon/...
+	$(GO) test -count=1 -race -short ./web/ ./store/ ./recon/... ./chenserver/ ./match/
+	$(GO) test -count=1 -race -short -run '$(ENGINE_RACE_TESTS)' ./engine/
 
 # A short run of every fuzz target (seed corpus under testdata/fuzz is committed).
 fuzz:

@@ -383,8 +383,7 @@ const boardJS = `(() => {
 
 func (tb *tab) board() board {
 	tb.t.Helper()
-	var b *board
-	b = eval[*board](tb, boardJS)
+	b := eval[*board](tb, boardJS)
 	if b == nil {
 		tb.fail("no #board on %s", tb.location())
 	}
@@ -414,12 +413,6 @@ func (tb *tab) waitAttr(sel, attr, want string, limit time.Duration) {
 	tb.t.Helper()
 	tb.waitJS(fmt.Sprintf(`document.querySelector(%s)?.getAttribute(%s) === %s`, jsq(sel), jsq(attr), jsq(want)),
 		fmt.Sprintf("%s[%s=%q]", sel, attr, want), fmt.Sprintf(`document.querySelector(%s)?.getAttribute(%s)`, jsq(sel), jsq(attr)), limit)
-}
-
-// pieceOn is the data-piece on a square, "" when empty.
-func (tb *tab) pieceOn(sq string) string {
-	tb.t.Helper()
-	return eval[string](tb, fmt.Sprintf(`document.querySelector('#board [data-square=%s] [data-piece]')?.getAttribute('data-piece') || ''`, jsq(sq)))
 }
 
 type rect struct{ X, Y, W, H float64 }

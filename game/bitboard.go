@@ -227,8 +227,9 @@ func initMagics(table *[64]magic, dirs [4][2]int) {
 		}
 		for {
 			for {
-				//lint:ignore SA4000 three successive draws (next has state), ANDed for a sparse candidate
-				m.magic = next() & next() & next()
+				// A sparse candidate: the AND of three random numbers.
+				r1, r2, r3 := next(), next(), next()
+				m.magic = r1 & r2 & r3
 				if (Bitboard(uint64(m.mask)*m.magic) >> 56).Count() >= 6 {
 					break
 				}

@@ -8,16 +8,6 @@ import (
 	"gorm.io/gorm"
 )
 
-// API game statuses besides StatusPlaying and StatusOver.
-const (
-	// StatusWaiting is a game whose players have not both said they are
-	// ready; its clocks have not started.
-	StatusWaiting = "waiting"
-	// StatusAborted is a game that never started: a player did not accept
-	// or did not say it was ready in time. Nobody won or lost.
-	StatusAborted = "aborted"
-)
-
 // APIGame is one Reconnaissance Chess game of the HTTP API between two
 // users (either may be one of Knightwatch's own bots). Its record is the
 // reference's history JSON, as for ReconGame; IDs are integers because
@@ -45,10 +35,10 @@ type APIGame struct {
 	History    string `gorm:"type:text;not null;default:''"`
 	// Markers are the notes of players in the browser: a JSON object from
 	// colour ("white", "black") to square name to piece letter.
-	Markers    string `gorm:"type:text;not null;default:'{}'"`
-	Status     string `gorm:"index;size:16;not null"`
-	Result     string `gorm:"size:8;not null;default:'*'"`
-	Reason     string `gorm:"size:40;not null;default:''"`
+	Markers    string    `gorm:"type:text;not null;default:'{}'"`
+	Status     Status    `gorm:"index;size:16;not null"`
+	Result     string    `gorm:"size:8;not null;default:'*'"`
+	Reason     WinReason `gorm:"size:40;not null;default:''"`
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	FinishedAt *time.Time
@@ -69,7 +59,7 @@ type Invitation struct {
 // CreateAPIGame inserts g and the invitations to it (their GameID is
 // set), all or none.
 func (s *Store) CreateAPIGame(g *APIGame, invs ...*Invitation) error {
-	if g.Status == "" {
+	if g.Status == StatusUnset {
 		g.Status = StatusWaiting
 	}
 	if g.Result == "" {
@@ -128,17 +118,17 @@ func (s *Store) GetAPIGame(id int64) (*APIGame, error) {
 // starting server takes up again.
 func (s *Store) UnfinishedAPIGames() ([]APIGame, error) {
 	var gs []APIGame
-	if err := s.db.Where("status IN ?", []string{StatusWaiting, StatusPlaying}).Order("id").Find(&gs).Error; err != nil {
+	if err := s.db.Where("status IN ?", []Status{StatusWaiting, StatusPlaying}).Order("id").Find(&gs).Error; err != nil {
 		return nil, fmt.Errorf("store: unfinished api games: %w", err)
 	}
 	return gs, nil
 }
 
 // UserAPIGames returns up to limit of the user's games with status (any
-// when empty), newest first.
-func (s *Store) UserAPIGames(userID int64, status string, limit int) ([]APIGame, error) {
+// when StatusUnset), newest first.
+func (s *Store) UserAPIGames(userID int64, status Status, limit int) ([]APIGame, error) {
 	q := s.db.Where("(white_id = ? OR black_id = ?)", userID, userID)
-	if status != "" {
+	if status != StatusUnset {
 		q = q.Where("status = ?", status)
 	}
 	var gs []APIGame
@@ -196,7 +186,7 @@ func (s *Store) FinishGameInvitations(gameID, toID int64) error {
 // OpenAPIGames counts the user's games not over.
 func (s *Store) OpenAPIGames(userID int64) (int, error) {
 	var n int64
-	err := s.db.Model(&APIGame{}).Where("(white_id = ? OR black_id = ?) AND status IN ?", userID, userID, []string{StatusWaiting, StatusPlaying}).Count(&n).Error
+	err := s.db.Model(&APIGame{}).Where("(white_id = ? OR black_id = ?) AND status IN ?", userID, userID, []Status{StatusWaiting, StatusPlaying}).Count(&n).Error
 	if err != nil {
 		return 0, fmt.Errorf("store: open api games: %w", err)
 	}
@@ -204,7 +194,7 @@ func (s *Store) OpenAPIGames(userID int64) (int, error) {
 }
 
 // RecentAPIGames returns up to limit games with status, newest first.
-func (s *Store) RecentAPIGames(status string, limit int) ([]APIGame, error) {
+func (s *Store) RecentAPIGames(status Status, limit int) ([]APIGame, error) {
 	var gs []APIGame
 	err := s.db.Where("status = ?", status).Order("id DESC").Limit(limit).
 		Omit("history").Find(&gs).Error

@@ -17,7 +17,7 @@ import (
 type ReconGame struct {
 	ID       string `gorm:"primaryKey;size:40"`
 	Owner    string `gorm:"index:idx_recon_owner_status;size:64;not null"`
-	Human    string `gorm:"size:8;not null"`  // the person's colour: "white" or "black"
+	Human    Color  `gorm:"size:8;not null"`  // the person's colour
 	Opponent string `gorm:"size:80;not null"` // the bot's spec, such as "knightwatch:level=2"
 	// Seed makes the bot's random choices reproducible across restarts.
 	Seed uint64 `gorm:"not null;default:0"`
@@ -33,10 +33,10 @@ type ReconGame struct {
 	History string `gorm:"type:text;not null;default:''"`
 	// Markers is the person's notes on the board: a JSON object from
 	// square name to piece letter.
-	Markers    string `gorm:"type:text;not null;default:'{}'"`
-	Status     string `gorm:"index:idx_recon_owner_status;size:16;not null"`
-	Result     string `gorm:"size:8;not null;default:'*'"`
-	Reason     string `gorm:"size:40;not null;default:''"` // the reference's win reason, e.g. KING_CAPTURE
+	Markers    string    `gorm:"type:text;not null;default:'{}'"`
+	Status     Status    `gorm:"index:idx_recon_owner_status;size:16;not null"`
+	Result     string    `gorm:"size:8;not null;default:'*'"`
+	Reason     WinReason `gorm:"size:40;not null;default:''"` // stored as the reference's name, e.g. KING_CAPTURE
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	FinishedAt *time.Time
@@ -66,7 +66,7 @@ func (s *Store) CreateReconGame(g *ReconGame) error {
 	if g.Owner == "" {
 		return errors.New("store: game without owner")
 	}
-	if g.Status == "" {
+	if g.Status == StatusUnset {
 		g.Status = StatusPlaying
 	}
 	if g.Result == "" {
@@ -124,7 +124,7 @@ func (s *Store) GetOwnedReconGame(id, owner string) (*ReconGame, error) {
 
 // ReconGames returns up to limit of the owner's games with status, most
 // recently updated first.
-func (s *Store) ReconGames(owner, status string, limit int) ([]ReconGame, error) {
+func (s *Store) ReconGames(owner string, status Status, limit int) ([]ReconGame, error) {
 	var gs []ReconGame
 	err := s.db.Where("owner = ? AND status = ?", owner, status).
 		Order("updated_at DESC").Limit(limit).Find(&gs).Error

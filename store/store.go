@@ -20,12 +20,6 @@ import (
 // ErrNotFound is returned when a game does not exist (or belongs to someone else).
 var ErrNotFound = errors.New("store: not found")
 
-// Game statuses.
-const (
-	StatusPlaying = "playing"
-	StatusOver    = "over"
-)
-
 // Game is one game against the engine as it is stored: enough to rebuild it
 // exactly (start position plus moves) and to resume its clocks.
 type Game struct {
@@ -36,7 +30,7 @@ type Game struct {
 	// Moves is the list of moves in UCI notation separated by single
 	// spaces; UCI rather than SAN because it needs no position to parse.
 	Moves string `gorm:"type:text;not null;default:''"`
-	Human string `gorm:"size:8;not null"` // the person's colour: "white" or "black"
+	Human Color  `gorm:"size:8;not null"` // the person's colour
 	Level int    `gorm:"not null"`
 	// ClockInitialMS and ClockIncrementMS are zero for an untimed game.
 	ClockInitialMS   int64 `gorm:"not null;default:0"`
@@ -44,11 +38,11 @@ type Game struct {
 	// WhiteMS and BlackMS are the remaining times as last committed. Time
 	// while nobody is connected is never charged, so these plus the moves
 	// are the whole clock state.
-	WhiteMS    int64  `gorm:"not null;default:0"`
-	BlackMS    int64  `gorm:"not null;default:0"`
-	Status     string `gorm:"index:idx_owner_status;size:16;not null"`
-	Result     string `gorm:"size:8;not null;default:'*'"`
-	Reason     string `gorm:"size:40;not null;default:''"`
+	WhiteMS    int64       `gorm:"not null;default:0"`
+	BlackMS    int64       `gorm:"not null;default:0"`
+	Status     Status      `gorm:"index:idx_owner_status;size:16;not null"`
+	Result     string      `gorm:"size:8;not null;default:'*'"`
+	Reason     Termination `gorm:"size:40;not null;default:''"`
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	FinishedAt *time.Time
@@ -158,7 +152,7 @@ func (s *Store) CreateGame(g *Game) error {
 	if g.Owner == "" {
 		return errors.New("store: game without owner")
 	}
-	if g.Status == "" {
+	if g.Status == StatusUnset {
 		g.Status = StatusPlaying
 	}
 	if g.Result == "" {

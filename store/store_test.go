@@ -22,7 +22,7 @@ func openTemp(t *testing.T) (*Store, string) {
 
 func TestGameRoundTrip(t *testing.T) {
 	s, path := openTemp(t)
-	g := &Game{Owner: "owner1", Variant: "standard", StartFEN: "startfen", Human: "white", Level: 3,
+	g := &Game{Owner: "owner1", Variant: "standard", StartFEN: "startfen", Human: White, Level: 3,
 		ClockInitialMS: 300000, ClockIncrementMS: 3000, WhiteMS: 300000, BlackMS: 300000}
 	if err := s.CreateGame(g); err != nil {
 		t.Fatal(err)
@@ -68,8 +68,8 @@ func TestGameRoundTrip(t *testing.T) {
 
 func TestOwnershipAndLists(t *testing.T) {
 	s, _ := openTemp(t)
-	mk := func(owner, status string) *Game {
-		g := &Game{Owner: owner, Variant: "standard", StartFEN: "x", Human: "white", Level: 1, Status: status}
+	mk := func(owner string, status Status) *Game {
+		g := &Game{Owner: owner, Variant: "standard", StartFEN: "x", Human: White, Level: 1, Status: status}
 		if status == StatusOver {
 			now := time.Now()
 			g.FinishedAt = &now
@@ -110,7 +110,7 @@ func TestOwnershipAndLists(t *testing.T) {
 	if err != nil || len(fin) != 1 || fin[0].ID != a1.ID {
 		t.Fatalf("FinishedGames = %v, %v", fin, err)
 	}
-	if err := s.SaveGame(&Game{ID: "g_missing", Owner: "x"}); !errors.Is(err, ErrNotFound) {
+	if err := s.SaveGame(&Game{ID: "g_missing", Owner: "x", Status: StatusPlaying}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("saving a missing game: %v", err)
 	}
 }
@@ -149,7 +149,7 @@ func TestOpenRejectsBadPath(t *testing.T) {
 // survives a reopened database, and that only its owner sees it.
 func TestReconGameRoundTrip(t *testing.T) {
 	s, path := openTemp(t)
-	g := &ReconGame{Owner: "o1", Human: "black", Opponent: "knightwatch:level=2", Seed: 7,
+	g := &ReconGame{Owner: "o1", Human: Black, Opponent: "knightwatch:level=2", Seed: 7,
 		ClockInitialMS: 900000, ClockIncrementMS: 5000, WhiteMS: 900000, BlackMS: 900000}
 	if err := s.CreateReconGame(g); err != nil {
 		t.Fatal(err)
@@ -181,7 +181,7 @@ func TestReconGameRoundTrip(t *testing.T) {
 	if list, err := s2.ReconGames("o1", StatusPlaying, 10); err != nil || len(list) != 1 {
 		t.Errorf("unfinished list: %v, %v", list, err)
 	}
-	if err := s2.SaveReconGame(&ReconGame{ID: "r_missing"}); !errors.Is(err, ErrNotFound) {
+	if err := s2.SaveReconGame(&ReconGame{ID: "r_missing", Status: StatusPlaying}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("saving a missing game: %v", err)
 	}
 }

@@ -129,7 +129,7 @@ func TestAPIRanked(t *testing.T) {
 	seen := map[int64]bool{}
 	perVersion := map[[2]int64]int{}
 	for _, name := range []string{"ann", "ben", "cid"} {
-		gs, err := e.store.UserAPIGames(users[name], "", 1000)
+		gs, err := e.store.UserAPIGames(users[name], store.StatusUnset, 1000)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -324,7 +324,7 @@ func TestAPIClock(t *testing.T) {
 	}
 	// White never senses: the flag falls with nobody calling.
 	id := start(alice, "bob")
-	if rec := waitOver(id); rec.Result != "0-1" || rec.Reason != "TIMEOUT" || rec.WhiteMS > 0 {
+	if rec := waitOver(id); rec.Result != "0-1" || rec.Reason.String() != "TIMEOUT" || rec.WhiteMS > 0 {
 		t.Errorf("timeout: %s %s, white's clock %d ms", rec.Result, rec.Reason, rec.WhiteMS)
 	}
 	var left float64
@@ -336,7 +336,7 @@ func TestAPIClock(t *testing.T) {
 	e.srv.api.clock = time.Minute
 	id = start(alice, "bob")
 	bob.must("POST", fmt.Sprintf("/api/games/%d/error_resign", id), nil, "", nil)
-	if rec := waitOver(id); rec.Result != "1-0" || rec.Reason != "TIMEOUT" || rec.BlackMS != 0 {
+	if rec := waitOver(id); rec.Result != "1-0" || rec.Reason.String() != "TIMEOUT" || rec.BlackMS != 0 {
 		t.Errorf("error_resign: %s %s, black's clock %d ms", rec.Result, rec.Reason, rec.BlackMS)
 	}
 }

@@ -91,7 +91,7 @@ func (s *Server) botsData(r *http.Request) (*BotsData, error) {
 			Games: l.Games, Wins: l.Wins, Losses: l.Losses, Draws: l.Draws})
 	}
 	for _, list := range []struct {
-		status string
+		status store.Status
 		out    *[]APIGameView
 	}{{store.StatusPlaying, &d.Playing}, {store.StatusOver, &d.Finished}} {
 		gs, err := s.store.RecentAPIGames(list.status, botsListSize)
@@ -99,7 +99,7 @@ func (s *Server) botsData(r *http.Request) (*BotsData, error) {
 			return nil, err
 		}
 		for _, g := range gs {
-			v := APIGameView{ID: g.ID, White: g.WhiteName, Black: g.BlackName, Result: g.Result, Reason: g.Reason,
+			v := APIGameView{ID: g.ID, White: g.WhiteName, Black: g.BlackName, Result: g.Result, Reason: g.Reason.String(),
 				Since: g.CreatedAt.UTC().Format("2006-01-02 15:04")}
 			if g.Status == store.StatusOver {
 				v.ReplayURL = fmt.Sprintf("/bots/games/%d/replay", g.ID)
@@ -145,7 +145,7 @@ func (s *Server) personalBotsData(d *BotsData, u *store.User, active []store.Use
 		}
 		d.Invitations = append(d.Invitations, v)
 	}
-	gs, err := s.store.UserAPIGames(u.ID, "", 50)
+	gs, err := s.store.UserAPIGames(u.ID, store.StatusUnset, 50)
 	if err != nil {
 		return err
 	}

@@ -290,7 +290,7 @@ func (t *apiTable) stateLocked(c game.Color) []byte {
 	}
 	st := buildReconState(t.g, reconSeat{
 		id: fmt.Sprintf("a%d", t.id), human: c, opponent: t.names[c.Other()], opponentName: t.names[c.Other()],
-		markers: t.markersLocked(c), status: status, result: t.rec.Result, reason: t.rec.Reason,
+		markers: t.markersLocked(c), status: status.String(), result: t.rec.Result, reason: t.rec.Reason.String(),
 		timed: true, clockMS: t.rec.ClockInitialMS, incrementMS: t.rec.ClockIncrementMS,
 		historyURL: fmt.Sprintf("/bots/games/%d/history.json", t.id), replayURL: fmt.Sprintf("/bots/games/%d/replay", t.id),
 		notStarted: !t.started(),

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"knightwatch/store"
 )
 
 // signIn posts the sign-in form for a browser and fails unless it works.
@@ -115,7 +117,7 @@ func TestPlayAPIGameInBrowser(t *testing.T) {
 		t.Errorf("end state %+v", end)
 	}
 	rec, err := e.store.GetAPIGame(id)
-	if err != nil || rec.Status != "over" {
+	if err != nil || rec.Status != store.StatusOver {
 		t.Fatalf("stored %+v %v", rec, err)
 	}
 	checkHistory(t, e, id, []byte(rec.History))

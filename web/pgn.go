@@ -16,7 +16,7 @@ import (
 func (s *Server) pgnTags(rec *store.Game, site string) []game.PGNTag {
 	engineName := fmt.Sprintf("Knightwatch level %d (%s)", rec.Level, s.levelInfo(rec.Level).Name)
 	white, black := "Player", engineName
-	if rec.Human == "black" {
+	if rec.Human == store.Black {
 		white, black = engineName, "Player"
 	}
 	variant := "Standard"
@@ -42,8 +42,8 @@ func (s *Server) pgnTags(rec *store.Game, site string) []game.PGNTag {
 		{Name: "Variant", Value: variant},
 		{Name: "TimeControl", Value: tc},
 	}
-	if rec.Status == store.StatusOver && rec.Reason != "" {
-		tags = append(tags, game.PGNTag{Name: "Termination", Value: rec.Reason})
+	if rec.Status == store.StatusOver && rec.Reason.Termination != game.NotOver {
+		tags = append(tags, game.PGNTag{Name: "Termination", Value: rec.Reason.String()})
 	}
 	return tags
 }

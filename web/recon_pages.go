@@ -63,12 +63,14 @@ func badField(format string, args ...any) error { return &formError{fmt.Sprintf(
 // createRecon validates the Reconnaissance Chess fields of the new-game
 // form and creates the game; the error names the field.
 func (s *Server) createRecon(r *http.Request, owner string) (*store.ReconGame, error) {
-	human := ""
+	var human store.Color
 	switch r.PostForm.Get("color") {
-	case "white", "black":
-		human = r.PostForm.Get("color")
+	case "white":
+		human = store.White
+	case "black":
+		human = store.Black
 	case "random", "":
-		human = game.Color(rand.IntN(2)).String()
+		human = store.ColorOf(game.Color(rand.IntN(2)))
 	default:
 		return nil, badField("color: must be white, black or random")
 	}
@@ -115,7 +117,7 @@ type ReconSummary struct {
 
 func reconSummary(g *store.ReconGame) ReconSummary {
 	white, black := "You", opponentName(g.Opponent)
-	if g.Human == "black" {
+	if g.Human == store.Black {
 		white, black = black, white
 	}
 	date := g.UpdatedAt
@@ -124,7 +126,7 @@ func reconSummary(g *store.ReconGame) ReconSummary {
 	}
 	return ReconSummary{
 		ID: g.ID, URL: "/game/" + g.ID, ReplayURL: "/game/" + g.ID + "/replay", HistoryURL: "/game/" + g.ID + "/history.json",
-		White: white, Black: black, Result: g.Result, Reason: strings.ReplaceAll(strings.ToLower(g.Reason), "_", " "),
+		White: white, Black: black, Result: g.Result, Reason: strings.ReplaceAll(strings.ToLower(g.Reason.String()), "_", " "),
 		Date: date.UTC().Format("2006-01-02"),
 	}
 }
@@ -186,7 +188,7 @@ func (s *Server) handleReconPage(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, http.StatusOK, pageRecon, &ReconGameData{
 		ID: g.ID, WSURL: scheme + "://" + r.Host + "/ws/game/" + g.ID,
-		OpponentName: opponentName(g.Opponent), Human: g.Human,
+		OpponentName: opponentName(g.Opponent), Human: g.Human.String(),
 	})
 }
 

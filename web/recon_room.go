@@ -49,10 +49,7 @@ func reconConfig(rec *store.ReconGame) recon.Config {
 // loadReconRoom rebuilds a game from its record: the arbiter from the
 // history, the bot by feeding it its side of the history.
 func (s *Server) loadReconRoom(rec *store.ReconGame) (*reconRoom, error) {
-	human := game.White
-	if rec.Human == "black" {
-		human = game.Black
-	}
+	human := rec.Human.Color
 	bot, err := bots.New(rec.Opponent, rec.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("game %s: bot: %w", rec.ID, err)
@@ -119,8 +116,8 @@ func (r *reconRoom) commitLocked(now time.Time) error {
 
 // finishedFields returns the record fields of a game that ended with o at now:
 // status, PGN result, the reference's reason and the finishing time.
-func finishedFields(o recon.Outcome, now time.Time) (status, result, reason string, at *time.Time) {
-	return store.StatusOver, reconResult(o), o.Reason.String(), &now
+func finishedFields(o recon.Outcome, now time.Time) (status store.Status, result string, reason store.WinReason, at *time.Time) {
+	return store.StatusOver, reconResult(o), store.WinReasonOf(o.Reason), &now
 }
 
 // reconResult writes an outcome as a PGN result.
@@ -347,10 +344,7 @@ func (r *reconRoom) markerLocked(s game.Square, p game.Piece, now time.Time) *Pr
 }
 
 func (r *reconRoom) rematchLocked(c *client) {
-	human := "white"
-	if r.rec.Human == "white" {
-		human = "black"
-	}
+	human := store.ColorOf(r.rec.Human.Other())
 	rec := &store.ReconGame{
 		Owner: r.rec.Owner, Human: human, Opponent: r.rec.Opponent, Seed: newSeed(),
 		ClockInitialMS: r.rec.ClockInitialMS, ClockIncrementMS: r.rec.ClockIncrementMS,
@@ -504,7 +498,7 @@ func (r *reconRoom) stateLocked(now time.Time) []byte { return mustJSON(r.buildS
 func (r *reconRoom) buildStateLocked(now time.Time) *ReconState {
 	return buildReconState(r.g, reconSeat{
 		id: r.id, human: r.human, opponent: r.rec.Opponent, opponentName: opponentName(r.rec.Opponent),
-		markers: r.markers, status: r.rec.Status, result: r.rec.Result, reason: r.rec.Reason,
+		markers: r.markers, status: r.rec.Status.String(), result: r.rec.Result, reason: r.rec.Reason.String(),
 		timed: r.rec.Timed(), clockMS: r.rec.ClockInitialMS, incrementMS: r.rec.ClockIncrementMS,
 		historyURL: "/game/" + r.id + "/history.json", replayURL: "/game/" + r.id + "/replay",
 	})

@@ -66,23 +66,15 @@ func buildGame(rec *store.Game) (*game.Game, game.Color, error) {
 		}
 	}
 	if rec.Status == store.StatusOver {
-		g.SetOutcome(game.Outcome{Result: game.Result(rec.Result), Termination: parseTermination(rec.Reason)})
-	}
-	human := game.White
-	if rec.Human == "black" {
-		human = game.Black
-	}
-	return g, human, nil
-}
-
-// parseTermination maps a stored reason back to its Termination.
-func parseTermination(reason string) game.Termination {
-	for t := game.Checkmate; t <= game.Adjudication; t++ {
-		if t.String() == reason {
-			return t
+		t := rec.Reason.Termination
+		if t == game.NotOver {
+			// Over without a stored reason (no code writes that): decided
+			// outside the board, as before the reason was typed.
+			t = game.Adjudication
 		}
+		g.SetOutcome(game.Outcome{Result: game.Result(rec.Result), Termination: t})
 	}
-	return game.Adjudication
+	return g, rec.Human.Color, nil
 }
 
 func (r *room) pos() *game.Position { return r.g.PositionAt(r.g.Len()) }
@@ -155,7 +147,7 @@ func (r *room) syncClockLocked(now time.Time) {
 func finish(rec *store.Game, o game.Outcome, now time.Time) {
 	rec.Status = store.StatusOver
 	rec.Result = string(o.Result)
-	rec.Reason = o.Termination.String()
+	rec.Reason = store.TerminationOf(o.Termination)
 	t := now
 	rec.FinishedAt = &t
 }
@@ -516,10 +508,7 @@ func (r *room) takebackLocked(now time.Time) *ProtoError {
 }
 
 func (r *room) rematchLocked(c *client) {
-	human := "white"
-	if r.rec.Human == "white" {
-		human = "black"
-	}
+	human := store.ColorOf(r.rec.Human.Other())
 	rec := &store.Game{
 		Owner: r.rec.Owner, Variant: r.rec.Variant, StartFEN: r.rec.StartFEN, Human: human,
 		Level: r.rec.Level, ClockInitialMS: r.rec.ClockInitialMS, ClockIncrementMS: r.rec.ClockIncrementMS,
@@ -591,9 +580,9 @@ func (r *room) buildStateLocked(now time.Time) *StateMessage {
 		LevelName: r.srv.levelInfo(r.rec.Level).Name,
 		Moves:     make([]MoveView, 0, r.g.Len()),
 		Legal:     []LegalView{},
-		Status:    r.rec.Status,
+		Status:    r.rec.Status.String(),
 		Result:    r.rec.Result,
-		Reason:    r.rec.Reason,
+		Reason:    r.rec.Reason.String(),
 		Captured:  CapturedView{White: []string{}, Black: []string{}},
 		Thinking:  r.search != nil,
 	}

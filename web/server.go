@@ -378,7 +378,7 @@ func (s *Server) summary(g *store.Game) GameSummary {
 	lv := s.levelInfo(g.Level)
 	engineName := fmt.Sprintf("Knightwatch level %d", g.Level)
 	white, black := "You", engineName
-	if g.Human == "black" {
+	if g.Human == store.Black {
 		white, black = engineName, "You"
 	}
 	date := g.CreatedAt
@@ -387,7 +387,7 @@ func (s *Server) summary(g *store.Game) GameSummary {
 	}
 	return GameSummary{
 		ID: g.ID, URL: "/game/" + g.ID, PGNURL: "/game/" + g.ID + "/pgn",
-		White: white, Black: black, Result: g.Result, Reason: g.Reason,
+		White: white, Black: black, Result: g.Result, Reason: g.Reason.String(),
 		Date: date.UTC().Format("2006-01-02"), Variant: g.Variant, LevelName: lv.Name,
 		Moves: len(g.MoveList()),
 	}
@@ -602,7 +602,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec := &store.Game{
-		Owner: owner, Variant: f.variant, StartFEN: f.start.FEN(), Human: f.human.String(), Level: f.level,
+		Owner: owner, Variant: f.variant, StartFEN: f.start.FEN(), Human: store.ColorOf(f.human), Level: f.level,
 		ClockInitialMS: f.initialMS, ClockIncrementMS: f.incMS, WhiteMS: f.initialMS, BlackMS: f.initialMS,
 	}
 	if err := s.store.CreateGame(rec); err != nil {

@@ -315,7 +315,7 @@ func TestDrawOffer(t *testing.T) {
 				t.Fatalf("notice %q, want %q", n.Text, tc.wantNotice)
 			}
 			s := w.sync()
-			if s.Status != tc.wantStatus || e.row(id).Status != tc.wantStatus {
+			if s.Status != tc.wantStatus || e.row(id).Status.String() != tc.wantStatus {
 				t.Fatalf("status %s (db %s), want %s", s.Status, e.row(id).Status, tc.wantStatus)
 			}
 			if tc.wantStatus == "over" && (s.Result != "1/2-1/2" || s.Reason != game.DrawAgreed.String()) {
@@ -353,7 +353,7 @@ func TestResumeAfterRestart(t *testing.T) {
 	if s.Ply != 1 || s.Moves[0].UCI != "g1f3" {
 		t.Fatalf("resumed at ply %d", s.Ply)
 	}
-	s = w2.stateAt(2)
+	w2.stateAt(2)
 	if got := e2.row(id).MoveList(); len(got) != 2 {
 		t.Fatalf("engine did not move after resume: %v", got)
 	}
@@ -596,7 +596,7 @@ func TestRematchSwapsColours(t *testing.T) {
 	if err != nil || newID == id {
 		t.Fatalf("rematch %q: %v", m.URL, err)
 	}
-	if g.Human != "black" || g.Level != 4 || g.ClockInitialMS != 900000 || g.ClockIncrementMS != 10000 {
+	if g.Human != store.Black || g.Level != 4 || g.ClockInitialMS != 900000 || g.ClockIncrementMS != 10000 {
 		t.Fatalf("rematch settings %+v", g)
 	}
 }
@@ -790,7 +790,7 @@ func TestCheckmateEndsGame(t *testing.T) {
 	if s.Status != "over" || s.Result != "1-0" || s.Reason != "checkmate" || s.Thinking || s.Check != "h8" || len(s.Legal) != 0 {
 		t.Fatalf("after mate: %+v", s)
 	}
-	if r := e.row(id); r.Status != store.StatusOver || r.Reason != "checkmate" || r.FinishedAt == nil {
+	if r := e.row(id); r.Status != store.StatusOver || r.Reason.Termination != game.Checkmate || r.FinishedAt == nil {
 		t.Fatalf("row %+v", r)
 	}
 }
