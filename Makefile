@@ -32,7 +32,7 @@ unit:
 # (-short: fewer games than unit runs), and the engine's tests that search
 # with several threads or stop and ponder (the rest of the engine is
 # single-threaded and slow under -race).
-ENGINE_RACE_TESTS = ^(TestLazySMPFindsSameTactics|TestSearchCancellation|TestSearchMovesRestricts|TestMultiPV|TestMultiPVCancelled|TestUCITranscripts|TestUCIStopAndPonder)$$
+ENGINE_RACE_TESTS = ^(TestLazySMPFindsSameTactics|TestSearchCancellation|TestSearchMovesRestricts|TestMultiPV|TestMultiPVCancelled|TestUCITranscripts|TestUCIStopAndPonder|TestUCIIsReadyDuringSearch|TestInfiniteWaitsForStop|TestPonderWaitsForPonderHitOrStop|TestPonderHitAppliesTimeLimit)$$
 race:
 	$(GO) test -count=1 -race -short ./web/ ./store/ ./recon/... ./chenserver/ ./match/
 	$(GO) test -count=1 -race -short -run '$(ENGINE_RACE_TESTS)' ./engine/
