@@ -150,7 +150,7 @@ func (tb *Tablebase) probeWDLTable(p *game.Position) (int, error) {
 	key := positionKey(p)
 	tf := tb.wdl[key]
 	if tf == nil {
-		return 0, &MissingTableError{Material: key.String(), Suffix: WDLSuffix}
+		return 0, &MissingTableError{Material: key.tableName(), Suffix: WDLSuffix}
 	}
 	t, err := tf.get()
 	if err != nil {
@@ -253,7 +253,7 @@ func (tb *Tablebase) probeDTZTable(p *game.Position, wdl int) (int, bool, error)
 	key := positionKey(p)
 	tf := tb.dtz[key]
 	if tf == nil {
-		return 0, false, &MissingTableError{Material: key.String(), Suffix: DTZSuffix}
+		return 0, false, &MissingTableError{Material: key.tableName(), Suffix: DTZSuffix}
 	}
 	t, err := tf.get()
 	if err != nil {

@@ -111,7 +111,7 @@ var (
 
 // MissingTableError reports a material signature without a table.
 type MissingTableError struct {
-	Material string // e.g. "KQvKR"
+	Material string // the table's name, e.g. "KQvKR" (stronger side first)
 	Suffix   string // WDLSuffix or DTZSuffix
 }
 
@@ -284,6 +284,27 @@ func (k materialKey) String() string {
 		}
 	}
 	return b.String()
+}
+
+// tableName returns the name of the file holding k's positions: the side
+// with more pieces (or, as many, the stronger pieces) first, e.g. "KQvKR".
+func (k materialKey) tableName() string {
+	w, b := k.String(), k.mirror().String()
+	ws, bs, _ := strings.Cut(w, "v")
+	less := len(ws) < len(bs)
+	if len(ws) == len(bs) {
+		for i := 0; i < len(ws); i++ {
+			wi, bi := strings.IndexByte(pieceOrder, ws[i]), strings.IndexByte(pieceOrder, bs[i])
+			if wi != bi {
+				less = bi < wi
+				break
+			}
+		}
+	}
+	if less {
+		return b
+	}
+	return w
 }
 
 // parseMaterial parses a table name such as "KRPvKP": one king a side, at
