@@ -266,23 +266,26 @@ func (t *table) decompress(d *pairsData, idx uint64) (int, bool) {
 	code := read32(ptr)<<32 | read32(ptr+4)
 	ptr += 8
 	bitCnt := 0 // bits of code consumed since the last refill
+	base, symLen, minLen := d.base, d.symLen, d.minLen
+	lowest := data[d.lowestSym : d.lowestSym+2*len(base)]
 	var sym int
 	for {
-		l := d.minLen
-		for code < d.base[l-d.minLen] {
-			l++
-			if l > d.maxLen {
+		i := 0 // code length minus minLen
+		for code < base[i] {
+			i++
+			if i >= len(base) {
 				return 0, false
 			}
 		}
-		sym = int(binary.LittleEndian.Uint16(data[d.lowestSym+2*(l-d.minLen):])) + int((code-d.base[l-d.minLen])>>uint(64-l))
-		if sym < 0 || sym >= d.numSyms {
+		l := minLen + i
+		sym = int(binary.LittleEndian.Uint16(lowest[2*i:])) + int((code-base[i])>>uint(64-l))
+		if sym < 0 || sym >= len(symLen) {
 			return 0, false
 		}
-		if lit < int64(d.symLen[sym])+1 {
+		if lit < int64(symLen[sym])+1 {
 			break
 		}
-		lit -= int64(d.symLen[sym]) + 1
+		lit -= int64(symLen[sym]) + 1
 		code <<= uint(l)
 		bitCnt += l
 		if bitCnt >= 32 {

@@ -66,7 +66,7 @@ func isCapture(p *game.Position, m game.Move) bool {
 // resolved, and success 2 when a capture gives the value, 1 otherwise.
 func (tb *Tablebase) probeAB(p *game.Position, alpha, beta int) (int, int, error) {
 	var ml game.MoveList
-	p.GenerateLegal(&ml)
+	p.GenerateCaptures(&ml) // captures and promotions; promotions are skipped below
 	for _, m := range ml.Slice() {
 		if !isCapture(p, m) {
 			continue
