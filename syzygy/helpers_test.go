@@ -16,7 +16,6 @@ func randomPosition(t testing.TB, rng *rand.Rand, material string) *game.Positio
 	sides := strings.Split(material, "v")
 	for try := 0; try < 10000; try++ {
 		var board [64]byte
-		ok := true
 		for c, s := range sides {
 			for i := 0; i < len(s); i++ {
 				letter := s[i]
@@ -35,9 +34,6 @@ func randomPosition(t testing.TB, rng *rand.Rand, material string) *game.Positio
 					break
 				}
 			}
-		}
-		if !ok {
-			continue
 		}
 		fen := boardFEN(&board)
 		if rng.IntN(2) == 0 {

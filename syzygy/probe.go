@@ -172,10 +172,10 @@ func (tb *Tablebase) probeWDLTable(p *game.Position) (int, error) {
 	return v - 2, nil
 }
 
-// place fills pos with the squares of p's pieces in the order of the table's
-// piece list for p's side to move (and, for pawn tables, the leading pawn's
-// file), and returns that encoding, the table side (0 or 1) p's side to
-// move maps to and the leading pawn's file (0 for pawnless tables).
+// place fills pos with the squares of p's pieces in the order of the piece
+// list of the table's encoding for p (by side to move and, for pawn tables,
+// the leading pawn's file). It returns that encoding, the table side (0 or
+// 1) p's side to move maps to and the leading pawn's file (0 if pawnless).
 func (t *table) place(p *game.Position, pos *[MaxTablePieces]int, key materialKey) (e *encoding, side, file int, err error) {
 	var cmirror uint8
 	var mirror int
@@ -191,17 +191,16 @@ func (t *table) place(p *game.Position, pos *[MaxTablePieces]int, key materialKe
 	} else {
 		side = stm
 	}
+	// DTZ tables store one side to move, in enc[f][0] (the caller compares
+	// side with the flags); WDL tables store both when split.
+	tside := side
 	if t.dtz {
-		// DTZ tables store one side; callers compare side with the flags.
+		tside = 0
 	} else if side == 1 && !t.split {
 		return nil, 0, 0, t.corrupt("no data for the second side")
 	}
 	if !t.hasPawns {
 		mirror = 0 // pawnless tables are symmetric under a vertical flip
-	}
-	tside := side
-	if t.dtz {
-		tside = 0
 	}
 	fill := func(pieces *[MaxTablePieces]uint8, i int) error {
 		for i < t.num {

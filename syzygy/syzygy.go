@@ -15,13 +15,21 @@
 //     position arose just after a capture or pawn move (halfmove clock 0).
 //   - ProbeDTZ returns the distance to the next zeroing move (capture or pawn
 //     move) in plies, signed like the WDL value: 1..100 for a win, above 100
-//     for a cursed win, negative for losses, 0 for a draw. It can be one ply
-//     off (the rounding of Syzygy's DTZ50 metric), never in a way that changes the
-//     outcome.
+//     for a cursed win, negative for losses, 0 for a draw. It can be one
+//     ply off (the rounding Syzygy's DTZ tables use), never in a way that
+//     changes the outcome.
 //
 // Both resolve captures and en passant themselves (the tables store "don't
 // care" values where a capture is best). Positions with castling rights are
 // not covered by Syzygy and give ErrCastling.
+//
+// Errors: ErrCastling, ErrTooManyPieces (more pieces than the largest
+// table found), a *MissingTableError (errors.Is ErrMissingTable) naming the
+// table needed, possibly one reached by a capture, and a *TableError naming
+// a file that is truncated, has bad magic or corrupt data (errors.Is
+// ErrTruncated, ErrBadMagic, ErrCorrupt). Corrupt data is detected by bounds
+// checks on every read: it gives an error or a wrong value, never a panic
+// or a read outside the mapping.
 //
 // Typical use in an engine:
 //
