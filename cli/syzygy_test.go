@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +27,37 @@ func TestSyzygyCommand(t *testing.T) {
 		if code != 0 || lastLine(out) != c.want {
 			t.Errorf("%s: exit %d, last line %q (stderr %q), want %q", c.fen, code, lastLine(out), errOut, c.want)
 		}
+	}
+}
+
+// TestSyzygyCommandExpectedEPD runs the subcommand on every position of
+// the tables' expected.epd ("FEN; wdl_table W; wdl W; dtz D;").
+func TestSyzygyCommandExpectedEPD(t *testing.T) {
+	f, err := os.Open(filepath.Join(syzygyTestdata, "expected.epd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := 0
+	for sc := bufio.NewScanner(f); sc.Scan(); {
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 4 {
+			continue
+		}
+		var wdlTable, wdl, dtz int
+		if _, err := fmt.Sscanf(strings.Join(fields[4:], " "), "wdl_table %d; wdl %d; dtz %d;", &wdlTable, &wdl, &dtz); err != nil {
+			t.Fatalf("%q: %v", sc.Text(), err)
+		}
+		fen := strings.Join(fields[:4], " ")
+		want := fmt.Sprintf("wdl %d dtz %d", wdl, dtz)
+		code, out, errOut := run(t, "syzygy", "--path", syzygyTestdata, "--fen", fen)
+		if code != 0 || lastLine(out) != want {
+			t.Errorf("%s: exit %d, last line %q (stderr %q), want %q", fen, code, lastLine(out), errOut, want)
+		}
+		n++
+	}
+	if n != 200 {
+		t.Errorf("%d positions, want 200", n)
 	}
 }
 
