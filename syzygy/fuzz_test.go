@@ -21,7 +21,7 @@ var fuzzTargets = []struct {
 }
 
 // FuzzSyzygyTable probes positions with one table replaced by fuzzed bytes
-// (padded or cut to a size of the form 64k+16, so that mutations reach the
+// (zero-padded to a size of the form 64k+16, so that mutations reach the
 // parser and decoder rather than the size check), the other tables intact.
 // Probes may fail; they must not panic or hang.
 func FuzzSyzygyTable(f *testing.F) {
@@ -38,6 +38,7 @@ func FuzzSyzygyTable(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	dir := f.TempDir() // one per fuzzing process; each input's file is removed after it
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		tg := fuzzTargets[int(which)%len(fuzzTargets)]
 		if len(data) > 1<<16 {
@@ -49,10 +50,11 @@ func FuzzSyzygyTable(f *testing.F) {
 		}
 		buf := make([]byte, size)
 		copy(buf, data)
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, tg.file), buf, 0o644); err != nil {
+		path := filepath.Join(dir, tg.file)
+		if err := os.WriteFile(path, buf, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		defer os.Remove(path)
 		tb, err := Open(dir + string(os.PathListSeparator) + testdata)
 		if err != nil {
 			t.Fatal(err)
