@@ -19,6 +19,10 @@ if [ ! -f "$BIG" ] || [ "$(stat -c %s "$BIG")" -lt "$want" ]; then
   while [ "$(stat -c %s "$BIG")" -lt "$want" ]; do cat "$seed" >> "$BIG"; done
   rm -f "$seed"
 fi
+if [ ! -x /usr/bin/time ]; then # Debian's "time" package: the peak memory figure needs GNU time
+  SUDO=""; [ "$(id -u)" != 0 ] && SUDO="sudo -n"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q time </dev/null
+fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -sr), $(go version | cut -d' ' -f3)"
 echo "file: $BIG, $(stat -c %s "$BIG") bytes"
 bin=$(mktemp -d)/pgn_stream
