@@ -30,6 +30,7 @@ import (
 
 	"knightwatch/engine/nnue"
 	"knightwatch/game"
+	"knightwatch/syzygy"
 )
 
 // Limits says how long or how deep to search. The zero value means "use the
@@ -78,6 +79,9 @@ type Info struct {
 	Time       time.Duration
 	PV         []game.Move
 	HashFull   int // permille of the transposition table in use
+	// TBHits counts the tablebase probes of the search so far (0 without
+	// Options.Tablebase).
+	TBHits uint64
 }
 
 // Result is the outcome of a search.
@@ -87,6 +91,7 @@ type Result struct {
 	Depth        int
 	Nodes        uint64
 	PV           []game.Move
+	TBHits       uint64 // tablebase probes, as in Info
 }
 
 // Options configure an Engine.
@@ -109,6 +114,13 @@ type Options struct {
 	// HandWrittenEval evaluates with the hand-written, Texel-tuned
 	// evaluation (eval.go) instead of a network; Net is then ignored.
 	HandWrittenEval bool
+	// Tablebase holds the Syzygy tables the search probes (UCI
+	// SyzygyPath); nil means none. The engine never closes it.
+	Tablebase *syzygy.Tablebase
+	// SyzygyProbeLimit is the largest number of pieces, kings included,
+	// of the positions probed in Tablebase (UCI SyzygyProbeLimit): 1..7;
+	// 0 means 7, a negative value turns probing off.
+	SyzygyProbeLimit int
 }
 
 // MaxMultiPV is the largest Options.MultiPV (no position has more legal
