@@ -13,9 +13,13 @@
 // (package tune, through weights.go): it is used with
 // Options.HandWrittenEval (UCI "Use NNUE" false).
 //
+// With Syzygy tablebases (Options.Tablebase, UCI SyzygyPath) the search
+// probes them (tablebase.go): WDL at interior nodes just after a capture
+// or pawn move, DTZ to choose among the root moves, as Stockfish does.
+//
 // The search is split by concern: root.go (Engine.search, iterative
 // deepening, MultiPV), negamax.go, qsearch.go, ordering.go, history.go,
-// accumulator.go, thread.go, score.go and timeman.go.
+// accumulator.go, thread.go, score.go, tablebase.go and timeman.go.
 //
 // The API is deliberately small: build an Engine with New, call Search with a
 // position, the game's hash history and Limits, and read the Result.
