@@ -177,8 +177,8 @@ func TestSyzygyHoldsDraws(t *testing.T) {
 func TestSyzygyInfoTBHits(t *testing.T) {
 	tb := openTestTables(t)
 	pos := mustFEN(t, "8/8/8/4k3/8/8/2r5/KQ6 w - - 0 1") // KQvKR
-	for _, tables := range []bool{false, true} {
-		opts := Options{HashMB: 4}
+	for i, tables := range []bool{false, true, true} {
+		opts := Options{HashMB: 4, Threads: 1 + i/2} // and with two threads
 		if tables {
 			opts.Tablebase = tb
 		}
