@@ -51,10 +51,11 @@ func parseSecondsClock(v string) (clock, increment time.Duration, err error) {
 }
 
 func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH]", stderr)
+	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH] [--syzygy DIRS]", stderr)
 	addr := fs.String("addr", envOr("KNIGHTWATCH_ADDR", ":8080"), "listen address (env KNIGHTWATCH_ADDR)")
 	dbPath := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"), "SQLite database path (env KNIGHTWATCH_DB)")
 	noEngine := fs.Bool("no-engine", false, "never let the engine reply (for benchmarks of the server alone)")
+	syzygyPath := fs.String("syzygy", os.Getenv("KNIGHTWATCH_SYZYGY"), "Syzygy tablebase directories, ':'-separated, for the engine to play endings perfectly (env KNIGHTWATCH_SYZYGY)")
 	rbcClock := fs.String("rbc-clock", "900+5", "clock of Reconnaissance Chess games of the HTTP API: seconds each + seconds added per turn")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -88,6 +89,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		NoEngine:    *noEngine,
 		Logger:      logger,
 		RBCClock:    clock, RBCIncrement: increment,
+		SyzygyPath: *syzygyPath,
 	})
 	if err != nil {
 		return err

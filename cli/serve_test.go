@@ -32,6 +32,8 @@ func TestServeBadInvocations(t *testing.T) {
 		{"stray argument", []string{"serve", "--db", filepath.Join(dir, "a.db"), "extra"}, 1, "unexpected arguments"},
 		{"database in a missing folder", []string{"serve", "--db", filepath.Join(dir, "no", "such", "x.db")}, 1, "store:"},
 		{"bad address", []string{"serve", "--db", filepath.Join(dir, "b.db"), "--addr", "256.0.0.1:bad"}, 1, ""},
+		{"missing Syzygy folder", []string{"serve", "--db", filepath.Join(dir, "c.db"), "--addr", "127.0.0.1:0", "--syzygy", filepath.Join(dir, "no-tables")}, 1, "Syzygy tables"},
+		{"Syzygy folder without tables", []string{"serve", "--db", filepath.Join(dir, "d.db"), "--addr", "127.0.0.1:0", "--syzygy", dir}, 1, "no .rtbw table found"},
 	}
 	for _, tc := range tests {
 		var out, errOut bytes.Buffer
@@ -134,5 +136,18 @@ func TestServeWithoutAssetsFails(t *testing.T) {
 		if code != 1 || !strings.Contains(errb.String(), "web assets: no ") {
 			t.Errorf("assets %v: exit %d, stderr %q; want 1 and the missing folder named", assets, code, errb.String())
 		}
+	}
+}
+
+// KNIGHTWATCH_SYZYGY sets --syzygy's default: a bad folder there fails
+// the start too, naming it.
+func TestServeSyzygyEnv(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "no-tables")
+	t.Setenv("KNIGHTWATCH_SYZYGY", bad)
+	var out, errOut bytes.Buffer
+	got := runMain([]string{"serve", "--db", filepath.Join(dir, "a.db"), "--addr", "127.0.0.1:0"}, strings.NewReader(""), &out, &errOut)
+	if got != 1 || !strings.Contains(errOut.String(), bad) {
+		t.Errorf("status %d, stderr %q; want 1 and %s named", got, errOut.String(), bad)
 	}
 }

@@ -13,9 +13,13 @@
 // (package tune, through weights.go): it is used with
 // Options.HandWrittenEval (UCI "Use NNUE" false).
 //
+// With Syzygy tablebases (Options.Tablebase, UCI SyzygyPath) the search
+// probes them (tablebase.go): WDL at interior nodes just after a capture
+// or pawn move, DTZ to choose among the root moves, as Stockfish does.
+//
 // The search is split by concern: root.go (Engine.search, iterative
 // deepening, MultiPV), negamax.go, qsearch.go, ordering.go, history.go,
-// accumulator.go, thread.go, score.go and timeman.go.
+// accumulator.go, thread.go, score.go, tablebase.go and timeman.go.
 //
 // The API is deliberately small: build an Engine with New, call Search with a
 // position, the game's hash history and Limits, and read the Result.
@@ -30,6 +34,7 @@ import (
 
 	"knightwatch/engine/nnue"
 	"knightwatch/game"
+	"knightwatch/syzygy"
 )
 
 // Limits says how long or how deep to search. The zero value means "use the
@@ -78,6 +83,9 @@ type Info struct {
 	Time       time.Duration
 	PV         []game.Move
 	HashFull   int // permille of the transposition table in use
+	// TBHits counts the tablebase probes of the search so far (0 without
+	// Options.Tablebase).
+	TBHits uint64
 }
 
 // Result is the outcome of a search.
@@ -87,6 +95,7 @@ type Result struct {
 	Depth        int
 	Nodes        uint64
 	PV           []game.Move
+	TBHits       uint64 // tablebase probes, as in Info
 }
 
 // Options configure an Engine.
@@ -109,6 +118,13 @@ type Options struct {
 	// HandWrittenEval evaluates with the hand-written, Texel-tuned
 	// evaluation (eval.go) instead of a network; Net is then ignored.
 	HandWrittenEval bool
+	// Tablebase holds the Syzygy tables the search probes (UCI
+	// SyzygyPath); nil means none. The engine never closes it.
+	Tablebase *syzygy.Tablebase
+	// SyzygyProbeLimit is the largest number of pieces, kings included,
+	// of the positions probed in Tablebase (UCI SyzygyProbeLimit): 1..7;
+	// 0 means 7, a negative value turns probing off.
+	SyzygyProbeLimit int
 }
 
 // MaxMultiPV is the largest Options.MultiPV (no position has more legal

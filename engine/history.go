@@ -96,7 +96,7 @@ func pawnIndex(p *game.Position) int {
 // correct adds the learned correction to a raw static evaluation.
 func (t *thread) correct(p *game.Position, raw int) int {
 	v := raw + int(t.corr[p.Side()][pawnIndex(p)])/corrGrain
-	return max(-mateBound+1, min(v, mateBound-1))
+	return max(-tbBound+1, min(v, tbBound-1))
 }
 
 // updateCorrection moves the entry towards diff, the search result minus

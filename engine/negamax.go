@@ -71,12 +71,36 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 			return ttScore
 		}
 	}
+	// Tablebases: a win or loss the tables prove, or a draw, ends the
+	// search here when its bound allows; otherwise, at a PV node, the
+	// tables' value bounds the node's score.
+	tbFloor, tbCap := -infinity, infinity
+	if ply > 0 && excluded == game.NoMove && t.st.tbCard > 0 {
+		if s, b, ok := t.probeTB(p, depth, ply); ok {
+			if b == boundExact || b == boundLower && s >= beta || b == boundUpper && s <= alpha {
+				ev := tte.eval
+				if !hit {
+					ev = t.evaluate(p, ply)
+				}
+				t.tt.store(key, game.NoMove, scoreToTT(s, ply), ev, min(depth+6, maxPly-1), b, ttPvOf(pvNode, hit, tte))
+				return s
+			}
+			if pvNode {
+				if b == boundLower {
+					tbFloor = s
+					alpha = max(alpha, s)
+				} else {
+					tbCap = s
+				}
+			}
+		}
+	}
 	if ply == 0 && t.rootBestMove != game.NoMove {
 		ttMove = t.rootBestMove
 	}
 	// A position that is or was on a principal variation: its score
 	// matters more than a side line's, so its late moves are reduced less.
-	ttPv := pvNode || hit && tte.pv
+	ttPv := ttPvOf(pvNode, hit, tte)
 
 	eval, staticEval, corrEval := -infinity, 0, 0
 	if !inCheck {
@@ -123,7 +147,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 				return 0
 			}
 			if s >= beta {
-				if s >= mateBound {
+				if s >= tbBound {
 					s = beta
 				}
 				return s
@@ -196,7 +220,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	}
 
 	origAlpha := alpha
-	bestScore := -infinity
+	bestScore := tbFloor
 	bestMove := game.NoMove
 	quiets, captures := &buf.quiets, &buf.captures
 	nQuiets, nCaptures := 0, 0
@@ -381,6 +405,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		}
 	}
 
+	bestScore = min(bestScore, tbCap)
 	if excluded != game.NoMove {
 		if bestScore == -infinity {
 			return alpha // the excluded move was the only one
@@ -428,7 +453,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	// when the search result says so: a quiet best move (a capture's gain
 	// is not the evaluation's fault) and a bound on the right side.
 	if !inCheck && (bestMove == game.NoMove || !p.IsCapture(bestMove) && !bestMove.IsPromotion()) &&
-		bestScore > -mateBound && bestScore < mateBound &&
+		bestScore > -tbBound && bestScore < tbBound &&
 		!(bound == boundLower && bestScore <= corrEval) && !(bound == boundUpper && bestScore >= corrEval) {
 		t.updateCorrection(p, bestScore-corrEval, depth)
 	}
@@ -439,6 +464,10 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 	}
 	return bestScore
 }
+
+// ttPvOf says whether a node is or was on a principal variation: a PV
+// node, or one whose hash entry says so.
+func ttPvOf(pvNode, hit bool, tte ttEntry) bool { return pvNode || hit && tte.pv }
 
 // researchDepth is the depth at which a move whose reduced search scored
 // s, above alpha, is searched again at full width. By a wide margin over

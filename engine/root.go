@@ -150,7 +150,14 @@ func (t *thread) searchMultiPV(p *game.Position, depth, n int) bool {
 // their own; under go infinite or go ponder the result waits for the
 // caller (stop or ponderhit).
 func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint64, lim Limits, onInfo func(Info), rootMoves []game.Move) Result {
+	card := e.tbCardinality()
+	kept, wdl, probes, inTB := tbRootMoves(e.opts.Tablebase, card, pos, rootMoves)
+	if inTB {
+		rootMoves = kept
+	}
 	st := e.newSearchState(pos, lim, rootMoves)
+	st.tb, st.tbCard = e.opts.Tablebase, card
+	st.rootInTB, st.rootWDL, st.rootTBHits = inTB, wdl, uint64(probes)
 	e.setPondCtl(st)
 	defer e.setPondCtl(nil)
 	stopCtx := context.AfterFunc(ctx, func() { st.stop.Store(true) })
@@ -304,19 +311,20 @@ func (it *mainIterations) report(t *thread, depth int, elapsed time.Duration) {
 		nps = uint64(float64(nodes) / elapsed.Seconds())
 	}
 	hashFull := it.e.tt.hashFull()
+	tbHits := st.totalTBHits()
 	if st.multiPV > 1 {
 		for k, l := range t.pvLines {
 			it.onInfo(Info{
-				Depth: depth, SelDepth: t.seldepth, MultiPV: k + 1, Score: toScore(l.score),
+				Depth: depth, SelDepth: t.seldepth, MultiPV: k + 1, Score: toScore(st.displayScore(l.score)),
 				Nodes: nodes, NPS: nps, Time: elapsed,
-				PV: append([]game.Move(nil), l.pv...), HashFull: hashFull,
+				PV: append([]game.Move(nil), l.pv...), HashFull: hashFull, TBHits: tbHits,
 			})
 		}
 	} else {
 		it.onInfo(Info{
-			Depth: depth, SelDepth: t.seldepth, MultiPV: 1, Score: toScore(t.rootBestScore),
+			Depth: depth, SelDepth: t.seldepth, MultiPV: 1, Score: toScore(st.displayScore(t.rootBestScore)),
 			Nodes: nodes, NPS: nps, Time: elapsed,
-			PV: append([]game.Move(nil), t.rootPV...), HashFull: hashFull,
+			PV: append([]game.Move(nil), t.rootPV...), HashFull: hashFull, TBHits: tbHits,
 		})
 	}
 }
@@ -325,7 +333,8 @@ func (it *mainIterations) report(t *thread, depth int, elapsed time.Duration) {
 // have ended, from the main thread's best line; a level that weakens
 // replaces the move by its choice.
 func (e *Engine) collectResult(ctx context.Context, st *searchState, pos *game.Position, main *thread, rootMoves []game.Move) Result {
-	res := Result{Move: main.rootBestMove, Score: toScore(main.rootBestScore), Depth: main.completedDepth, Nodes: st.totalNodes()}
+	res := Result{Move: main.rootBestMove, Score: toScore(st.displayScore(main.rootBestScore)), Depth: main.completedDepth,
+		Nodes: st.totalNodes(), TBHits: st.totalTBHits()}
 	res.PV = append([]game.Move(nil), main.rootPV...)
 	if res.Move == game.NoMove {
 		// Nothing finished (the search was cancelled before it began):

@@ -12,21 +12,25 @@ const (
 	mateBound = mateValue - 2*maxPly
 )
 
+// scoreToTT makes a score relative to the root at ply relative to the
+// node, as the transposition table keeps it: mate and tablebase scores
+// count their distance from the node.
 func scoreToTT(s, ply int) int {
 	switch {
-	case s >= mateBound:
+	case s >= tbBound:
 		return s + ply
-	case s <= -mateBound:
+	case s <= -tbBound:
 		return s - ply
 	}
 	return s
 }
 
+// scoreFromTT is scoreToTT's inverse.
 func scoreFromTT(s, ply int) int {
 	switch {
-	case s >= mateBound:
+	case s >= tbBound:
 		return s - ply
-	case s <= -mateBound:
+	case s <= -tbBound:
 		return s + ply
 	}
 	return s
@@ -39,6 +43,11 @@ func toScore(s int) Score {
 		return Score{CP: s, Mate: (mateValue - s + 1) / 2}
 	case s <= -mateBound:
 		return Score{CP: s, Mate: -(mateValue + s) / 2}
+	case s >= tbBound:
+		// A tablebase win: about 200 pawns, less one per ply from here.
+		return Score{CP: tbUCIWin - (tbValue - s)}
+	case s <= -tbBound:
+		return Score{CP: -tbUCIWin + (tbValue + s)}
 	}
 	return Score{CP: s}
 }

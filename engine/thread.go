@@ -12,6 +12,7 @@ import (
 
 	"knightwatch/engine/nnue"
 	"knightwatch/game"
+	"knightwatch/syzygy"
 )
 
 // searchState is shared by the threads of one search.
@@ -25,7 +26,16 @@ type searchState struct {
 	// multiPV is how many root lines the main thread searches per
 	// iteration (at most the number of root moves).
 	multiPV int
-	threads []*thread
+	// tb holds the tables probed at interior nodes of positions with at
+	// most tbCard pieces (0: no probes). rootInTB says that the root moves
+	// were ranked by the tables, whose value of the root is rootWDL;
+	// rootTBHits counts those probes.
+	tb         *syzygy.Tablebase
+	tbCard     int
+	rootInTB   bool
+	rootWDL    syzygy.WDL
+	rootTBHits uint64
+	threads    []*thread
 	// hit is closed by the ponderhit that ends pondering (hitOnce closes
 	// it once); nil in states that never ponder.
 	hit     chan struct{}
@@ -67,6 +77,25 @@ func (st *searchState) waitForCaller(ctx context.Context, infinite bool) {
 	}
 }
 
+// totalTBHits counts the tablebase probes of the search so far.
+func (st *searchState) totalTBHits() uint64 {
+	n := st.rootTBHits
+	for _, t := range st.threads {
+		n += t.tbHits.Load()
+	}
+	return n
+}
+
+// displayScore is the score reported for a root scored s by the search:
+// when the tables ranked the root moves and the search found no mate,
+// the tables' value of the root.
+func (st *searchState) displayScore(s int) int {
+	if st.rootInTB && s > -mateBound && s < mateBound {
+		return tbRootScore(st.rootWDL)
+	}
+	return s
+}
+
 func (st *searchState) totalNodes() uint64 {
 	var n uint64
 	for _, t := range st.threads {
@@ -93,6 +122,8 @@ type thread struct {
 	// pubNodes is nodes, published every 1024 nodes for the main
 	// thread's node limit and info lines.
 	pubNodes atomic.Uint64
+	// tbHits counts this thread's tablebase probes in this search.
+	tbHits   atomic.Uint64
 	seldepth int
 	keys     []uint64 // hashes of the game history and the search path
 	// rootKeyIdx is the index in keys of the root position.
@@ -229,6 +260,7 @@ type searchMoves struct {
 func (t *thread) resetForSearch(pos *game.Position, history []uint64, restrict []game.Move) {
 	t.nodes = 0
 	t.pubNodes.Store(0)
+	t.tbHits.Store(0)
 	t.keys = append(t.keys[:0], history...)
 	t.keys = append(t.keys, pos.Hash())
 	t.rootKeyIdx = len(history)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"knightwatch/game"
+	"knightwatch/syzygy"
 )
 
 // UCI runs the Universal Chess Interface protocol: commands are read from
@@ -55,6 +56,7 @@ func (u *uciSession) run(in io.Reader) error {
 		// search finish and print its move.
 		u.waitSearch()
 	}
+	u.closeTables()
 	return err
 }
 
@@ -96,6 +98,10 @@ type uciSession struct {
 	chess960 bool        // UCI_Chess960
 	ponder   bool        // Ponder (the GUI may send "go ponder"; it is accepted either way)
 	evalFile string      // EvalFile: the network file loaded, or builtinEvalFile
+	// tb holds the tables SyzygyPath (syzygyPath, "" for none) opened;
+	// the session owns them and closes them when they are replaced.
+	tb         *syzygy.Tablebase
+	syzygyPath string
 
 	// maxHashMB and maxThreads cap the Hash and Threads options, and
 	// limitGo, when set, adjusts the limits of every search: the fuzz test
@@ -145,6 +151,16 @@ func (u *uciSession) sendError(err error) {
 		msg = strings.ToValidUTF8(msg[:maxInfoString], "") + "..."
 	}
 	u.send("info string error: %s", msg)
+}
+
+// closeTables closes the session's Syzygy tables, if any; no search may
+// be running.
+func (u *uciSession) closeTables() {
+	if u.tb != nil {
+		u.eng.SetTablebase(nil)
+		u.tb.Close()
+		u.tb, u.syzygyPath = nil, ""
+	}
 }
 
 func (u *uciSession) send(format string, args ...any) {
@@ -442,10 +458,11 @@ func (u *uciSession) startSearch(lim Limits) {
 	pos := u.rootPosition()
 	history := slices.Clone(u.root.keys)
 	done := u.done
+	tables := u.eng.tbCardinality() > 0
 	go func() {
 		defer close(done)
 		res := u.eng.Search(ctx, &pos, history, lim, func(info Info) {
-			u.send("%s", formatInfo(&pos, info))
+			u.send("%s", formatInfo(&pos, info, tables))
 		})
 		if res.Move == game.NoMove {
 			u.send("bestmove 0000")
@@ -483,8 +500,10 @@ func (u *uciSession) stopSearch() {
 	u.cancel, u.done = nil, nil
 }
 
-// formatInfo renders an Info as a UCI info line.
-func formatInfo(pos *game.Position, info Info) string {
+// formatInfo renders an Info as a UCI info line; tables says that the
+// engine has Syzygy tables, and the line then counts their probes
+// (tbhits).
+func formatInfo(pos *game.Position, info Info, tables bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "info depth %d seldepth %d multipv %d ", info.Depth, info.SelDepth, max(info.MultiPV, 1))
 	if info.Score.Mate != 0 {
@@ -492,7 +511,11 @@ func formatInfo(pos *game.Position, info Info) string {
 	} else {
 		fmt.Fprintf(&b, "score cp %d", info.Score.CP)
 	}
-	fmt.Fprintf(&b, " nodes %d nps %d hashfull %d time %d", info.Nodes, info.NPS, info.HashFull, info.Time.Milliseconds())
+	fmt.Fprintf(&b, " nodes %d nps %d hashfull %d", info.Nodes, info.NPS, info.HashFull)
+	if tables {
+		fmt.Fprintf(&b, " tbhits %d", info.TBHits)
+	}
+	fmt.Fprintf(&b, " time %d", info.Time.Milliseconds())
 	if len(info.PV) > 0 {
 		b.WriteString(" pv")
 		p := *pos

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"knightwatch/engine/nnue"
+	"knightwatch/syzygy"
 )
 
 // The types of UCI options, as the uci handshake announces them.
@@ -147,6 +148,21 @@ var uciOptions = []uciOption{
 		value:         func(u *uciSession) string { return u.evalFile },
 	},
 	{
+		UCIOptionInfo: UCIOptionInfo{Name: "SyzygyPath", Type: OptionString, Default: syzygyNone},
+		apply:         applySyzygyPath,
+		value: func(u *uciSession) string {
+			if u.syzygyPath == "" {
+				return syzygyNone
+			}
+			return u.syzygyPath
+		},
+	},
+	{
+		UCIOptionInfo: UCIOptionInfo{Name: "SyzygyProbeLimit", Type: OptionSpin, Default: strconv.Itoa(MaxSyzygyProbeLimit), Min: 0, Max: MaxSyzygyProbeLimit},
+		apply:         func(u *uciSession, v uciValue) error { u.eng.SetSyzygyProbeLimit(v.Int); return nil },
+		value:         func(u *uciSession) string { return strconv.Itoa(u.eng.opts.syzygyProbeLimit()) },
+	},
+	{
 		UCIOptionInfo: UCIOptionInfo{Name: "Clear Hash", Type: OptionButton},
 		apply:         func(u *uciSession, _ uciValue) error { u.eng.NewGame(); return nil },
 	},
@@ -185,6 +201,42 @@ func applyEvalFile(u *uciSession, v uciValue) error {
 	}
 	u.eng.SetNet(net)
 	u.evalFile = v.Str
+	return nil
+}
+
+// syzygyNone is SyzygyPath's default and its value without tables, as
+// Stockfish spells it.
+const syzygyNone = "<empty>"
+
+// applySyzygyPath sets SyzygyPath: directories separated by ':' (';' on
+// Windows) holding Syzygy tables. Empty or <empty> drops the tables. A
+// path that cannot be read or holds no table is reported and changes
+// nothing: the engine keeps the tables it had (or none). A good one is
+// announced with the number of tables found and their largest piece
+// count.
+func applySyzygyPath(u *uciSession, v uciValue) error {
+	path := strings.TrimSpace(v.Str)
+	if path == "" || path == syzygyNone {
+		u.closeTables()
+		return nil
+	}
+	keeping := "keeping " + syzygyNone
+	if u.tb != nil {
+		keeping = fmt.Sprintf("keeping %s", u.syzygyPath)
+	}
+	tb, err := syzygy.Open(path)
+	if err != nil {
+		return fmt.Errorf("setoption syzygypath: cannot use %q: %v; %s", path, err, keeping)
+	}
+	wdl, dtz := tb.NumTables()
+	if wdl == 0 {
+		tb.Close()
+		return fmt.Errorf("setoption syzygypath: no Syzygy tables (*%s) in %q; %s", syzygy.WDLSuffix, path, keeping)
+	}
+	u.closeTables()
+	u.tb, u.syzygyPath = tb, path
+	u.eng.SetTablebase(tb)
+	u.send("info string Syzygy: found %d tables (%d WDL, %d DTZ) of up to %d pieces in %s", wdl+dtz, wdl, dtz, tb.MaxPieces(), path)
 	return nil
 }
 

@@ -22,6 +22,8 @@ option name Ponder type check default false
 option name MultiPV type spin default 1 min 1 max 256
 option name Use NNUE type check default true
 option name EvalFile type string default <built-in>
+option name SyzygyPath type string default <empty>
+option name SyzygyProbeLimit type spin default 7 min 0 max 7
 option name Clear Hash type button
 uciok`
 
@@ -134,7 +136,12 @@ func TestUCIOptionValues(t *testing.T) {
 			vs = []value{{"true", "true"}, {"false", "false"}, {"TRUE", "true"}, {"False", "false"}, {"yes", ""}, {"1", ""}, {"", ""}}
 			errHas = "is not true or false"
 		case OptionString:
-			if o.Name == "EvalFile" {
+			if o.Name == "SyzygyPath" {
+				// A good path reports the tables found
+				// (TestSyzygyUCIOptions); a bad one changes nothing.
+				vs = []value{{"no-such-dir", ""}, {"uci_test.go", ""}, {"<empty>", syzygyNone}, {"", syzygyNone}}
+				errHas = "syzygypath: cannot use"
+			} else if o.Name == "EvalFile" {
 				vs = []value{{"no-such-file.nnue", ""}, {"uci_test.go", ""}, {"<empty>", builtinEvalFile}, {"", builtinEvalFile}}
 				errHas = "evalfile"
 			} else {

@@ -2,9 +2,11 @@ package web
 
 import (
 	"context"
+	"fmt"
 
 	"knightwatch/engine"
 	"knightwatch/game"
+	"knightwatch/syzygy"
 )
 
 // engineSearcher adapts the Knightwatch engine to Searcher. The pool's
@@ -35,6 +37,49 @@ func (s *engineSearcher) Search(ctx context.Context, pos *game.Position, history
 	}
 	r := s.e.Search(ctx, pos, history, lim, nil)
 	return SearchResult{Move: r.Move, CP: r.Score.CP, Mate: r.Score.Mate}
+}
+
+// setTablebase gives the engine Syzygy tables (Config.SyzygyPath).
+func (s *engineSearcher) setTablebase(tb *syzygy.Tablebase) { s.e.SetTablebase(tb) }
+
+// tablebaseUser is a Searcher that can probe Syzygy tables: the real
+// engine is one, tests' fakes are not.
+type tablebaseUser interface {
+	setTablebase(tb *syzygy.Tablebase)
+}
+
+// withTablebase opens Config.SyzygyPath's tables, if set, and returns a
+// maker of searchers that gives them to every searcher able to use them
+// (those of NewEngineSearcher); all share the one set of tables, which
+// Close closes. Tables that cannot be read, or none found, are an error.
+func (s *Server) withTablebase(mk func() Searcher) (func() Searcher, error) {
+	path := s.cfg.SyzygyPath
+	if path == "" {
+		return mk, nil
+	}
+	tb, err := syzygy.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("web: Syzygy tables %q: %w", path, err)
+	}
+	if wdl, _ := tb.NumTables(); wdl == 0 {
+		tb.Close()
+		return nil, fmt.Errorf("web: Syzygy tables %q: no %s table found", path, syzygy.WDLSuffix)
+	}
+	s.tb = tb
+	return func() Searcher {
+		sr := mk()
+		if u, ok := sr.(tablebaseUser); ok {
+			u.setTablebase(tb)
+		}
+		return sr
+	}, nil
+}
+
+// closeTablebase closes Config.SyzygyPath's tables, if open.
+func (s *Server) closeTablebase() {
+	if s.tb != nil {
+		s.tb.Close()
+	}
 }
 
 // NewGame implements Searcher.

@@ -27,6 +27,7 @@ import (
 
 	"knightwatch/game"
 	"knightwatch/store"
+	"knightwatch/syzygy"
 )
 
 // Variants.
@@ -75,6 +76,11 @@ type Config struct {
 	// called off (default 5 s; negative: never, for tests that call
 	// matchRound themselves).
 	MatchEvery time.Duration
+	// SyzygyPath, when set, names the directories (':'-separated) of the
+	// Syzygy tablebases that the engines made by NewEngineSearcher probe,
+	// so that they play tablebase endings perfectly. New opens them and
+	// fails when they cannot be read or hold no table.
+	SyzygyPath string
 }
 
 // Server is the web app. Create it with New; it is an http.Handler.
@@ -93,6 +99,7 @@ type Server struct {
 	cancel   context.CancelFunc
 	closed   bool // under hub.mu
 	conns    sync.WaitGroup
+	tb       *syzygy.Tablebase // Config.SyzygyPath's tables, nil without
 }
 
 // New builds a Server. It fails when the templates are missing or broken.
@@ -155,10 +162,15 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	if cfg.NewSearcher != nil {
-		s.pool = newPool(n, cfg.NewSearcher)
+		mk, err := s.withTablebase(cfg.NewSearcher)
+		if err != nil {
+			return nil, err
+		}
+		s.pool = newPool(n, mk)
 	}
 	s.routes()
 	if err := s.resumeAPIGames(); err != nil {
+		s.closeTablebase()
 		return nil, err
 	}
 	if every := cfg.MatchEvery; every >= 0 {
@@ -178,6 +190,7 @@ func New(cfg Config) (*Server, error) {
 // their rooms to stop the clocks and commit. Games are already committed
 // move by move, so nothing is lost either way.
 func (s *Server) Close() {
+	defer s.closeTablebase() // after the searches: a probe after it fails safely
 	defer s.conns.Wait()
 	s.cancel()
 	s.closeAPIGames()
