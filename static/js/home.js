@@ -43,3 +43,11 @@ if (form) {
   }
   showVariant();
 }
+
+// The list of unfinished games: Resign and Delete ask first (the forms
+// carry the question); Continue is a plain link.
+for (const f of document.querySelectorAll('form[data-confirm]')) {
+  f.addEventListener('submit', (ev) => {
+    if (!window.confirm(f.dataset.confirm)) ev.preventDefault();
+  });
+}
