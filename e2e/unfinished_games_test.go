@@ -124,6 +124,9 @@ func unfinishedGamesList(t *testing.T, vp viewport) {
 			t.Errorf("[%s] row of the first game %q lacks %q", vp.name, row, want)
 		}
 	}
+	if title := eval[string](tb, fmt.Sprintf(`document.querySelector(%s)?.title || ''`, jsq(rowSel(ids[0], "time[datetime]")))); title == "" {
+		t.Errorf("[%s] the last activity has no exact time in its title", vp.name)
+	}
 	if n := eval[string](tb, `document.getElementById('unfinished-count')?.textContent || ''`); n != "(3)" {
 		t.Errorf("[%s] count %q, want (3)", vp.name, n)
 	}

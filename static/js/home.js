@@ -51,3 +51,10 @@ for (const f of document.querySelectorAll('form[data-confirm]')) {
     if (!window.confirm(f.dataset.confirm)) ev.preventDefault();
   });
 }
+
+// Last activity: the server writes UTC in the title; show the person's own
+// local time there instead.
+for (const t of document.querySelectorAll('#unfinished-games time[datetime]')) {
+  const d = new Date(t.getAttribute('datetime'));
+  if (!Number.isNaN(d.getTime())) t.title = d.toLocaleString();
+}
