@@ -367,6 +367,9 @@ type HomeData struct {
 	Unfinished      []UnfinishedSummary
 	UnfinishedCount int
 	// Notice reports the last action on the list ("The game was deleted.").
+	// Confirm, when set, asks before a Resign or Delete posted without
+	// confirm=yes.
+	Confirm  *ListConfirm
 	Notice   string
 	Finished []GameSummary
 	Levels   []LevelView
@@ -456,6 +459,7 @@ func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Notice = homeNotices[r.URL.Query().Get("done")]
+	listConfirm(d, r.URL.Query())
 	s.render(w, http.StatusOK, pageHome, d)
 }
 

@@ -182,6 +182,52 @@ func (s *Server) unfinishedList(d *HomeData, owner string) error {
 	return nil
 }
 
+// ListConfirm is the home page's question before a Resign or Delete
+// posted without confirm=yes (no JavaScript, so no confirm() dialog): the
+// action happens only when the person answers yes.
+type ListConfirm struct {
+	Action   string // "resign" or "delete"
+	Question string
+	PostURL  string
+	Game     UnfinishedSummary
+}
+
+// listConfirm fills d.Confirm from ?confirm=resign|delete&game=ID when
+// that game is in the visitor's list.
+func listConfirm(d *HomeData, q url.Values) {
+	action, id := q.Get("confirm"), q.Get("game")
+	if action != "resign" && action != "delete" {
+		return
+	}
+	for _, u := range d.Unfinished {
+		if u.ID != id {
+			continue
+		}
+		c := &ListConfirm{Action: action, Game: u}
+		if action == "resign" {
+			c.PostURL = u.ResignURL
+			c.Question = fmt.Sprintf("Resign your game against %s (%s, move %d)? It counts as a loss.", u.Opponent, u.Colour, u.MoveNumber)
+		} else {
+			c.PostURL = u.DeleteURL
+			c.Question = fmt.Sprintf("Delete your unfinished game against %s (%s, move %d)? It disappears from your games for good.", u.Opponent, u.Colour, u.MoveNumber)
+		}
+		d.Confirm = c
+		return
+	}
+}
+
+// confirmed reports whether a list action's post says the person agreed
+// (confirm=yes); otherwise it sends them to the home page's question.
+func confirmed(w http.ResponseWriter, r *http.Request, action string) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, 1<<10)
+	if err := r.ParseForm(); err == nil && r.PostForm.Get("confirm") == "yes" {
+		return true
+	}
+	q := url.Values{"confirm": {action}, "game": {r.PathValue("id")}}
+	http.Redirect(w, r, "/?"+q.Encode()+"#list-confirm", http.StatusSeeOther)
+	return false
+}
+
 // listAction checks a Resign or Delete post from the home page's list and
 // returns the owner; false when it has replied already. A post without a
 // session, or for a game that is not the visitor's, gets 404: the two are
@@ -217,7 +263,7 @@ func (s *Server) listActionDone(w http.ResponseWriter, r *http.Request, err erro
 // handleListResign resigns the visitor's unfinished game: POST /game/{id}/resign.
 func (s *Server) handleListResign(w http.ResponseWriter, r *http.Request) {
 	owner, ok := s.listAction(w, r)
-	if !ok {
+	if !ok || !confirmed(w, r, "resign") {
 		return
 	}
 	s.listActionDone(w, r, s.resignFromList(r.PathValue("id"), owner), "resigned")
@@ -226,7 +272,7 @@ func (s *Server) handleListResign(w http.ResponseWriter, r *http.Request) {
 // handleListDelete deletes the visitor's unfinished game: POST /game/{id}/delete.
 func (s *Server) handleListDelete(w http.ResponseWriter, r *http.Request) {
 	owner, ok := s.listAction(w, r)
-	if !ok {
+	if !ok || !confirmed(w, r, "delete") {
 		return
 	}
 	s.listActionDone(w, r, s.deleteFromList(r.PathValue("id"), owner), "deleted")

@@ -7,6 +7,7 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"regexp"
 	"strings"
@@ -33,7 +34,7 @@ func (e *testEnv) get(c *http.Client, path string) (int, string, http.Header) {
 // page's form does (same origin), and returns the status and Location.
 func (e *testEnv) postList(c *http.Client, id, action, origin string) (int, string) {
 	e.t.Helper()
-	req, err := http.NewRequest("POST", e.ts.URL+"/game/"+id+"/"+action, strings.NewReader(""))
+	req, err := http.NewRequest("POST", e.ts.URL+"/game/"+id+"/"+action, strings.NewReader("confirm=yes"))
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -357,6 +358,16 @@ func TestHomeTemplateUnfinished(t *testing.T) {
 	if n := strings.Count(body, `>Continue</a>`); n != 3 {
 		t.Errorf("%d Continue links, want 3", n)
 	}
+	// The question asked without JavaScript.
+	listConfirm(d, url.Values{"confirm": {"delete"}, "game": {"g_b"}})
+	rr = httptest.NewRecorder()
+	srv.render(rr, http.StatusOK, pageHome, d)
+	body = html.UnescapeString(rr.Body.String())
+	for _, want := range []string{`id="list-confirm"`, `action="/game/g_b/delete"`, `name="confirm" value="yes"`, "Yes, delete it", "against L2 (Black, move 1)"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the confirmation lacks %q", want)
+		}
+	}
 }
 
 func TestMoveNumberAndClockText(t *testing.T) {
@@ -383,5 +394,59 @@ func TestMoveNumberAndClockText(t *testing.T) {
 		if got := clockText(tc.a, tc.b); got != tc.want {
 			t.Errorf("clockText(%d, %d) = %q, want %q", tc.a, tc.b, got, tc.want)
 		}
+	}
+}
+
+// TestListActionsAskFirst: a Resign or Delete posted without confirm=yes
+// (no JavaScript, so no confirm() dialog) changes nothing and leads to
+// the home page's question, which posts the answer; the question is only
+// asked about the visitor's own unfinished games.
+func TestListActionsAskFirst(t *testing.T) {
+	e := newEnv(t, envOpts{noEngine: true})
+	alice, bob := e.browser(), e.browser()
+	id := e.newGame(alice, form("white", "1", "standard", "none"))
+	for _, action := range []string{"resign", "delete"} {
+		resp, err := alice.PostForm(e.ts.URL+"/game/"+id+"/"+action, url.Values{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		loc := resp.Header.Get("Location")
+		if resp.StatusCode != http.StatusSeeOther || loc != "/?confirm="+action+"&game="+id+"#list-confirm" {
+			t.Fatalf("unconfirmed %s: %d %q", action, resp.StatusCode, loc)
+		}
+		if g, _ := e.store.GetGame(id); g.Status != store.StatusPlaying {
+			t.Fatalf("unconfirmed %s changed the game: %v", action, g.Status)
+		}
+		_, body, _ := e.get(alice, strings.TrimSuffix(loc, "#list-confirm"))
+		if !strings.Contains(body, `<form id="list-confirm" action="/game/`+id+`/`+action+`">`) || !strings.Contains(body, "move 1") {
+			t.Errorf("no question for %s: %s", action, body)
+		}
+		if _, body, _ := e.get(bob, strings.TrimSuffix(loc, "#list-confirm")); strings.Contains(body, "list-confirm") {
+			t.Errorf("bob is asked about alice's game: %s", body)
+		}
+	}
+}
+
+// TestListResignWhileEngineThinks: resigning from the list while the
+// engine is searching in an open tab withdraws the search; the tab sees
+// the end and no engine move follows.
+func TestListResignWhileEngineThinks(t *testing.T) {
+	e := newEnv(t, envOpts{searcher: &fakeSearcher{block: true}})
+	alice := e.browser()
+	id := e.newGame(alice, form("black", "1", "standard", "none"))
+	w := e.mustDial(alice, id)
+	if st := w.state(); !st.Thinking {
+		t.Fatalf("the engine is not thinking: %+v", st)
+	}
+	if code, _ := e.postList(alice, id, "resign", ""); code != http.StatusSeeOther {
+		t.Fatalf("resign: %d", code)
+	}
+	st := w.waitFor("the end", func(m anyMsg) bool { return m.Type == "state" && m.state.Status == "over" }).state
+	if st.Ply != 0 || st.Result != "1-0" || st.Thinking {
+		t.Errorf("after resigning: ply %d result %s thinking %v", st.Ply, st.Result, st.Thinking)
+	}
+	if st := w.quiet(300*time.Millisecond, func(m anyMsg) bool { return m.Type == "state" && m.state.Ply != 0 }); st.Ply != 0 {
+		t.Errorf("the engine moved after the resignation: ply %d", st.Ply)
 	}
 }

@@ -48,7 +48,19 @@ if (form) {
 // carry the question); Continue is a plain link.
 for (const f of document.querySelectorAll('form[data-confirm]')) {
   f.addEventListener('submit', (ev) => {
-    if (!window.confirm(f.dataset.confirm)) ev.preventDefault();
+    if (!window.confirm(f.dataset.confirm)) {
+      ev.preventDefault();
+      return;
+    }
+    // Answered here: the server need not ask again (without JavaScript
+    // it does, on the home page).
+    if (!f.elements.namedItem('confirm')) {
+      const yes = document.createElement('input');
+      yes.type = 'hidden';
+      yes.name = 'confirm';
+      yes.value = 'yes';
+      f.append(yes);
+    }
   });
 }
 
