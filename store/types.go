@@ -35,9 +35,14 @@ const (
 	// StatusAborted is an API game that never started: a player did not
 	// accept or did not say it was ready in time. Nobody won or lost.
 	StatusAborted
+	// StatusDeleted is a game against a bot that its owner deleted while
+	// it was unfinished: kept (a soft delete) so that a tab or a bookmark
+	// that comes back to it learns it was deleted instead of finding
+	// nothing, but listed nowhere and never played again.
+	StatusDeleted
 )
 
-var statusNames = [...]string{StatusUnset: "", StatusPlaying: "playing", StatusOver: "over", StatusWaiting: "waiting", StatusAborted: "aborted"}
+var statusNames = [...]string{StatusUnset: "", StatusPlaying: "playing", StatusOver: "over", StatusWaiting: "waiting", StatusAborted: "aborted", StatusDeleted: "deleted"}
 
 // String returns the stored text ("playing", ...), "" for StatusUnset.
 func (s Status) String() string {

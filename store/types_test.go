@@ -276,7 +276,7 @@ func TestUnknownStoredValue(t *testing.T) {
 
 // TestTextRoundTrip: every value's text reads back as the value.
 func TestTextRoundTrip(t *testing.T) {
-	for st := StatusPlaying; st <= StatusAborted; st++ {
+	for st := StatusPlaying; st <= StatusDeleted; st++ {
 		b, err := st.MarshalText()
 		var back Status
 		if err != nil || back.UnmarshalText(b) != nil || back != st {

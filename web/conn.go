@@ -99,6 +99,16 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &client{conn: conn, send: make(chan []byte, sendQueue), done: make(chan struct{})}
 	if err := s.join(id, c); err != nil {
+		if errors.Is(err, errGameDeleted) {
+			// Deleted from the list of games: send the tab home, once,
+			// instead of leaving it to reconnect to nothing.
+			conn.SetWriteDeadline(time.Now().Add(writeWait))
+			conn.WriteMessage(websocket.TextMessage, encodeNotice("This game was deleted from your list of games."))
+			conn.WriteMessage(websocket.TextMessage, encodeRedirect(deletedURL))
+			conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, "game deleted"), time.Now().Add(writeWait))
+			conn.Close()
+			return
+		}
 		s.logf("game %s: %v", id, err)
 		conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseInternalServerErr, "game unavailable"), time.Now().Add(writeWait))
 		conn.Close()
@@ -248,6 +258,9 @@ func (s *Server) join(id string, c *client) error {
 		if err != nil {
 			return err
 		}
+		if rec.Status == store.StatusDeleted {
+			return errGameDeleted
+		}
 		g, human, err := buildGame(rec)
 		if err != nil {
 			return err
@@ -276,6 +289,9 @@ func (s *Server) joinReconLocked(id string, c *client) error {
 		rec, err := s.store.GetReconGame(id)
 		if err != nil {
 			return err
+		}
+		if rec.Status == store.StatusDeleted {
+			return errGameDeleted
 		}
 		if r, err = s.loadReconRoom(rec); err != nil {
 			return err

@@ -30,6 +30,8 @@ var fallbackTemplates = fstest.MapFS{
 	"home.html": {Data: []byte(`<!doctype html><title>home</title>
 {{if .Error}}<p class="error">{{.Error}}</p>{{end}}
 {{with .Continue}}<a href="{{.URL}}">Continue</a>{{end}}
+{{if .Notice}}<p class="notice">{{.Notice}}</p>{{end}}{{with .Confirm}}<form id="list-confirm" action="{{.PostURL}}">{{.Question}}</form>{{end}}
+<ul id="unfinished" data-count="{{.UnfinishedCount}}">{{range .Unfinished}}<li data-id="{{.ID}}">{{.Kind}}|{{.Opponent}}|{{.Variant}}|{{.Colour}}|{{.Clock}}|{{.MoveNumber}}|{{.LastActivity}}|{{.LastActivityExact}}|<a href="{{.URL}}">Continue</a></li>{{end}}</ul>
 <form id="new-game" method="post" action="/games">{{range .Levels}}<option value="{{.Number}}">{{.Name}} ~{{.ApproxElo}}</option>{{end}}</form>
 <ul id="your-games">{{range .Finished}}<li><a href="{{.PGNURL}}">{{.White}} - {{.Black}} {{.Result}}</a></li>{{end}}</ul>`)},
 	"game.html":   {Data: []byte(`<!doctype html><title>game</title><div id="board" data-ws="{{.WSURL}}" data-id="{{.ID}}"></div><a data-action="pgn" href="{{.PGNURL}}">PGN</a>`)},

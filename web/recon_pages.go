@@ -182,6 +182,10 @@ func (s *Server) handleReconPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if g.Status == store.StatusDeleted {
+		http.Redirect(w, r, deletedURL, http.StatusSeeOther)
+		return
+	}
 	scheme := "ws"
 	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
 		scheme = "wss"

@@ -259,6 +259,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /games", s.handleCreate)
 	s.mux.HandleFunc("GET /game/{id}", s.handleGamePage)
 	s.mux.HandleFunc("GET /game/{id}/pgn", s.handlePGN)
+	s.mux.HandleFunc("POST /game/{id}/resign", s.handleListResign)
+	s.mux.HandleFunc("POST /game/{id}/delete", s.handleListDelete)
 	s.mux.HandleFunc("GET /game/{id}/history.json", s.handleReconHistory)
 	s.mux.HandleFunc("GET /game/{id}/replay", s.handleReconReplay)
 	s.mux.HandleFunc("GET /replay", s.handleReplayForm)
@@ -370,7 +372,18 @@ type GameSummary struct {
 
 // HomeData is home.html's data.
 type HomeData struct {
+	// Continue is the most recently active unfinished chess game.
 	Continue *GameSummary
+	// Unfinished lists every unfinished game (chess and Reconnaissance
+	// Chess), most recently active first, at most unfinishedListSize of
+	// them; UnfinishedCount is how many there are in all.
+	Unfinished      []UnfinishedSummary
+	UnfinishedCount int
+	// Notice reports the last action on the list ("The game was deleted.").
+	// Confirm, when set, asks before a Resign or Delete posted without
+	// confirm=yes.
+	Confirm  *ListConfirm
+	Notice   string
 	Finished []GameSummary
 	Levels   []LevelView
 	Clocks   []string
@@ -428,6 +441,9 @@ func (s *Server) homeData(owner, errText string) (*HomeData, error) {
 	if err := s.reconLists(d, owner); err != nil {
 		return nil, err
 	}
+	if err := s.unfinishedList(d, owner); err != nil {
+		return nil, err
+	}
 	if g, err := s.store.LatestUnfinished(owner); err == nil {
 		sum := s.summary(g)
 		d.Continue = &sum
@@ -455,6 +471,8 @@ func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, err)
 		return
 	}
+	d.Notice = homeNotices[r.URL.Query().Get("done")]
+	listConfirm(d, r.URL.Query())
 	s.render(w, http.StatusOK, pageHome, d)
 }
 
@@ -654,6 +672,10 @@ func (s *Server) handleGamePage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if g.Status == store.StatusDeleted {
+		http.Redirect(w, r, deletedURL, http.StatusSeeOther)
+		return
+	}
 	scheme := "ws"
 	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
 		scheme = "wss"
@@ -668,6 +690,10 @@ func (s *Server) handleGamePage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handlePGN(w http.ResponseWriter, r *http.Request) {
 	g, ok := s.ownedGame(w, r)
 	if !ok {
+		return
+	}
+	if g.Status == store.StatusDeleted {
+		http.NotFound(w, r)
 		return
 	}
 	scheme := "http"

@@ -43,3 +43,30 @@ if (form) {
   }
   showVariant();
 }
+
+// The list of unfinished games: Resign and Delete ask first (the forms
+// carry the question); Continue is a plain link.
+for (const f of document.querySelectorAll('form[data-confirm]')) {
+  f.addEventListener('submit', (ev) => {
+    if (!window.confirm(f.dataset.confirm)) {
+      ev.preventDefault();
+      return;
+    }
+    // Answered here: the server need not ask again (without JavaScript
+    // it does, on the home page).
+    if (!f.elements.namedItem('confirm')) {
+      const yes = document.createElement('input');
+      yes.type = 'hidden';
+      yes.name = 'confirm';
+      yes.value = 'yes';
+      f.append(yes);
+    }
+  });
+}
+
+// Last activity: the server writes UTC in the title; show the person's own
+// local time there instead.
+for (const t of document.querySelectorAll('#unfinished-games time[datetime]')) {
+  const d = new Date(t.getAttribute('datetime'));
+  if (!Number.isNaN(d.getTime())) t.title = d.toLocaleString();
+}

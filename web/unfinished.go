@@ -1,0 +1,434 @@
+package web
+
+// The home page's list of every unfinished game of the visitor (issue 34),
+// with Continue, Resign and Delete on each row.
+//
+// Resigning from the list is resigning in the game: it goes through the
+// game's room (the one a tab has open, or one built just for this), so the
+// record, the clock charge and any open tab see exactly what the Resign
+// button of the game page does.
+//
+// Deleting is a soft delete (store.StatusDeleted): the row stays, listed
+// nowhere, so that a tab still open on the game, one that reconnects
+// later, or a bookmark is told "this game was deleted" and sent home
+// rather than finding nothing and retrying. Only unfinished games can be
+// deleted; finished ones are the person's record.
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"knightwatch/recon"
+	"knightwatch/store"
+)
+
+// unfinishedListSize bounds the home page's list of unfinished games; the
+// page says how many there are in all.
+const unfinishedListSize = 50
+
+// UnfinishedSummary is one row of the home page's list of unfinished games.
+type UnfinishedSummary struct {
+	ID, URL, ResignURL, DeleteURL string
+	Kind                          string // "chess" or "recon"
+	Opponent                      string // the level's or bot's name
+	Variant                       string // "Standard", "Chess960", "Reconnaissance"
+	Colour                        string // "White" or "Black"
+	Clock                         string // "5+3" or "no clock"
+	MoveNumber                    int    // the move now being played
+	LastActivity                  string // relative: "3 min ago"
+	LastActivityExact             string // "2026-11-25 16:40 UTC", for the title
+	LastActivityISO               string // for <time datetime>
+	at                            time.Time
+}
+
+// Notices the home page shows after an action (?done=...).
+var homeNotices = map[string]string{
+	"resigned": "You resigned the game. It is now in your finished games.",
+	"deleted":  "The game was deleted.",
+}
+
+// errNotUnfinished: resign or delete of a game that is already over.
+var errNotUnfinished = errors.New("web: the game is not unfinished")
+
+// errGameDeleted: a tab asked for a game its owner deleted.
+var errGameDeleted = errors.New("web: the game was deleted")
+
+// deletedURL is where a page or tab of a deleted game is sent.
+const deletedURL = "/?done=deleted"
+
+func colourName(c store.Color) string {
+	if c == store.Black {
+		return "Black"
+	}
+	return "White"
+}
+
+// clockText writes a clock setting as the form offers it: "5+3", "no clock".
+func clockText(initialMS, incMS int64) string {
+	if initialMS <= 0 {
+		return "no clock"
+	}
+	min := strconv.FormatFloat(float64(initialMS)/60000, 'f', -1, 64)
+	return min + "+" + strconv.FormatInt(incMS/1000, 10)
+}
+
+// relativeTime writes t relative to now: "just now", "5 min ago", "2 h ago",
+// "3 days ago", then the date.
+func relativeTime(t, now time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d/time.Hour))
+	case d < 48*time.Hour:
+		return "yesterday"
+	case d < 30*24*time.Hour:
+		return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+// moveNumber is the number of the move being played after plies half-moves
+// from the start FEN (its side to move and full-move counter).
+func moveNumber(startFEN string, plies int) int {
+	f := strings.Fields(startFEN)
+	full, black := 1, false
+	if len(f) >= 6 {
+		if n, err := strconv.Atoi(f[5]); err == nil && n > 0 {
+			full = n
+		}
+		black = f[1] == "b"
+	}
+	if black {
+		plies++
+	}
+	return full + plies/2
+}
+
+func (s *Server) unfinishedSummary(g *store.Game, now time.Time) UnfinishedSummary {
+	variant := "Standard"
+	if g.Variant == VariantChess960 {
+		variant = "Chess960"
+	}
+	u := UnfinishedSummary{
+		ID: g.ID, Kind: "chess", Opponent: s.levelInfo(g.Level).Name, Variant: variant,
+		Colour: colourName(g.Human), Clock: clockText(g.ClockInitialMS, g.ClockIncrementMS),
+		MoveNumber: moveNumber(g.StartFEN, len(g.MoveList())), at: g.UpdatedAt,
+	}
+	u.fill(now)
+	return u
+}
+
+func reconUnfinishedSummary(g *store.ReconGame, now time.Time) UnfinishedSummary {
+	plies := 0
+	if h, err := recon.UnmarshalHistory([]byte(g.History)); err == nil {
+		plies = len(h.RequestedMoves[0]) + len(h.RequestedMoves[1])
+	}
+	u := UnfinishedSummary{
+		ID: g.ID, Kind: "recon", Opponent: opponentName(g.Opponent), Variant: "Reconnaissance",
+		Colour: colourName(g.Human), Clock: clockText(g.ClockInitialMS, g.ClockIncrementMS),
+		MoveNumber: 1 + plies/2, at: g.UpdatedAt,
+	}
+	u.fill(now)
+	return u
+}
+
+func (u *UnfinishedSummary) fill(now time.Time) {
+	u.URL = "/game/" + u.ID
+	u.ResignURL = u.URL + "/resign"
+	u.DeleteURL = u.URL + "/delete"
+	u.LastActivity = relativeTime(u.at, now)
+	u.LastActivityExact = u.at.UTC().Format("2006-01-02 15:04 UTC")
+	u.LastActivityISO = u.at.UTC().Format(time.RFC3339)
+}
+
+// unfinishedList fills the home page's list: the owner's unfinished chess
+// and Reconnaissance Chess games, most recently active first, at most
+// unfinishedListSize of them, and how many there are in all.
+func (s *Server) unfinishedList(d *HomeData, owner string) error {
+	d.Unfinished = []UnfinishedSummary{}
+	if owner == "" {
+		return nil
+	}
+	gs, n, err := s.store.UnfinishedGames(owner, unfinishedListSize)
+	if err != nil {
+		return err
+	}
+	rs, rn, err := s.store.UnfinishedReconGames(owner, unfinishedListSize)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	for i := range gs {
+		d.Unfinished = append(d.Unfinished, s.unfinishedSummary(&gs[i], now))
+	}
+	for i := range rs {
+		d.Unfinished = append(d.Unfinished, reconUnfinishedSummary(&rs[i], now))
+	}
+	sort.SliceStable(d.Unfinished, func(i, j int) bool { return d.Unfinished[i].at.After(d.Unfinished[j].at) })
+	if len(d.Unfinished) > unfinishedListSize {
+		d.Unfinished = d.Unfinished[:unfinishedListSize]
+	}
+	d.UnfinishedCount = int(n + rn)
+	return nil
+}
+
+// ListConfirm is the home page's question before a Resign or Delete
+// posted without confirm=yes (no JavaScript, so no confirm() dialog): the
+// action happens only when the person answers yes.
+type ListConfirm struct {
+	Action   string // "resign" or "delete"
+	Question string
+	PostURL  string
+	Game     UnfinishedSummary
+}
+
+// listConfirm fills d.Confirm from ?confirm=resign|delete&game=ID when
+// that game is in the visitor's list.
+func listConfirm(d *HomeData, q url.Values) {
+	action, id := q.Get("confirm"), q.Get("game")
+	if action != "resign" && action != "delete" {
+		return
+	}
+	for _, u := range d.Unfinished {
+		if u.ID != id {
+			continue
+		}
+		c := &ListConfirm{Action: action, Game: u}
+		if action == "resign" {
+			c.PostURL = u.ResignURL
+			c.Question = fmt.Sprintf("Resign your game against %s (%s, move %d)? It counts as a loss.", u.Opponent, u.Colour, u.MoveNumber)
+		} else {
+			c.PostURL = u.DeleteURL
+			c.Question = fmt.Sprintf("Delete your unfinished game against %s (%s, move %d)? It disappears from your games for good.", u.Opponent, u.Colour, u.MoveNumber)
+		}
+		d.Confirm = c
+		return
+	}
+}
+
+// confirmed reports whether a list action's post says the person agreed
+// (confirm=yes); otherwise it sends them to the home page's question.
+func confirmed(w http.ResponseWriter, r *http.Request, action string) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, 1<<10)
+	if err := r.ParseForm(); err == nil && r.PostForm.Get("confirm") == "yes" {
+		return true
+	}
+	q := url.Values{"confirm": {action}, "game": {r.PathValue("id")}}
+	http.Redirect(w, r, "/?"+q.Encode()+"#list-confirm", http.StatusSeeOther)
+	return false
+}
+
+// listAction checks a Resign or Delete post from the home page's list and
+// returns the owner; false when it has replied already. A post without a
+// session, or for a game that is not the visitor's, gets 404: the two are
+// indistinguishable, as everywhere.
+func (s *Server) listAction(w http.ResponseWriter, r *http.Request) (string, bool) {
+	if !sameOriginPost(r) {
+		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
+		return "", false
+	}
+	owner := s.currentOwner(r)
+	if owner == "" {
+		http.NotFound(w, r)
+		return "", false
+	}
+	return owner, true
+}
+
+func (s *Server) listActionDone(w http.ResponseWriter, r *http.Request, err error, done string) {
+	switch {
+	case err == nil:
+		http.Redirect(w, r, "/?done="+url.QueryEscape(done), http.StatusSeeOther)
+	case errors.Is(err, store.ErrNotFound):
+		http.NotFound(w, r)
+	case errors.Is(err, errNotUnfinished):
+		http.Error(w, "the game is already over", http.StatusConflict)
+	case errors.Is(err, errRoomGone):
+		http.Error(w, "the server is shutting down", http.StatusServiceUnavailable)
+	default:
+		s.serverError(w, err)
+	}
+}
+
+// handleListResign resigns the visitor's unfinished game: POST /game/{id}/resign.
+func (s *Server) handleListResign(w http.ResponseWriter, r *http.Request) {
+	owner, ok := s.listAction(w, r)
+	if !ok || !confirmed(w, r, "resign") {
+		return
+	}
+	s.listActionDone(w, r, s.resignFromList(r.PathValue("id"), owner), "resigned")
+}
+
+// handleListDelete deletes the visitor's unfinished game: POST /game/{id}/delete.
+func (s *Server) handleListDelete(w http.ResponseWriter, r *http.Request) {
+	owner, ok := s.listAction(w, r)
+	if !ok || !confirmed(w, r, "delete") {
+		return
+	}
+	s.listActionDone(w, r, s.deleteFromList(r.PathValue("id"), owner), "deleted")
+}
+
+const resignedNotice = "You resigned this game from your list of games."
+
+// resignFromList resigns the owner's game id as the game page would, in
+// its room: the open one, or one built for the moment and closed again.
+// hub.mu is held throughout, so no tab can open a room meanwhile.
+func (s *Server) resignFromList(id, owner string) error {
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	if s.closed {
+		return errRoomGone
+	}
+	now := time.Now()
+	if strings.HasPrefix(id, store.ReconIDPrefix) {
+		rec, err := s.store.GetOwnedReconGame(id, owner)
+		if err != nil {
+			return err
+		}
+		if rec.Status != store.StatusPlaying {
+			return notUnfinished(rec.Status)
+		}
+		rr, live := s.hub.recon[id]
+		if !live {
+			if rr, err = s.loadReconRoom(rec); err != nil {
+				return err
+			}
+		}
+		rr.mu.Lock()
+		defer rr.mu.Unlock()
+		perr := rr.resignLocked(now)
+		if live && perr == nil {
+			for c := range rr.clients {
+				c.trySend(encodeNotice(resignedNotice))
+			}
+			rr.broadcastStateLocked(now)
+		}
+		if !live {
+			rr.shutdownLocked(now)
+		}
+		return protoToErr(perr)
+	}
+	rec, err := s.store.GetOwnedGame(id, owner)
+	if err != nil {
+		return err
+	}
+	if rec.Status != store.StatusPlaying {
+		return notUnfinished(rec.Status)
+	}
+	rm, live := s.hub.rooms[id]
+	if !live {
+		g, human, err := buildGame(rec)
+		if err != nil {
+			return err
+		}
+		rm = &room{srv: s, id: id, rec: *rec, g: g, human: human, clients: map[*client]struct{}{}}
+	}
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	perr := rm.resignLocked(now)
+	if live && perr == nil {
+		rm.broadcastLocked(encodeNotice(resignedNotice))
+		rm.broadcastStateLocked(now)
+	}
+	if !live {
+		rm.shutdownLocked(now)
+	}
+	return protoToErr(perr)
+}
+
+func notUnfinished(st store.Status) error {
+	if st == store.StatusDeleted {
+		return store.ErrNotFound
+	}
+	return errNotUnfinished
+}
+
+func protoToErr(perr *ProtoError) error {
+	switch {
+	case perr == nil:
+		return nil
+	case perr.Code == CodeGameOver:
+		return errNotUnfinished
+	}
+	return fmt.Errorf("web: resign: %s", perr.Message)
+}
+
+// deleteFromList soft-deletes the owner's unfinished game id. A room open
+// on it is shut first (its clock charged and committed, the engine or bot
+// stopped), and its tabs are sent home with a notice, then disconnected.
+func (s *Server) deleteFromList(id, owner string) error {
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	if s.closed {
+		return errRoomGone
+	}
+	now := time.Now()
+	var clients map[*client]struct{}
+	if strings.HasPrefix(id, store.ReconIDPrefix) {
+		rec, err := s.store.GetOwnedReconGame(id, owner)
+		if err != nil {
+			return err
+		}
+		if rec.Status != store.StatusPlaying {
+			return notUnfinished(rec.Status)
+		}
+		if rr := s.hub.recon[id]; rr != nil {
+			rr.mu.Lock()
+			if rr.over() {
+				rr.mu.Unlock()
+				return errNotUnfinished
+			}
+			rr.shutdownLocked(now)
+			clients, rr.clients = rr.clients, map[*client]struct{}{}
+			delete(s.hub.recon, id)
+			rr.mu.Unlock()
+		}
+		err = s.store.DeleteReconGame(id, owner)
+		kick(clients, err == nil)
+		return err
+	}
+	rec, err := s.store.GetOwnedGame(id, owner)
+	if err != nil {
+		return err
+	}
+	if rec.Status != store.StatusPlaying {
+		return notUnfinished(rec.Status)
+	}
+	if rm := s.hub.rooms[id]; rm != nil {
+		rm.mu.Lock()
+		if rm.over() {
+			rm.mu.Unlock()
+			return errNotUnfinished
+		}
+		rm.shutdownLocked(now)
+		clients, rm.clients = rm.clients, map[*client]struct{}{}
+		delete(s.hub.rooms, id)
+		rm.mu.Unlock()
+	}
+	err = s.store.DeleteGame(id, owner)
+	kick(clients, err == nil)
+	return err
+}
+
+// kick disconnects the tabs of a room that was shut: told the game was
+// deleted and sent home when it was, else simply dropped (they reconnect
+// to a fresh room).
+func kick(clients map[*client]struct{}, deleted bool) {
+	for c := range clients {
+		if deleted {
+			c.trySend(encodeNotice("This game was deleted from your list of games."))
+			c.trySend(encodeRedirect(deletedURL))
+		}
+		c.stop()
+	}
+}
