@@ -1,0 +1,120 @@
+package e2e
+
+// Browser tests for the game-page defects of issue 34: each drives the real
+// server in Chromium at the viewport where the defect showed.
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// recordStatus starts recording every text the status line (#status-line)
+// shows, so a test can check words that were visible only for a moment
+// (the engine's thinking at level 1 takes a fraction of a second).
+func (tb *tab) recordStatus() {
+	tb.t.Helper()
+	eval[bool](tb, `(() => { const el = document.getElementById('status-line'); if (!el) return false;
+		window.__kwStatus = [el.textContent.trim()];
+		new MutationObserver(() => { const s = el.textContent.trim(); if (window.__kwStatus.at(-1) !== s) window.__kwStatus.push(s); })
+			.observe(el, {subtree: true, childList: true, characterData: true});
+		return true; })()`)
+}
+
+// statusSeen is everything the status line showed since recordStatus.
+func (tb *tab) statusSeen() []string {
+	tb.t.Helper()
+	return eval[[]string](tb, `window.__kwStatus || []`)
+}
+
+// statusText is the status line's text now.
+func (tb *tab) statusText() string {
+	tb.t.Helper()
+	return eval[string](tb, `(document.getElementById('status-line')?.textContent || '').trim()`)
+}
+
+// waitStatus waits until the status line contains every one of words.
+func (tb *tab) waitStatus(limit time.Duration, words ...string) {
+	tb.t.Helper()
+	conds := make([]string, len(words))
+	for i, w := range words {
+		conds[i] = fmt.Sprintf(`t.includes(%s)`, jsq(w))
+	}
+	tb.waitJS(`(() => { const t = document.getElementById('status-line')?.textContent || ''; return `+strings.Join(conds, " && ")+`; })()`,
+		fmt.Sprintf("the status line to say %q", words), `document.getElementById('status-line')?.textContent`, limit)
+}
+
+// waitSeen waits until the recorded status texts include one containing s.
+func (tb *tab) waitSeen(s string, limit time.Duration) {
+	tb.t.Helper()
+	tb.waitJS(fmt.Sprintf(`(window.__kwStatus || []).some(t => t.includes(%s))`, jsq(s)),
+		fmt.Sprintf("the status line to have said %q", s), `window.__kwStatus`, limit)
+}
+
+// typeMove types text into input#move-input (replacing what is there) and
+// presses Enter, as a person on a phone keyboard would.
+func (tb *tab) typeMove(text string) {
+	tb.t.Helper()
+	eval[bool](tb, `(document.getElementById('move-input').value = '', true)`)
+	tb.do(chromedp.Focus(chromedp.CSS(`input#move-input`)),
+		chromedp.SendKeys(chromedp.CSS(`input#move-input`), text+"\n"))
+}
+
+// moveInputValue is what the move box holds now.
+func (tb *tab) moveInputValue() string {
+	tb.t.Helper()
+	return eval[string](tb, `document.getElementById('move-input').value`)
+}
+
+// spyConfirm replaces window.confirm with one that records its question
+// and answers yes or no, so a test can see (and decline) a confirmation.
+func (tb *tab) spyConfirm(answer bool) {
+	tb.t.Helper()
+	eval[bool](tb, fmt.Sprintf(`(window.__kwConfirms = window.__kwConfirms || [], window.confirm = (q) => { window.__kwConfirms.push(String(q)); return %t; }, true)`, answer))
+}
+
+func (tb *tab) confirms() []string {
+	tb.t.Helper()
+	return eval[[]string](tb, `window.__kwConfirms || []`)
+}
+
+func (tb *tab) dialogOpen() bool {
+	tb.t.Helper()
+	return eval[bool](tb, `!!document.querySelector('dialog#game-over')?.open`)
+}
+
+// gamePath is the tab's location without the server's address.
+func (tb *tab) gamePath() string {
+	tb.t.Helper()
+	return strings.TrimPrefix(tb.location(), tb.e.srv.URL())
+}
+
+// TestDefectFENKeptAfterError (issue 34, item 5): a rejected start FEN is
+// shown again in its field, beside the error, instead of an empty box.
+func TestDefectFENKeptAfterError(t *testing.T) {
+	e := newEnv(t)
+	tb := e.newTab(t, desktop)
+	tb.open("/")
+	tb.waitJS(`document.querySelector('form#new-game')`, "form#new-game", `document.body.innerText.slice(0, 200)`, uiWait)
+	const typed = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1"
+	eval[bool](tb, `(() => { const f = document.querySelector('form#new-game');
+		f.elements.namedItem('variant').value = 'standard';
+		f.querySelector('details.fen-field')?.setAttribute('open', '');
+		f.elements.namedItem('fen').value = `+jsq(typed)+`; return true; })()`)
+	tb.clickSel(`form#new-game button[type=submit]`)
+	tb.waitJS(`document.querySelector('.alert')?.textContent.includes('fen')`, "the form's error naming the fen field",
+		`document.body.innerText.slice(0, 300)`, uiWait)
+	tb.shot("fen-rejected")
+	got := eval[string](tb, `document.querySelector('form#new-game').elements.namedItem('fen').value`)
+	if got != typed {
+		t.Errorf("after the rejected FEN the field holds %q, want what was typed, %q", got, typed)
+	}
+	visible := eval[bool](tb, `(() => { const i = document.querySelector('form#new-game').elements.namedItem('fen');
+		const r = i.getBoundingClientRect(); return r.width > 0 && r.height > 0; })()`)
+	if !visible {
+		t.Errorf("the FEN field is hidden after the error (its <details> is closed)")
+	}
+}
