@@ -118,3 +118,50 @@ func TestDefectFENKeptAfterError(t *testing.T) {
 		t.Errorf("the FEN field is hidden after the error (its <details> is closed)")
 	}
 }
+
+// TestDefectTypedMoves (issue 34, item 7): on a phone, typed moves in any
+// letter case are played; a mistake keeps the text and says whether it
+// was not a move at all or a move that is illegal here.
+func TestDefectTypedMoves(t *testing.T) {
+	e := newEnv(t)
+	tb := e.newTab(t, phone)
+	tb.newGame(gameOpts{color: "white", level: "1"})
+	ply := 0
+	for _, c := range []struct{ typed, san string }{
+		{"nf3", "Nf3"}, // a phone keyboard's lower case
+		{"E4", "e4"},   // a capitalised pawn move
+		{"d2D4", "d4"}, // coordinates in mixed case
+	} {
+		tb.typeMove(c.typed)
+		// The engine at level 1 may answer before the board is read: the
+		// move list tells which move was played.
+		tb.waitJS(fmt.Sprintf(`document.querySelector('#moves [data-ply="%d"]')`, ply+1), fmt.Sprintf("move %d in the list after typing %q", ply+1, c.typed),
+			`document.getElementById('status-line')?.textContent`, uiWait)
+		if got := strings.TrimRight(tb.moveText(ply+1), "+#"); got != c.san {
+			t.Errorf("typed %q: played %q, want %s", c.typed, got, c.san)
+		}
+		ply += 2
+		tb.waitPly(ply, engineWait)
+		tb.waitAttr("#board", "data-thinking", "false", engineWait)
+		if v := tb.moveInputValue(); v != "" {
+			t.Errorf("after %q was played the move box still holds %q", c.typed, v)
+		}
+	}
+	tb.shot("typed-moves-played")
+
+	for _, c := range []struct{ typed, word string }{
+		{"hello", "not a move"},
+		{"Ke4", "illegal"},
+	} {
+		tb.typeMove(c.typed)
+		tb.waitJS(fmt.Sprintf(`(document.getElementById('status-line')?.textContent || '').toLowerCase().includes(%s)`, jsq(c.word)),
+			fmt.Sprintf("the status line to say %q after typing %q", c.word, c.typed), `document.getElementById('status-line')?.textContent`, uiWait)
+		tb.shot("typed-" + c.typed)
+		if v := tb.moveInputValue(); v != c.typed {
+			t.Errorf("after the refused %q the move box holds %q, want the text kept", c.typed, v)
+		}
+		if b := tb.board(); b.Ply != fmt.Sprint(ply) {
+			t.Errorf("the refused %q changed the game to ply %s", c.typed, b.Ply)
+		}
+	}
+}

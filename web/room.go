@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -448,9 +447,9 @@ func (r *room) humanMoveLocked(s string, now time.Time) *ProtoError {
 	if pos.Side() != r.human {
 		return protoErr(CodeNotYourTurn, "it is the engine's turn")
 	}
-	m, err := pos.ParseMove(strings.TrimSpace(s))
-	if err != nil || m == game.NullMove || m == game.NoMove {
-		return protoErr(CodeIllegalMove, "illegal move %s", s)
+	m, err := parseTypedMove(pos, s)
+	if err != nil {
+		return typedMoveError(s, err)
 	}
 	return r.playLocked(m, now)
 }

@@ -21,6 +21,7 @@ let shown = 0; // ply on the board; equals state.ply unless reviewing
 let flipped = false; // the person turned the board round
 let pending = null; // {from, to} of a move sent and drawn early, until the server answers
 let dialogShownFor = ''; // the game whose end we already announced
+let typed = null; // {text, ply} of a move sent from the move box, until the server answers
 
 const board = new Board(boardEl, { onMove: requestMove });
 const panel = new Panel(root, { onPick: (ply) => showPly(ply) });
@@ -53,6 +54,12 @@ function onMessage(msg) {
       break;
     case 'error':
       panel.say(msg.message || msg.code || 'The server refused that.', true);
+      if (typed) {
+        // Keep the refused text in the box, selected, ready to correct.
+        typed = null;
+        moveInput.focus();
+        moveInput.select();
+      }
       if (pending && state) {
         pending = null;
         redraw(); // snap the early-drawn move back
@@ -80,6 +87,12 @@ function applyState(next) {
   const lm = next.lastMove;
   const mine = pending && lm && pending.from === lm.from && pending.to === lm.to;
   pending = null;
+  if (typed && next.ply !== typed.ply) {
+    // The typed move was played (or the game moved on): empty the box
+    // unless the person has started typing something else.
+    if (moveInput.value.trim() === typed.text) moveInput.value = '';
+    typed = null;
+  }
   if (!prev && !flipped) board.setOrientation(next.human === 'black' ? 'black' : 'white');
   boardEl.dataset.ply = String(next.ply);
   boardEl.dataset.status = next.status;
@@ -375,5 +388,7 @@ moveForm.addEventListener('submit', (e) => {
   if (state.status !== 'playing') { panel.say('The game is over.', true); return; }
   if (shown !== state.ply) showPly(state.ply);
   if (!socket.send({ type: 'move', move: text, ply: state.ply })) panel.say('Offline: the move will be sent when the connection is back.', true);
-  moveInput.value = '';
+  // The text stays until the server plays the move (then the box empties)
+  // or refuses it (then it stays, to be corrected).
+  typed = { text, ply: state.ply };
 });
