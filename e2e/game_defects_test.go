@@ -165,3 +165,36 @@ func TestDefectTypedMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestDefectStatusWords (issue 34, item 6): the status line says in words
+// whose move it is, that the engine is thinking, check and the end.
+func TestDefectStatusWords(t *testing.T) {
+	e := newEnv(t)
+	tb := e.newTab(t, desktop)
+	// White to move and in check from the rook on a1; the engine has a king
+	// and rook, so the game goes on after the king steps out.
+	tb.newGame(gameOpts{color: "white", level: "1", fen: "4k3/8/8/8/8/8/8/r3K3 w - - 0 40"})
+	tb.recordStatus()
+	tb.waitStatus(uiWait, "Check", "Your move")
+	tb.shot("check-your-move")
+	tb.clickSquare("e1")
+	tb.clickSquare("e2")
+	tb.waitSeen("Knightwatch is thinking", engineWait)
+	tb.waitPly(2, engineWait)
+	tb.waitAttr("#board", "data-thinking", "false", engineWait)
+	tb.waitStatus(uiWait, "Your move")
+	tb.shot("your-move-again")
+	t.Logf("status line showed %q", tb.statusSeen())
+
+	// Checkmate in words, live, as the game ends.
+	tb.newGame(gameOpts{color: "white", level: "1", fen: "7k/8/6K1/8/8/8/8/1Q6 w - - 0 40"})
+	tb.waitStatus(uiWait, "Your move")
+	if s := tb.statusText(); strings.Contains(s, "Check") {
+		t.Errorf("status line says %q without a check on the board", s)
+	}
+	tb.clickSquare("b1")
+	tb.clickSquare("b8")
+	tb.waitAttr("#board", "data-status", "over", uiWait)
+	tb.waitStatus(uiWait, "Checkmate")
+	tb.shot("checkmate")
+}

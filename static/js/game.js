@@ -4,7 +4,7 @@
 
 import { Board, parseBoard, pieceURL } from './board.js';
 import { GameSocket } from './socket.js';
-import { Panel, sanWords, resultWords, endWords } from './panel.js';
+import { Panel, sanWords, resultWords, endWords, turnWords } from './panel.js';
 import * as sound from './sound.js';
 
 const root = document.querySelector('main.game-page');
@@ -30,7 +30,7 @@ const socket = new GameSocket(socketURL(), {
   onStatus: (up) => {
     banner.hidden = up;
     if (!up) panel.say('Connection lost; reconnecting…', true);
-    else if (panel.status.textContent.startsWith('Connection lost')) panel.say('');
+    else if (panel.message().startsWith('Connection lost')) panel.say('');
   },
 });
 socket.connect();
@@ -119,7 +119,7 @@ function applyState(next) {
     else if (last && /[+#]$/.test(last.san)) sound.play('check');
     else if (last && last.san.includes('x')) sound.play('capture');
     else sound.play('move');
-    if (!panel.status.classList.contains('error') || next.moves.length) panel.say('');
+    if (!panel.isError() || next.moves.length) panel.say('');
   } else if (prev && next.ply < prev.ply) {
     announce(`Moves taken back. ${next.turn === next.human ? 'Your move.' : ''}`);
     panel.say('Moves taken back.');
@@ -132,7 +132,6 @@ function applyState(next) {
       openDialog(next);
       if (prev) announce(words);
     }
-    panel.say(words);
   }
   updateChrome();
 }
@@ -269,6 +268,7 @@ function updateChrome() {
   else if (state.turn === state.human) title = 'Your turn';
   else title = state.thinking ? 'Knightwatch is thinking' : "Knightwatch's turn";
   document.title = `${title} · Knightwatch`;
+  panel.turnWords(turnWords(state));
   boardEl.setAttribute('aria-label', `Chess board, ${shown === state.ply ? 'current position' : 'reviewing an earlier position'}. ${title}.`);
 }
 
