@@ -198,3 +198,40 @@ func TestDefectStatusWords(t *testing.T) {
 	tb.waitStatus(uiWait, "Checkmate")
 	tb.shot("checkmate")
 }
+
+// TestDefectGameOverDialogOnce (issue 34, item 8): the game-over dialog
+// opens when the game ends in front of the person, not on every later visit;
+// the result stays in the status line.
+func TestDefectGameOverDialogOnce(t *testing.T) {
+	e := newEnv(t)
+	tb := e.newTab(t, desktop)
+	tb.newGame(gameOpts{color: "white", level: "1", fen: "7k/8/6K1/8/8/8/8/1Q6 w - - 0 40"})
+	path := tb.gamePath()
+	tb.clickSquare("b1")
+	tb.clickSquare("b8")
+	over := tb.waitGameOver(uiWait)
+	if !strings.Contains(over.Result, "1-0") {
+		t.Errorf("dialog result %q after Qb8#, want 1-0", over.Result)
+	}
+	tb.shot("mate-dialog")
+	tb.clickSel(`dialog#game-over button[value=close]`)
+	tb.waitJS(`!document.querySelector('dialog#game-over').open`, "the dialog to close", ``, uiWait)
+
+	for i, how := range []string{"reload", "new tab"} {
+		v := tb
+		if how == "reload" {
+			v.open(path)
+		} else {
+			v = e.newTab(t, desktop)
+			v.open(path)
+		}
+		v.waitBoard()
+		v.waitAttr("#board", "data-status", "over", uiWait)
+		v.waitStatus(uiWait, "White wins", "Checkmate")
+		time.Sleep(700 * time.Millisecond) // the dialog would open with the first state
+		v.shot(fmt.Sprintf("revisit-%d", i))
+		if v.dialogOpen() {
+			t.Errorf("%s of the finished game: the game-over dialog opened again", how)
+		}
+	}
+}

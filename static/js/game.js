@@ -125,13 +125,13 @@ function applyState(next) {
     panel.say('Moves taken back.');
   }
 
-  if (next.status === 'over') {
-    const words = endWords(next);
-    if (dialogShownFor !== next.id + next.ply) {
-      dialogShownFor = next.id + next.ply;
-      openDialog(next);
-      if (prev) announce(words);
-    }
+  // The dialog opens only when the person sees the game end here, live;
+  // opening a finished game later shows the result in the status line
+  // (turn words) without the dialog.
+  if (next.status === 'over' && prev && prev.status === 'playing' && dialogShownFor !== next.id) {
+    dialogShownFor = next.id;
+    openDialog(next);
+    announce(endWords(next));
   }
   updateChrome();
 }
