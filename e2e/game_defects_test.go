@@ -235,3 +235,58 @@ func TestDefectGameOverDialogOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestDefectDrawOffer (issue 34, item 3): a draw offer is confirmed first,
+// the engine does not take a draw in the opening, repeated offers are
+// limited, and an engine that stands badly late in a game accepts.
+func TestDefectDrawOffer(t *testing.T) {
+	e := newEnv(t)
+	tb := e.newTab(t, desktop)
+
+	t.Run("opening", func(t *testing.T) {
+		tb := tb.in(t)
+		tb.newGame(gameOpts{color: "white", level: "1"})
+		tb.playAndWait("e2", "e4", 2)
+		tb.recordStatus()
+		tb.spyConfirm(false)
+		tb.clickAction("draw")
+		if q := tb.confirms(); len(q) != 1 || !strings.Contains(strings.ToLower(q[0]), "draw") {
+			t.Fatalf("offering a draw asked %q, want one confirmation about the draw", q)
+		}
+		time.Sleep(700 * time.Millisecond)
+		for _, s := range tb.statusSeen() {
+			if strings.Contains(s, "draw") {
+				t.Errorf("a cancelled offer still reached the engine: the status line said %q", s)
+			}
+		}
+		tb.spyConfirm(true)
+		tb.clickAction("draw")
+		tb.waitSeen("declines", engineWait)
+		tb.shot("draw-declined")
+		time.Sleep(500 * time.Millisecond)
+		if b := tb.board(); b.Status != "playing" {
+			t.Fatalf("after a draw offer on move 2 the game is %q; the engine must not take a draw in the opening (status %q)", b.Status, tb.statusSeen())
+		}
+		// A second offer at once is refused with a notice, not evaluated.
+		tb.clickAction("draw")
+		tb.waitSeen("again", uiWait)
+		tb.shot("draw-rate-limited")
+		t.Logf("status line showed %q", tb.statusSeen())
+	})
+
+	t.Run("lost late", func(t *testing.T) {
+		tb := tb.in(t)
+		// Move 40: the engine (Black) is a queen and a rook down.
+		tb.newGame(gameOpts{color: "white", level: "1", fen: "6k1/5ppp/8/8/8/8/5PPP/3QR1K1 w - - 0 40"})
+		tb.spyConfirm(true)
+		tb.clickAction("draw")
+		over := tb.waitGameOver(engineWait)
+		tb.shot("draw-accepted")
+		if !strings.Contains(over.Result, "1/2") {
+			t.Errorf("dialog result %q, want a draw", over.Result)
+		}
+		if q := tb.confirms(); len(q) != 1 {
+			t.Errorf("confirmations asked: %q, want one", q)
+		}
+	})
+}

@@ -296,7 +296,8 @@ document.addEventListener('click', (e) => {
       if (state && state.status === 'playing' && confirm('Resign this game?')) socket.send({ type: 'resign', ply });
       break;
     case 'draw':
-      socket.send({ type: 'draw', ply });
+      // Confirmed first, like resigning: an accepted draw ends the game.
+      if (state && state.status === 'playing' && confirm('Offer Knightwatch a draw?')) socket.send({ type: 'draw', ply });
       break;
     case 'takeback':
       socket.send({ type: 'takeback', ply });
