@@ -36,7 +36,7 @@ func (s *engineSearcher) Search(ctx context.Context, pos *game.Position, history
 		lim.MoveTime = req.MoveTime
 	}
 	r := s.e.Search(ctx, pos, history, lim, nil)
-	return SearchResult{Move: r.Move, CP: r.Score.CP, Mate: r.Score.Mate}
+	return SearchResult{Move: r.Move, CP: r.Score.CP, Mate: r.Score.Mate, Depth: r.Depth}
 }
 
 // setTablebase gives the engine Syzygy tables (Config.SyzygyPath).

@@ -27,6 +27,9 @@ type SearchResult struct {
 	Move game.Move
 	CP   int // centipawns
 	Mate int // mate in N (negative: the side to move gets mated); 0 when none seen
+	// Depth is how deep the search went; 0 for a book move, whose score
+	// means nothing.
+	Depth int
 }
 
 // Searcher is the part of an engine the web game uses. The real engine is

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -37,6 +36,14 @@ type room struct {
 
 	search *job // the engine's running search for its move, or nil
 	draw   *job // a running draw-offer evaluation, or nil
+
+	// evals are the engine's evaluations of its recent moves, for draw
+	// offers (draw.go). drawOffered and lastDrawOffer (the person's move
+	// count at the last offer) space offers out; both live only as long as
+	// the room.
+	evals         []engineEval
+	drawOffered   bool
+	lastDrawOffer int
 }
 
 // job is a cancellable engine task. Comparing the room's pointer with the
@@ -327,60 +334,10 @@ func (r *room) runSearch(ctx context.Context, j *job, pos *game.Position, hist [
 		}
 		return
 	}
+	if m == res.Move {
+		r.recordEvalLocked(res)
+	}
 	r.broadcastStateLocked(now)
-}
-
-// drawEvalTime is how long the engine thinks about a draw offer; enough
-// for a sound evaluation, short enough to feel like an answer.
-const drawEvalTime = 400 * time.Millisecond
-
-func (r *room) startDrawEvalLocked(from *client) {
-	ctx, cancel := context.WithCancel(r.srv.ctx)
-	j := &job{cancel: cancel}
-	r.draw = j
-	pos := r.pos()
-	hist := r.g.HashHistory()
-	ply := r.g.Len()
-	engineSide := r.human.Other()
-	go func() {
-		defer cancel()
-		// Full strength: the answer should be honest whatever the level.
-		res, ok := r.srv.pool.search(ctx, r.id, pos, hist, SearchRequest{Level: len(r.srv.cfg.Levels), MoveTime: drawEvalTime, Evaluate: true})
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		if r.draw != j {
-			return
-		}
-		r.draw = nil
-		if !ok || r.closed || r.over() || r.g.Len() != ply {
-			r.broadcastLocked(encodeNotice("The draw offer lapsed: the game moved on."))
-			return
-		}
-		cp, mate := res.CP, res.Mate
-		if pos.Side() != engineSide {
-			cp, mate = -cp, -mate
-		}
-		// The engine accepts only when it does not think it is better.
-		if mate > 0 || (mate == 0 && cp > 0) {
-			r.broadcastLocked(encodeNotice("The engine declines the draw."))
-			return
-		}
-		now := time.Now()
-		rec := r.rec
-		r.chargeLocked(&rec, now)
-		o := game.Outcome{Result: game.Draw, Termination: game.DrawAgreed}
-		finish(&rec, o, now)
-		if err := r.commitLocked(&rec); err != nil {
-			r.sendLocked(from, encodeError(protoErr(CodeServer, "could not save the game")))
-			return
-		}
-		r.g.SetOutcome(o)
-		r.cancelJobsLocked()
-		r.runStart = time.Time{}
-		r.syncClockLocked(now)
-		r.broadcastLocked(encodeNotice("The engine accepts the draw."))
-		r.broadcastStateLocked(now)
-	}()
 }
 
 // handle applies one decoded message from c.
@@ -408,15 +365,8 @@ func (r *room) handle(c *client, m Message) {
 	case MsgDraw:
 		if r.over() {
 			perr = protoErr(CodeGameOver, "the game is over")
-		} else if r.srv.pool == nil {
-			r.sendLocked(c, encodeNotice("The engine declines the draw."))
-			return
-		} else if r.draw != nil {
-			r.sendLocked(c, encodeNotice("The engine is still considering your draw offer."))
-			return
 		} else {
-			r.startDrawEvalLocked(c)
-			r.broadcastLocked(encodeNotice("You offer a draw."))
+			r.offerDrawLocked(c)
 			return
 		}
 	case MsgTakeback:
@@ -448,9 +398,9 @@ func (r *room) humanMoveLocked(s string, now time.Time) *ProtoError {
 	if pos.Side() != r.human {
 		return protoErr(CodeNotYourTurn, "it is the engine's turn")
 	}
-	m, err := pos.ParseMove(strings.TrimSpace(s))
-	if err != nil || m == game.NullMove || m == game.NoMove {
-		return protoErr(CodeIllegalMove, "illegal move %s", s)
+	m, err := parseTypedMove(pos, s)
+	if err != nil {
+		return typedMoveError(s, err)
 	}
 	return r.playLocked(m, now)
 }
@@ -501,6 +451,7 @@ func (r *room) takebackLocked(now time.Time) *ProtoError {
 	for i := 0; i < n; i++ {
 		r.g.Undo()
 	}
+	r.dropEvalsLocked()
 	r.cancelJobsLocked()
 	r.runStart = time.Time{}
 	r.syncClockLocked(now)

@@ -388,6 +388,9 @@ type HomeData struct {
 	Levels   []LevelView
 	Clocks   []string
 	Error    string
+	// FEN is the start position typed into a rejected form, shown again in
+	// its field so the person can correct it rather than retype it.
+	FEN string
 	// Reconnaissance Chess: the bots, the clocks, and the person's games.
 	ReconOpponents []ReconOpponent
 	ReconClocks    []string
@@ -592,6 +595,17 @@ func (s *Server) parseNewGame(r *http.Request) (*newGameForm, error) {
 	return f, nil
 }
 
+// typedFEN is the start position as typed into the new-game form, kept
+// for re-rendering a rejected form (html/template escapes it); a
+// pathological length is cut, since it was rejected anyway.
+func typedFEN(r *http.Request) string {
+	fen := strings.TrimSpace(r.PostForm.Get("fen"))
+	if len(fen) > 200 {
+		fen = fen[:200]
+	}
+	return fen
+}
+
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	if !sameOriginPost(r) {
 		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
@@ -629,6 +643,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 			s.serverError(w, err)
 			return
 		}
+		d.FEN = typedFEN(r)
 		s.render(w, http.StatusBadRequest, pageHome, d)
 		return
 	}

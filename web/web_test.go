@@ -288,43 +288,6 @@ func TestAllTabsSeeMovesAndStaleTabRefused(t *testing.T) {
 	}
 }
 
-func TestDrawOffer(t *testing.T) {
-	tests := []struct {
-		name       string
-		cp, mate   int
-		wantStatus string
-		wantNotice string
-	}{
-		{"engine better declines", 120, 0, "playing", "declines"},
-		{"engine mating declines", 0, 3, "playing", "declines"},
-		{"equal accepts", 0, 0, "over", "accepts"},
-		{"engine worse accepts", -200, 0, "over", "accepts"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			// The person is White and to move, so the fake's score (for the
-			// side to move) is negated to get the engine's view.
-			e := newEnv(t, envOpts{searcher: &fakeSearcher{cp: -tc.cp, mate: -tc.mate}})
-			c := e.browser()
-			id := e.newGame(c, form("white", "1", "standard", "none"))
-			w := e.mustDial(c, id)
-			w.state()
-			w.send(`{"type":"draw","ply":0}`)
-			n := w.waitFor("notice", func(m anyMsg) bool { return m.Type == "notice" && m.Text != "You offer a draw." })
-			if !strings.Contains(n.Text, tc.wantNotice) {
-				t.Fatalf("notice %q, want %q", n.Text, tc.wantNotice)
-			}
-			s := w.sync()
-			if s.Status != tc.wantStatus || e.row(id).Status.String() != tc.wantStatus {
-				t.Fatalf("status %s (db %s), want %s", s.Status, e.row(id).Status, tc.wantStatus)
-			}
-			if tc.wantStatus == "over" && (s.Result != "1/2-1/2" || s.Reason != game.DrawAgreed.String()) {
-				t.Fatalf("result %s %s", s.Result, s.Reason)
-			}
-		})
-	}
-}
-
 // A new server on the same database file (a restart, even after kill -9)
 // finds the game where it was; if the engine was to move, it moves.
 func TestResumeAfterRestart(t *testing.T) {

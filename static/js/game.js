@@ -4,7 +4,7 @@
 
 import { Board, parseBoard, pieceURL } from './board.js';
 import { GameSocket } from './socket.js';
-import { Panel, sanWords, resultWords, endWords } from './panel.js';
+import { Panel, sanWords, resultWords, endWords, turnWords } from './panel.js';
 import * as sound from './sound.js';
 
 const root = document.querySelector('main.game-page');
@@ -21,6 +21,7 @@ let shown = 0; // ply on the board; equals state.ply unless reviewing
 let flipped = false; // the person turned the board round
 let pending = null; // {from, to} of a move sent and drawn early, until the server answers
 let dialogShownFor = ''; // the game whose end we already announced
+let typed = null; // {text, ply} of a move sent from the move box, until the server answers
 
 const board = new Board(boardEl, { onMove: requestMove });
 const panel = new Panel(root, { onPick: (ply) => showPly(ply) });
@@ -29,7 +30,7 @@ const socket = new GameSocket(socketURL(), {
   onStatus: (up) => {
     banner.hidden = up;
     if (!up) panel.say('Connection lost; reconnecting…', true);
-    else if (panel.status.textContent.startsWith('Connection lost')) panel.say('');
+    else if (panel.message().startsWith('Connection lost')) panel.say('');
   },
 });
 socket.connect();
@@ -53,6 +54,12 @@ function onMessage(msg) {
       break;
     case 'error':
       panel.say(msg.message || msg.code || 'The server refused that.', true);
+      if (typed) {
+        // Keep the refused text in the box, selected, ready to correct.
+        typed = null;
+        moveInput.focus();
+        moveInput.select();
+      }
       if (pending && state) {
         pending = null;
         redraw(); // snap the early-drawn move back
@@ -80,6 +87,12 @@ function applyState(next) {
   const lm = next.lastMove;
   const mine = pending && lm && pending.from === lm.from && pending.to === lm.to;
   pending = null;
+  if (typed && next.ply !== typed.ply) {
+    // The typed move was played (or the game moved on): empty the box
+    // unless the person has started typing something else.
+    if (moveInput.value.trim() === typed.text) moveInput.value = '';
+    typed = null;
+  }
   if (!prev && !flipped) board.setOrientation(next.human === 'black' ? 'black' : 'white');
   boardEl.dataset.ply = String(next.ply);
   boardEl.dataset.status = next.status;
@@ -106,20 +119,19 @@ function applyState(next) {
     else if (last && /[+#]$/.test(last.san)) sound.play('check');
     else if (last && last.san.includes('x')) sound.play('capture');
     else sound.play('move');
-    if (!panel.status.classList.contains('error') || next.moves.length) panel.say('');
+    if (!panel.isError() || next.moves.length) panel.say('');
   } else if (prev && next.ply < prev.ply) {
     announce(`Moves taken back. ${next.turn === next.human ? 'Your move.' : ''}`);
     panel.say('Moves taken back.');
   }
 
-  if (next.status === 'over') {
-    const words = endWords(next);
-    if (dialogShownFor !== next.id + next.ply) {
-      dialogShownFor = next.id + next.ply;
-      openDialog(next);
-      if (prev) announce(words);
-    }
-    panel.say(words);
+  // The dialog opens only when the person sees the game end here, live;
+  // opening a finished game later shows the result in the status line
+  // (turn words) without the dialog.
+  if (next.status === 'over' && prev && prev.status === 'playing' && dialogShownFor !== next.id) {
+    dialogShownFor = next.id;
+    openDialog(next);
+    announce(endWords(next));
   }
   updateChrome();
 }
@@ -256,6 +268,7 @@ function updateChrome() {
   else if (state.turn === state.human) title = 'Your turn';
   else title = state.thinking ? 'Knightwatch is thinking' : "Knightwatch's turn";
   document.title = `${title} · Knightwatch`;
+  panel.turnWords(turnWords(state));
   boardEl.setAttribute('aria-label', `Chess board, ${shown === state.ply ? 'current position' : 'reviewing an earlier position'}. ${title}.`);
 }
 
@@ -283,7 +296,8 @@ document.addEventListener('click', (e) => {
       if (state && state.status === 'playing' && confirm('Resign this game?')) socket.send({ type: 'resign', ply });
       break;
     case 'draw':
-      socket.send({ type: 'draw', ply });
+      // Confirmed first, like resigning: an accepted draw ends the game.
+      if (state && state.status === 'playing' && confirm('Offer Knightwatch a draw?')) socket.send({ type: 'draw', ply });
       break;
     case 'takeback':
       socket.send({ type: 'takeback', ply });
@@ -375,5 +389,7 @@ moveForm.addEventListener('submit', (e) => {
   if (state.status !== 'playing') { panel.say('The game is over.', true); return; }
   if (shown !== state.ply) showPly(state.ply);
   if (!socket.send({ type: 'move', move: text, ply: state.ply })) panel.say('Offline: the move will be sent when the connection is back.', true);
-  moveInput.value = '';
+  // The text stays until the server plays the move (then the box empties)
+  // or refuses it (then it stays, to be corrected).
+  typed = { text, ply: state.ply };
 });

@@ -66,6 +66,8 @@ export class Panel {
     this.top = root.querySelector('#player-top');
     this.bottom = root.querySelector('#player-bottom');
     this.status = root.querySelector('#status-line');
+    this.turn = this.status.querySelector('[data-turn-words]'); // whose move, check, the result
+    this.msg = this.status.querySelector('[data-status-msg]'); // notices and refusals
     this.backLive = root.querySelector('#back-live');
     this.clockBase = null; // {white, black, running, at}
     this.tick = 0;
@@ -187,10 +189,25 @@ export class Panel {
     this.backLive.hidden = shownPly === state.ply;
   }
 
-  /** say shows a short line under the opponent; error lines are red. */
+  /** say shows a short message in the status line; error messages are red. */
   say(text, isError) {
-    this.status.textContent = text;
-    this.status.classList.toggle('error', !!isError);
+    this.msg.textContent = text;
+    this.msg.classList.toggle('error', !!isError);
+  }
+
+  /** message is the status line's current message (not the turn words). */
+  message() {
+    return this.msg.textContent;
+  }
+
+  /** isError says whether the current message is a refusal. */
+  isError() {
+    return this.msg.classList.contains('error');
+  }
+
+  /** turnWords sets the status line's standing words: whose move, check, the result. */
+  turnWords(text) {
+    if (this.turn.textContent !== text) this.turn.textContent = text;
   }
 }
 
@@ -203,6 +220,18 @@ export function formatClock(ms) {
   if (t < 10000) return `${m}:${sec}.${Math.floor((t % 1000) / 100)}`;
   if (m >= 60) return `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${sec}`;
   return `${m}:${sec}`;
+}
+
+/**
+ * turnWords says where the live game stands, for the status line: "Your
+ * move", "Knightwatch is thinking", "Check · Your move", or the result
+ * ("White wins · Checkmate") once it is over.
+ */
+export function turnWords(state) {
+  if (state.status === 'over') return endWords(state);
+  const check = state.check ? 'Check · ' : '';
+  if (state.turn === state.human) return `${check}Your move`;
+  return check + (state.thinking ? 'Knightwatch is thinking' : "Knightwatch's move");
 }
 
 /** endWords is the one-line verdict: "Black wins · White resigned", "Draw by agreement". */

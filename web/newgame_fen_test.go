@@ -1,0 +1,62 @@
+package web
+
+import (
+	"html"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"knightwatch/store"
+)
+
+// TestRejectedFENKept: a rejected start position comes back in its field,
+// with the field's <details> open beside the error (issue 34, item 5).
+func TestRejectedFENKept(t *testing.T) {
+	// The real home.html, to check its field and <details>.
+	st, err := store.Open(filepath.Join(t.TempDir(), "kw.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Config{Store: st, Templates: os.DirFS("../templates"), Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
+		NoEngine: true, Levels: testLevels, Logger: log.New(io.Discard, "", 0), MatchEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer func() { srv.Close(); ts.Close(); st.Close() }()
+	e := &testEnv{t: t, srv: srv, ts: ts, store: st}
+	c := e.browser()
+	for _, typed := range []string{
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+		`8/8/8/8/8/8/8/8 w - - 0 1"><script>`,
+	} {
+		f := form("white", "1", "standard", "none")
+		f.Set("fen", typed)
+		resp, err := c.PostForm(e.ts.URL+"/games", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		page := string(body)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(page, "fen:") {
+			t.Fatalf("%q: %s, want 400 naming fen", typed, resp.Status)
+		}
+		if !strings.Contains(page, `value="`+html.EscapeString(typed)+`"`) {
+			i := strings.Index(page, `name="fen"`)
+			t.Errorf("%q: the fen field does not hold what was typed: %s", typed, page[max(i-60, 0):min(i+200, len(page))])
+		}
+		if strings.Contains(page, "<script>") {
+			t.Errorf("%q: the typed text reached the page unescaped", typed)
+		}
+		if !strings.Contains(page, `data-for="chess" open`) {
+			t.Errorf("%q: the FEN field's details are closed", typed)
+		}
+	}
+}
