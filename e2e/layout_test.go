@@ -230,3 +230,24 @@ func TestLayoutRecon(t *testing.T) {
 		})
 	}
 }
+
+// TestLayoutHomePhone: on a phone the new-game form's Play button shows
+// without scrolling.
+func TestLayoutHomePhone(t *testing.T) {
+	e := newEnv(t)
+	for _, vp := range []viewport{phone, layoutViewports[2]} {
+		t.Run(vp.name, func(t *testing.T) {
+			tb := e.newTab(t, vp)
+			defer tb.close()
+			tb.open("/")
+			tb.waitJS(`document.querySelector('form#new-game')`, "the new-game form", "", uiWait)
+			tb.shot("home")
+			b := eval[[]float64](tb, `(() => { scrollTo(0, 0); const r = document.querySelector('form#new-game button[type=submit]').getBoundingClientRect();
+				return [r.top, r.bottom, innerHeight, r.width]; })()`)
+			if b[3] == 0 || b[1] > b[2]+1 {
+				t.Errorf("[%s] Play spans y %.0f..%.0f: below the fold of a %v px screen", vp.name, b[0], b[1], b[2])
+			}
+			tb.checkNoSideways("home page", "form#new-game")
+		})
+	}
+}
