@@ -1,11 +1,14 @@
 package e2e
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
 
@@ -249,5 +252,52 @@ func TestLayoutHomePhone(t *testing.T) {
 			}
 			tb.checkNoSideways("home page", "form#new-game")
 		})
+	}
+}
+
+// TestLayoutTouchDragLift drags a piece with a finger and checks the
+// dragged piece is drawn above the finger, not under it.
+func TestLayoutTouchDragLift(t *testing.T) {
+	e := newEnv(t)
+	tb := e.newTab(t, phone)
+	tb.newGame(gameOpts{color: "white", level: "1"})
+	fx, fy := tb.squareCenter("e2")
+	tx, ty := tb.squareCenter("e4")
+	sq, _ := tb.rectOf(`#board [data-square="e2"]`)
+	one, zero := 1.0, 0.0
+	touch := func(typ input.DispatchTouchEventType, x, y float64) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			pts := []*input.TouchPoint{{X: x, Y: y, RadiusX: &one, RadiusY: &one, Force: &one, ID: &zero}}
+			if typ == input.DispatchTouchEventTypeTouchEnd {
+				pts = []*input.TouchPoint{}
+			}
+			_, err := cdp.Call(ctx, tg, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: pts})
+			time.Sleep(30 * time.Millisecond)
+			return err
+		})
+	}
+	tb.do(touch(input.DispatchTouchEventTypeTouchStart, fx, fy))
+	const steps = 8
+	for i := 1; i <= steps; i++ {
+		f := float64(i) / steps
+		tb.do(touch(input.DispatchTouchEventTypeTouchMove, fx+(tx-fx)*f, fy+(ty-fy)*f))
+	}
+	ghost := eval[[]float64](tb, `(() => { const g = document.querySelector('.drag-ghost');
+		if (!g) return []; const r = g.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, r.height]; })()`)
+	tb.shot("mid-drag")
+	tb.do(touch(input.DispatchTouchEventTypeTouchEnd, tx, ty))
+	if len(ghost) != 3 {
+		t.Fatalf("no .drag-ghost while a finger drags e2-e4")
+	}
+	t.Logf("finger at (%.0f,%.0f), ghost centre (%.0f,%.0f), square %.0f px", tx, ty, ghost[0], ghost[1], sq.H)
+	if lift := ty - ghost[1]; lift < sq.H/2 {
+		t.Errorf("the dragged piece's centre is %.0f px above the finger, want at least half a square (%.0f px)", lift, sq.H/2)
+	}
+	if math.Abs(ghost[0]-tx) > sq.W/2 {
+		t.Errorf("the dragged piece's centre is %.0f px beside the finger", ghost[0]-tx)
+	}
+	tb.waitJS(`+document.getElementById('board').getAttribute('data-ply') >= 1`, "the dragged move to be played", "", uiWait)
+	if b := tb.board(); b.Pieces["e4"] != "wP" {
+		t.Errorf("after the drag e4=%q", b.Pieces["e4"])
 	}
 }

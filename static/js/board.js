@@ -283,8 +283,11 @@ export class Board {
     }
     const r = this.el.getBoundingClientRect();
     if (d.ghost) {
+      // A finger would hide the piece it drags: on touch, draw it most of a
+      // square above the finger (the drop square is still the one under it).
+      const lift = e.pointerType === 'touch' ? r.height / 8 * 0.8 : 0;
       d.ghost.style.left = `${e.clientX - r.left}px`;
-      d.ghost.style.top = `${e.clientY - r.top}px`;
+      d.ghost.style.top = `${e.clientY - r.top - lift}px`;
     }
     const over = this.squareAt(e.clientX, e.clientY);
     if (over !== d.hover) {
