@@ -251,6 +251,9 @@ func TestLayoutHomePhone(t *testing.T) {
 				t.Errorf("[%s] Play spans y %.0f..%.0f: below the fold of a %v px screen", vp.name, b[0], b[1], b[2])
 			}
 			tb.checkNoSideways("home page", "form#new-game")
+			if j := eval[string](tb, `(document.body.innerText.match(/~\d+|half-moves?|\bplies\b/i) || [''])[0]`); j != "" {
+				t.Errorf("[%s] the home page says %q: jargon (say moves, or ≈N Elo with its scale)", vp.name, j)
+			}
 		})
 	}
 }
