@@ -367,7 +367,7 @@ type GameSummary struct {
 	Date            string
 	Variant         string
 	LevelName       string
-	Moves           int
+	Moves           int // moves as players count them: a move is one by each side
 }
 
 // HomeData is home.html's data.
@@ -418,7 +418,7 @@ func (s *Server) summary(g *store.Game) GameSummary {
 		ID: g.ID, URL: "/game/" + g.ID, PGNURL: "/game/" + g.ID + "/pgn",
 		White: white, Black: black, Result: g.Result, Reason: g.Reason.String(),
 		Date: date.UTC().Format("2006-01-02"), Variant: g.Variant, LevelName: lv.Name,
-		Moves: len(g.MoveList()),
+		Moves: (len(g.MoveList()) + 1) / 2,
 	}
 }
 

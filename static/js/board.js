@@ -86,7 +86,7 @@ export class Board {
       const rank = white ? 8 - i : i + 1;
       html += `<span class="rank ${i % 2 === 0 ? 'on-light' : 'on-dark'}" style="top:calc(${i} * 12.5% + 2px)">${rank}</span>`;
       const file = FILES[white ? i : 7 - i];
-      html += `<span class="file ${i % 2 === 0 ? 'on-dark' : 'on-light'}" style="left:calc(${i + 1} * 12.5% - 12px)">${file}</span>`;
+      html += `<span class="file ${i % 2 === 0 ? 'on-dark' : 'on-light'}" style="right:calc(${7 - i} * 12.5% + 2px)">${file}</span>`;
     }
     this.coords.innerHTML = html;
     this.el.dataset.orientation = this.orientation;
@@ -283,8 +283,11 @@ export class Board {
     }
     const r = this.el.getBoundingClientRect();
     if (d.ghost) {
+      // A finger would hide the piece it drags: on touch, draw it most of a
+      // square above the finger (the drop square is still the one under it).
+      const lift = e.pointerType === 'touch' ? r.height / 8 * 0.8 : 0;
       d.ghost.style.left = `${e.clientX - r.left}px`;
-      d.ghost.style.top = `${e.clientY - r.top}px`;
+      d.ghost.style.top = `${e.clientY - r.top - lift}px`;
     }
     const over = this.squareAt(e.clientX, e.clientY);
     if (over !== d.hover) {

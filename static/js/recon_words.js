@@ -73,7 +73,7 @@ export function reasonWords(reason, won) {
     case 'TIMEOUT': return won ? "the opponent's time ran out" : 'your time ran out';
     case 'RESIGN': return won ? 'the opponent resigned' : 'you resigned';
     case 'TURN_LIMIT': return 'the turn limit was reached';
-    case 'MOVE_LIMIT': return '100 half-moves passed without a capture or a pawn move';
+    case 'MOVE_LIMIT': return '50 moves each passed without a capture or a pawn move';
     default: return 'the game ended';
   }
 }
