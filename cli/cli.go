@@ -1,5 +1,5 @@
 // Package cli holds the knightwatch binary's subcommands, one file each
-// (serve, uci, perft, bench, match, tune, chenserver, rbc-match,
+// (serve, uci, perft, bench, match, tune, chenserver, syzygy, rbc-match,
 // rbc-playback). Each registers itself in init, so adding one touches no
 // shared list; Run dispatches to them and is what the tests drive in-process.
 package cli
