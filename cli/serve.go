@@ -97,12 +97,10 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		srv.Close()
 		return err
 	}
-	hs := &http.Server{
-		Handler:           srv,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          logger,
-	}
+	// Header and idle timeouts here; web bounds each request's body and
+	// response itself, so that WebSockets are not cut short.
+	hs := web.NewHTTPServer(srv)
+	hs.ErrorLog = logger
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(stdout, "Knightwatch listening on http://%s (database %s)\n", ln.Addr(), *dbPath)

@@ -228,14 +228,20 @@ func (s *Server) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	conn, err := s.upgrader.Upgrade(w, r, nil)
-	if err != nil {
+	release := s.acquireSocket(w, socketOwner(r, s, u), fmt.Sprintf("a%d", t.id))
+	if release == nil {
 		return
 	}
-	cl := &client{conn: conn, send: make(chan []byte, sendQueue), done: make(chan struct{}), table: t, seat: c, user: u}
+	conn, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		release()
+		return
+	}
+	cl := &client{conn: conn, send: make(chan []byte, sendQueue), done: make(chan struct{}), table: t, seat: c, user: u, release: release}
 	s.hub.mu.Lock()
 	if s.closed {
 		s.hub.mu.Unlock()
+		release()
 		conn.Close()
 		return
 	}

@@ -43,6 +43,9 @@ type client struct {
 	table *apiTable
 	seat  game.Color
 	user  *store.User
+	// release frees the socket's place under the per-owner limits
+	// (acquireSocket); readPump calls it on the way out.
+	release func()
 }
 
 // trySend queues b without blocking the room. A tab too slow to keep up
@@ -93,12 +96,18 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	release := s.acquireSocket(w, owner, id)
+	if release == nil {
+		return // 429 with the reason
+	}
 	conn, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
+		release()
 		return // Upgrade has already replied (403 for a foreign origin)
 	}
-	c := &client{conn: conn, send: make(chan []byte, sendQueue), done: make(chan struct{})}
+	c := &client{conn: conn, send: make(chan []byte, sendQueue), done: make(chan struct{}), release: release}
 	if err := s.join(id, c); err != nil {
+		release()
 		s.logf("game %s: %v", id, err)
 		conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseInternalServerErr, "game unavailable"), time.Now().Add(writeWait))
 		conn.Close()
@@ -112,6 +121,9 @@ func (s *Server) readPump(c *client) {
 	defer func() {
 		s.leave(c)
 		c.conn.Close()
+		if c.release != nil {
+			c.release()
+		}
 		s.conns.Done()
 	}()
 	c.conn.SetReadLimit(hardReadLimit)

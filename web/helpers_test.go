@@ -98,6 +98,9 @@ type envOpts struct {
 	rbcClock, rbcIncrement time.Duration
 	// matchEvery runs the matchmaker's rounds (default: never).
 	matchEvery time.Duration
+	// Limits (issue 35); zero: the defaults.
+	maxSocketsPerGame, maxSocketsPerOwner   int
+	requestReadTimeout, requestWriteTimeout time.Duration
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -117,6 +120,8 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 		NewSearcher: func() Searcher { return o.searcher }, Searchers: 2, Levels: testLevels,
 		NoEngine: o.noEngine, ReplyPause: -1, Logger: log.New(io.Discard, "", 0),
 		RBCClock: o.rbcClock, RBCIncrement: o.rbcIncrement, MatchEvery: -1,
+		MaxSocketsPerGame: o.maxSocketsPerGame, MaxSocketsPerOwner: o.maxSocketsPerOwner,
+		RequestReadTimeout: o.requestReadTimeout, RequestWriteTimeout: o.requestWriteTimeout,
 	}
 	if o.matchEvery > 0 {
 		cfg.MatchEvery = o.matchEvery

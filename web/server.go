@@ -75,6 +75,15 @@ type Config struct {
 	// called off (default 5 s; negative: never, for tests that call
 	// matchRound themselves).
 	MatchEvery time.Duration
+	// MaxSocketsPerGame and MaxSocketsPerOwner cap the WebSockets one
+	// owner (session) holds open to one game and in all (defaults
+	// DefaultMaxSocketsPerGame 8 and DefaultMaxSocketsPerOwner 32); an
+	// upgrade beyond either is refused with 429 and a sentence.
+	MaxSocketsPerGame, MaxSocketsPerOwner int
+	// RequestReadTimeout and RequestWriteTimeout bound reading the body of
+	// and writing the response to one ordinary (non-WebSocket) request
+	// (defaults 30 s and 60 s; negative: none).
+	RequestReadTimeout, RequestWriteTimeout time.Duration
 }
 
 // Server is the web app. Create it with New; it is an http.Handler.
@@ -93,6 +102,7 @@ type Server struct {
 	cancel   context.CancelFunc
 	closed   bool // under hub.mu
 	conns    sync.WaitGroup
+	sockets  socketCounts
 }
 
 // New builds a Server. It fails when the templates are missing or broken.
@@ -228,6 +238,8 @@ func (s *Server) levelInfo(n int) LevelInfo {
 
 // ServeHTTP makes Server an http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.limitRequest(w, r)
+	limitBody(w, r)
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
