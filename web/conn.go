@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -46,6 +47,9 @@ type client struct {
 	// release frees the socket's place under the per-owner limits
 	// (acquireSocket); readPump calls it on the way out.
 	release func()
+	// closeFrame, when set before done closes, is the close frame
+	// writePump sends instead of 1001 going away (closeWith).
+	closeFrame atomic.Pointer[[]byte]
 }
 
 // trySend queues b without blocking the room. A tab too slow to keep up
@@ -132,9 +136,22 @@ func (s *Server) readPump(c *client) {
 		c.conn.SetReadDeadline(time.Now().Add(pongWait))
 		return nil
 	})
+	limit := s.newMsgLimiter()
 	for {
 		kind, rd, err := c.conn.NextReader()
 		if err != nil {
+			return
+		}
+		// A message over the limit is dropped unread (NextReader skips
+		// what is left of it).
+		switch limit.check(time.Now()) {
+		case limitWarn:
+			c.trySend(encodeError(protoErr(CodeRateLimited, rateLimitedText)))
+			continue
+		case limitDrop:
+			continue
+		case limitClose:
+			c.closeWith(websocket.ClosePolicyViolation, rateCloseReason)
 			return
 		}
 		if !s.readOne(c, kind, rd) {
@@ -223,7 +240,11 @@ func (c *client) writePump() {
 					}
 				default:
 					c.conn.SetWriteDeadline(time.Now().Add(writeWait))
-					c.conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, ""))
+					frame := websocket.FormatCloseMessage(websocket.CloseGoingAway, "")
+					if f := c.closeFrame.Load(); f != nil {
+						frame = *f
+					}
+					c.conn.WriteMessage(websocket.CloseMessage, frame)
 					return
 				}
 			}

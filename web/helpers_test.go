@@ -101,6 +101,8 @@ type envOpts struct {
 	// Limits (issue 35); zero: the defaults.
 	maxSocketsPerGame, maxSocketsPerOwner   int
 	requestReadTimeout, requestWriteTimeout time.Duration
+	messageRate                             float64
+	messageBurst                            int
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -122,6 +124,12 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 		RBCClock: o.rbcClock, RBCIncrement: o.rbcIncrement, MatchEvery: -1,
 		MaxSocketsPerGame: o.maxSocketsPerGame, MaxSocketsPerOwner: o.maxSocketsPerOwner,
 		RequestReadTimeout: o.requestReadTimeout, RequestWriteTimeout: o.requestWriteTimeout,
+		MessageRate: o.messageRate, MessageBurst: o.messageBurst,
+	}
+	if o.messageRate == 0 {
+		// Tests play whole games at machine speed, far over what a person
+		// sends; TestMessageRateLimit sets its own limit.
+		cfg.MessageRate, cfg.MessageBurst = 10000, 10000
 	}
 	if o.matchEvery > 0 {
 		cfg.MatchEvery = o.matchEvery

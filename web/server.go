@@ -84,6 +84,12 @@ type Config struct {
 	// and writing the response to one ordinary (non-WebSocket) request
 	// (defaults 30 s and 60 s; negative: none).
 	RequestReadTimeout, RequestWriteTimeout time.Duration
+	// MessageRate and MessageBurst limit the messages one WebSocket may
+	// send (defaults DefaultMessageRate 20 a second, DefaultMessageBurst
+	// 40); beyond it the browser gets a rate_limited error, and a socket
+	// that keeps on is closed with 1008.
+	MessageRate  float64
+	MessageBurst int
 }
 
 // Server is the web app. Create it with New; it is an http.Handler.
