@@ -49,7 +49,7 @@ func (s *Server) setSignedIn(w http.ResponseWriter, r *http.Request, u *store.Us
 	if err != nil || sess.IsNew || owner == "" {
 		sess = sessions.NewSession(s.cookies, SessionCookie)
 		opts := *s.cookies.Options
-		opts.Secure = r.TLS != nil
+		opts.Secure = s.isHTTPS(r)
 		sess.Options = &opts
 		sess.IsNew = true
 		owner = newOwnerKey()
@@ -212,12 +212,8 @@ func (s *Server) handleBotsPlay(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	scheme := "ws"
-	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
-		scheme = "wss"
-	}
 	s.render(w, http.StatusOK, pageRecon, &ReconGameData{
-		ID: fmt.Sprintf("a%d", t.id), WSURL: fmt.Sprintf("%s://%s/ws/api/%d", scheme, r.Host, t.id),
+		ID: fmt.Sprintf("a%d", t.id), WSURL: s.wsURL(r, fmt.Sprintf("/ws/api/%d", t.id)),
 		OpponentName: t.names[c.Other()], Human: c.String(), APIGame: true,
 	})
 }

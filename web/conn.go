@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,20 +63,6 @@ func (c *client) trySend(b []byte) {
 }
 
 func (c *client) stop() { c.once.Do(func() { close(c.done) }) }
-
-// checkSameOrigin accepts a WebSocket upgrade only from a page of this
-// host (or from non-browser clients, which send no Origin).
-func checkSameOrigin(r *http.Request) bool {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return true
-	}
-	u, err := url.Parse(origin)
-	if err != nil {
-		return false
-	}
-	return strings.EqualFold(u.Host, r.Host)
-}
 
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	owner := s.currentOwner(r)

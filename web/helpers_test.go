@@ -103,6 +103,8 @@ type envOpts struct {
 	requestReadTimeout, requestWriteTimeout time.Duration
 	messageRate                             float64
 	messageBurst                            int
+	trustProxy                              bool
+	publicOrigin                            string
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -125,6 +127,7 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 		MaxSocketsPerGame: o.maxSocketsPerGame, MaxSocketsPerOwner: o.maxSocketsPerOwner,
 		RequestReadTimeout: o.requestReadTimeout, RequestWriteTimeout: o.requestWriteTimeout,
 		MessageRate: o.messageRate, MessageBurst: o.messageBurst,
+		TrustProxy: o.trustProxy, PublicOrigin: o.publicOrigin,
 	}
 	if o.messageRate == 0 {
 		// Tests play whole games at machine speed, far over what a person
