@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gorilla/websocket"
 
@@ -168,6 +169,12 @@ func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
 	if kind != websocket.TextMessage {
 		c.trySend(encodeError(protoErr(CodeBadJSON, "binary frames are not accepted")))
 		return true
+	}
+	// RFC 6455 (8.1): a text frame that is not UTF-8 fails the connection
+	// with 1007. gorilla/websocket checks only close frames' text.
+	if !utf8.Valid(buf[:n]) {
+		c.closeWith(websocket.CloseInvalidFramePayloadData, "text frame is not valid UTF-8")
+		return false
 	}
 	if c.table != nil {
 		msg, perr := DecodeReconMessage(buf[:n])
