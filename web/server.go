@@ -605,7 +605,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		rec, err := s.createRecon(r, owner)
 		var ferr *formError
 		if err != nil && !errors.As(err, &ferr) {
-			s.serverError(w, err)
+			s.saveFailed(w, owner, err)
 			return
 		}
 		if err != nil {
@@ -635,7 +635,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		ClockInitialMS: f.initialMS, ClockIncrementMS: f.incMS, WhiteMS: f.initialMS, BlackMS: f.initialMS,
 	}
 	if err := s.store.CreateGame(rec); err != nil {
-		s.serverError(w, err)
+		s.saveFailed(w, owner, err)
 		return
 	}
 	http.Redirect(w, r, "/game/"+rec.ID, http.StatusSeeOther)
