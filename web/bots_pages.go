@@ -59,10 +59,7 @@ type APIGameView struct {
 const botsListSize = 30
 
 func (s *Server) botsData(r *http.Request) (*BotsData, error) {
-	d := &BotsData{Title: "Connect your bot", ServerURL: "http://" + r.Host, StartElo: store.StartRating, EloK: store.EloK}
-	if r.TLS != nil {
-		d.ServerURL = "https://" + r.Host
-	}
+	d := &BotsData{Title: "Connect your bot", ServerURL: s.siteURL(r), StartElo: store.StartRating, EloK: store.EloK}
 	for _, o := range ReconOpponents {
 		if o.Account != "" {
 			d.Builtin = append(d.Builtin, o)

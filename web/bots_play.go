@@ -49,7 +49,7 @@ func (s *Server) setSignedIn(w http.ResponseWriter, r *http.Request, u *store.Us
 	if err != nil || sess.IsNew || owner == "" {
 		sess = sessions.NewSession(s.cookies, SessionCookie)
 		opts := *s.cookies.Options
-		opts.Secure = r.TLS != nil
+		opts.Secure = s.isHTTPS(r)
 		sess.Options = &opts
 		sess.IsNew = true
 		owner = newOwnerKey()
@@ -212,12 +212,8 @@ func (s *Server) handleBotsPlay(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	scheme := "ws"
-	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
-		scheme = "wss"
-	}
 	s.render(w, http.StatusOK, pageRecon, &ReconGameData{
-		ID: fmt.Sprintf("a%d", t.id), WSURL: fmt.Sprintf("%s://%s/ws/api/%d", scheme, r.Host, t.id),
+		ID: fmt.Sprintf("a%d", t.id), WSURL: s.wsURL(r, fmt.Sprintf("/ws/api/%d", t.id)),
 		OpponentName: t.names[c.Other()], Human: c.String(), APIGame: true,
 	})
 }
@@ -228,14 +224,20 @@ func (s *Server) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	conn, err := s.upgrader.Upgrade(w, r, nil)
-	if err != nil {
+	release := s.acquireSocket(w, socketOwner(r, s, u), fmt.Sprintf("a%d", t.id))
+	if release == nil {
 		return
 	}
-	cl := &client{conn: conn, send: make(chan []byte, sendQueue), done: make(chan struct{}), table: t, seat: c, user: u}
+	conn, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		release()
+		return
+	}
+	cl := &client{conn: conn, send: make(chan []byte, sendQueue), done: make(chan struct{}), table: t, seat: c, user: u, release: release}
 	s.hub.mu.Lock()
 	if s.closed {
 		s.hub.mu.Unlock()
+		release()
 		conn.Close()
 		return
 	}

@@ -4,10 +4,11 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gorilla/websocket"
 
@@ -43,6 +44,12 @@ type client struct {
 	table *apiTable
 	seat  game.Color
 	user  *store.User
+	// release frees the socket's place under the per-owner limits
+	// (acquireSocket); readPump calls it on the way out.
+	release func()
+	// closeFrame, when set before done closes, is the close frame
+	// writePump sends instead of 1001 going away (closeWith).
+	closeFrame atomic.Pointer[[]byte]
 }
 
 // trySend queues b without blocking the room. A tab too slow to keep up
@@ -57,20 +64,6 @@ func (c *client) trySend(b []byte) {
 }
 
 func (c *client) stop() { c.once.Do(func() { close(c.done) }) }
-
-// checkSameOrigin accepts a WebSocket upgrade only from a page of this
-// host (or from non-browser clients, which send no Origin).
-func checkSameOrigin(r *http.Request) bool {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return true
-	}
-	u, err := url.Parse(origin)
-	if err != nil {
-		return false
-	}
-	return strings.EqualFold(u.Host, r.Host)
-}
 
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	owner := s.currentOwner(r)
@@ -93,12 +86,18 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	release := s.acquireSocket(w, owner, id)
+	if release == nil {
+		return // 429 with the reason
+	}
 	conn, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
+		release()
 		return // Upgrade has already replied (403 for a foreign origin)
 	}
-	c := &client{conn: conn, send: make(chan []byte, sendQueue), done: make(chan struct{})}
+	c := &client{conn: conn, send: make(chan []byte, sendQueue), done: make(chan struct{}), release: release}
 	if err := s.join(id, c); err != nil {
+		release()
 		if errors.Is(err, errGameDeleted) {
 			// Deleted from the list of games: send the tab home, once,
 			// instead of leaving it to reconnect to nothing.
@@ -122,6 +121,9 @@ func (s *Server) readPump(c *client) {
 	defer func() {
 		s.leave(c)
 		c.conn.Close()
+		if c.release != nil {
+			c.release()
+		}
 		s.conns.Done()
 	}()
 	c.conn.SetReadLimit(hardReadLimit)
@@ -130,9 +132,22 @@ func (s *Server) readPump(c *client) {
 		c.conn.SetReadDeadline(time.Now().Add(pongWait))
 		return nil
 	})
+	limit := s.newMsgLimiter()
 	for {
 		kind, rd, err := c.conn.NextReader()
 		if err != nil {
+			return
+		}
+		// A message over the limit is dropped unread (NextReader skips
+		// what is left of it).
+		switch limit.check(time.Now()) {
+		case limitWarn:
+			c.trySend(encodeError(protoErr(CodeRateLimited, rateLimitedText)))
+			continue
+		case limitDrop:
+			continue
+		case limitClose:
+			c.closeWith(websocket.ClosePolicyViolation, rateCloseReason)
 			return
 		}
 		if !s.readOne(c, kind, rd) {
@@ -164,6 +179,12 @@ func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
 	if kind != websocket.TextMessage {
 		c.trySend(encodeError(protoErr(CodeBadJSON, "binary frames are not accepted")))
 		return true
+	}
+	// RFC 6455 (8.1): a text frame that is not UTF-8 fails the connection
+	// with 1007. gorilla/websocket checks only close frames' text.
+	if !utf8.Valid(buf[:n]) {
+		c.closeWith(websocket.CloseInvalidFramePayloadData, "text frame is not valid UTF-8")
+		return false
 	}
 	if c.table != nil {
 		msg, perr := DecodeReconMessage(buf[:n])
@@ -221,7 +242,11 @@ func (c *client) writePump() {
 					}
 				default:
 					c.conn.SetWriteDeadline(time.Now().Add(writeWait))
-					c.conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, ""))
+					frame := websocket.FormatCloseMessage(websocket.CloseGoingAway, "")
+					if f := c.closeFrame.Load(); f != nil {
+						frame = *f
+					}
+					c.conn.WriteMessage(websocket.CloseMessage, frame)
 					return
 				}
 			}

@@ -100,6 +100,13 @@ type envOpts struct {
 	rbcClock, rbcIncrement time.Duration
 	// matchEvery runs the matchmaker's rounds (default: never).
 	matchEvery time.Duration
+	// Limits (issue 35); zero: the defaults.
+	maxSocketsPerGame, maxSocketsPerOwner   int
+	requestReadTimeout, requestWriteTimeout time.Duration
+	messageRate                             float64
+	messageBurst                            int
+	trustProxy                              bool
+	publicOrigin                            string
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -119,6 +126,15 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 		NewSearcher: func() Searcher { return o.searcher }, Searchers: 2, Levels: testLevels,
 		NoEngine: o.noEngine, ReplyPause: -1, Logger: log.New(io.Discard, "", 0),
 		RBCClock: o.rbcClock, RBCIncrement: o.rbcIncrement, MatchEvery: -1,
+		MaxSocketsPerGame: o.maxSocketsPerGame, MaxSocketsPerOwner: o.maxSocketsPerOwner,
+		RequestReadTimeout: o.requestReadTimeout, RequestWriteTimeout: o.requestWriteTimeout,
+		MessageRate: o.messageRate, MessageBurst: o.messageBurst,
+		TrustProxy: o.trustProxy, PublicOrigin: o.publicOrigin,
+	}
+	if o.messageRate == 0 {
+		// Tests play whole games at machine speed, far over what a person
+		// sends; TestMessageRateLimit sets its own limit.
+		cfg.MessageRate, cfg.MessageBurst = 10000, 10000
 	}
 	if o.matchEvery > 0 {
 		cfg.MatchEvery = o.matchEvery

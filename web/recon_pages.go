@@ -186,12 +186,8 @@ func (s *Server) handleReconPage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, deletedURL, http.StatusSeeOther)
 		return
 	}
-	scheme := "ws"
-	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
-		scheme = "wss"
-	}
 	s.render(w, http.StatusOK, pageRecon, &ReconGameData{
-		ID: g.ID, WSURL: scheme + "://" + r.Host + "/ws/game/" + g.ID,
+		ID: g.ID, WSURL: s.wsURL(r, "/ws/game/"+g.ID),
 		OpponentName: opponentName(g.Opponent), Human: g.Human.String(),
 	})
 }

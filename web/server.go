@@ -81,6 +81,31 @@ type Config struct {
 	// so that they play tablebase endings perfectly. New opens them and
 	// fails when they cannot be read or hold no table.
 	SyzygyPath string
+	// MaxSocketsPerGame and MaxSocketsPerOwner cap the WebSockets one
+	// owner (session) holds open to one game and in all (defaults
+	// DefaultMaxSocketsPerGame 8 and DefaultMaxSocketsPerOwner 32); an
+	// upgrade beyond either is refused with 429 and a sentence.
+	MaxSocketsPerGame, MaxSocketsPerOwner int
+	// RequestReadTimeout and RequestWriteTimeout bound reading the body of
+	// and writing the response to one ordinary (non-WebSocket) request
+	// (defaults 30 s and 60 s; negative: none).
+	RequestReadTimeout, RequestWriteTimeout time.Duration
+	// MessageRate and MessageBurst limit the messages one WebSocket may
+	// send (defaults DefaultMessageRate 20 a second, DefaultMessageBurst
+	// 40); beyond it the browser gets a rate_limited error, and a socket
+	// that keeps on is closed with 1008.
+	MessageRate  float64
+	MessageBurst int
+	// TrustProxy trusts X-Forwarded-Proto from a TLS-terminating proxy in
+	// front: "https" there makes the session cookie Secure, sends HSTS and
+	// makes WebSocket URLs wss://. Leave it off when clients connect
+	// directly, or any client could claim HTTPS.
+	TrustProxy bool
+	// PublicOrigin is the site's origin as browsers see it, such as
+	// "https://example.org": WebSocket URLs, the CSP, the PGN Site tag and
+	// the WebSocket Origin check use it. Empty: the request's scheme and
+	// Host, when the Host looks like a host name ("localhost" if not).
+	PublicOrigin string
 }
 
 // Server is the web app. Create it with New; it is an http.Handler.
@@ -100,6 +125,9 @@ type Server struct {
 	closed   bool // under hub.mu
 	conns    sync.WaitGroup
 	tb       *syzygy.Tablebase // Config.SyzygyPath's tables, nil without
+	sockets  socketCounts
+	// publicOrigin is Config.PublicOrigin parsed (nil when unset).
+	publicOrigin *url.URL
 }
 
 // New builds a Server. It fails when the templates are missing or broken.
@@ -131,7 +159,14 @@ func New(cfg Config) (*Server, error) {
 		mux:     http.NewServeMux(),
 	}
 	// Write buffers come from a pool: an idle tab then holds none.
-	s.upgrader = websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{}, CheckOrigin: checkSameOrigin}
+	if cfg.PublicOrigin != "" {
+		u, err := parsePublicOrigin(cfg.PublicOrigin)
+		if err != nil {
+			return nil, err
+		}
+		s.publicOrigin = u
+	}
+	s.upgrader = websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{}, CheckOrigin: s.checkOrigin}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if err := s.loadTemplates(); err != nil {
 		return nil, err
@@ -241,15 +276,9 @@ func (s *Server) levelInfo(n int) LevelInfo {
 
 // ServeHTTP makes Server an http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "same-origin")
-	h.Set("X-Frame-Options", "DENY")
-	// Everything the app needs is served from here: no CDN, no fonts from
-	// elsewhere. The policy makes an accidental external request fail loudly.
-	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; media-src 'self' data: blob:; "+
-		"style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; font-src 'self' data:; "+
-		"connect-src 'self' ws://"+r.Host+" wss://"+r.Host+"; frame-ancestors 'none'; base-uri 'self'; form-action 'self'")
+	s.limitRequest(w, r)
+	limitBody(w, r)
+	s.securityHeaders(w, r)
 	s.mux.ServeHTTP(w, r)
 }
 
@@ -621,7 +650,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		rec, err := s.createRecon(r, owner)
 		var ferr *formError
 		if err != nil && !errors.As(err, &ferr) {
-			s.serverError(w, err)
+			s.saveFailed(w, owner, err)
 			return
 		}
 		if err != nil {
@@ -652,7 +681,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		ClockInitialMS: f.initialMS, ClockIncrementMS: f.incMS, WhiteMS: f.initialMS, BlackMS: f.initialMS,
 	}
 	if err := s.store.CreateGame(rec); err != nil {
-		s.serverError(w, err)
+		s.saveFailed(w, owner, err)
 		return
 	}
 	http.Redirect(w, r, "/game/"+rec.ID, http.StatusSeeOther)
@@ -691,13 +720,9 @@ func (s *Server) handleGamePage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, deletedURL, http.StatusSeeOther)
 		return
 	}
-	scheme := "ws"
-	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
-		scheme = "wss"
-	}
 	s.render(w, http.StatusOK, pageGame, &GameData{
 		ID:     g.ID,
-		WSURL:  scheme + "://" + r.Host + "/ws/game/" + g.ID,
+		WSURL:  s.wsURL(r, "/ws/game/"+g.ID),
 		PGNURL: "/game/" + g.ID + "/pgn",
 	})
 }
@@ -711,12 +736,8 @@ func (s *Server) handlePGN(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
 	var buf bytes.Buffer
-	if err := s.writePGN(&buf, g, scheme+"://"+r.Host); err != nil {
+	if err := s.writePGN(&buf, g, s.siteURL(r)); err != nil {
 		s.serverError(w, err)
 		return
 	}

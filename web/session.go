@@ -70,7 +70,7 @@ func (s *Server) ensureOwner(w http.ResponseWriter, r *http.Request) (string, er
 	// A fresh session, never the decoded (possibly forged) one.
 	sess := sessions.NewSession(s.cookies, SessionCookie)
 	opts := *s.cookies.Options
-	opts.Secure = r.TLS != nil
+	opts.Secure = s.isHTTPS(r)
 	sess.Options = &opts
 	sess.IsNew = true
 	owner := newOwnerKey()

@@ -32,10 +32,15 @@ func newStaticHandler(files fs.FS) (http.Handler, error) {
 	}
 	fileServer := http.FileServerFS(files)
 	return http.StripPrefix("/static/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if tag, ok := etags[strings.TrimPrefix(r.URL.Path, "/")]; ok {
-			w.Header().Set("ETag", tag)
-			w.Header().Set("Cache-Control", "no-cache")
+		// Only the files themselves: a directory (or anything not found
+		// at startup) is 404, never a listing of what is there.
+		tag, ok := etags[strings.TrimPrefix(r.URL.Path, "/")]
+		if !ok {
+			http.NotFound(w, r)
+			return
 		}
+		w.Header().Set("ETag", tag)
+		w.Header().Set("Cache-Control", "no-cache")
 		fileServer.ServeHTTP(w, r)
 	})), nil
 }
