@@ -39,7 +39,7 @@ const (
 )
 
 // ClockChoices are the time controls offered on the new-game form.
-var ClockChoices = []string{"none", "3+2", "5+3", "10+5", "15+5", "15+10", "30+20"}
+var ClockChoices = []string{"none", "1+0", "3+0", "3+2", "5+3", "10+5", "15+5", "15+10", "30+20"}
 
 // Config configures a Server.
 type Config struct {

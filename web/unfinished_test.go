@@ -450,3 +450,27 @@ func TestListResignWhileEngineThinks(t *testing.T) {
 		t.Errorf("the engine moved after the resignation: ply %d", st.Ply)
 	}
 }
+
+// The form's clocks include the bullet and blitz controls players expect
+// (1+0, 3+0, 3+2), and parseClock accepts exactly the offered ones.
+func TestParseClockChoices(t *testing.T) {
+	for _, c := range []struct {
+		in           string
+		initial, inc int64
+		ok           bool
+	}{
+		{"none", 0, 0, true},
+		{"1+0", 60000, 0, true},
+		{"3+0", 180000, 0, true},
+		{"3+2", 180000, 2000, true},
+		{"30+20", 1800000, 20000, true},
+		{"2+1", 0, 0, false}, // not offered
+		{"1+", 0, 0, false},
+		{"", 0, 0, false},
+	} {
+		initial, inc, ok := parseClock(c.in)
+		if ok != c.ok || initial != c.initial || inc != c.inc {
+			t.Errorf("parseClock(%q) = %d, %d, %v; want %d, %d, %v", c.in, initial, inc, ok, c.initial, c.inc, c.ok)
+		}
+	}
+}
