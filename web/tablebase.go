@@ -30,15 +30,17 @@ type TablebaseEntry struct {
 // handleTablebase serves GET /game/{id}/tablebase: the tablebase values of
 // every position of the owner's finished game that the server's Syzygy
 // tables cover (at most their piece count, no castling rights), as a JSON
-// list of TablebaseEntry, in ply order; [] when none is covered. 404 when
-// the server has no tables, the game is missing, deleted or someone
-// else's; 409 while the game is on (the values would help the player).
+// list of TablebaseEntry, in ply order; [] when none is covered, and
+// also when the server has no tables (so that the page, which asks for
+// every finished game, meets no error where there is nothing to say). 404
+// when the game is missing, deleted or someone else's; 409 while the game
+// is on (the values would help the player).
 func (s *Server) handleTablebase(w http.ResponseWriter, r *http.Request) {
 	g, ok := s.ownedGame(w, r)
 	if !ok {
 		return
 	}
-	if s.tb == nil || g.Status == store.StatusDeleted {
+	if g.Status == store.StatusDeleted {
 		http.NotFound(w, r)
 		return
 	}
@@ -46,10 +48,13 @@ func (s *Server) handleTablebase(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the game is not over", http.StatusConflict)
 		return
 	}
-	entries, err := s.tablebaseEntries(g)
-	if err != nil {
-		s.serverError(w, err)
-		return
+	entries := []TablebaseEntry{}
+	if s.tb != nil {
+		var err error
+		if entries, err = s.tablebaseEntries(g); err != nil {
+			s.serverError(w, err)
+			return
+		}
 	}
 	b, err := json.Marshal(entries)
 	if err != nil {

@@ -152,19 +152,20 @@ func TestTablebaseEndpoint(t *testing.T) {
 	}
 }
 
-// TestTablebaseEndpointNoTables: without SyzygyPath the route answers 404,
-// even for the owner of a finished game the tables would cover.
+// TestTablebaseEndpointNoTables: without SyzygyPath the route answers an
+// empty list, even for a finished game the tables would cover; still 404
+// for another visitor and 409 for an unfinished game.
 func TestTablebaseEndpointNoTables(t *testing.T) {
 	e := newTablebaseEnv(t, "")
-	alice := e.browser()
+	alice, bob := e.browser(), e.browser()
 	f := form("white", "1", "standard", "none")
 	f.Set("fen", "8/8/8/3k4/8/8/8/R3K3 w - - 0 1")
 	id := e.newGame(alice, f)
-	w := e.mustDial(alice, id)
-	w.state()
-	w.send(`{"type":"resign","ply":0}`)
-	w.waitFor("over", func(m anyMsg) bool { return m.Type == "state" && m.state.Status == "over" })
-	if code, _ := e.getTablebase(alice, id); code != http.StatusNotFound {
-		t.Errorf("no tables: status %d, want 404", code)
+	e.playAndResign(alice, id, "a1a7")
+	if code, got := e.getTablebase(alice, id); code != http.StatusOK || len(got) != 0 {
+		t.Errorf("no tables: status %d, %+v; want 200 and []", code, got)
+	}
+	if code, _ := e.getTablebase(bob, id); code != http.StatusNotFound {
+		t.Errorf("another visitor: status %d, want 404", code)
 	}
 }
