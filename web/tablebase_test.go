@@ -84,8 +84,8 @@ func (e *testEnv) playAndResign(c *http.Client, id, move string) *StateMessage {
 
 // TestTablebaseEndpoint: the owner of a finished KQvK game gets the
 // prober's WDL and DTZ for every position; an unfinished game is refused
-// (409), another visitor gets 404, positions outside the tables (castling
-// rights, too many pieces) give an empty list.
+// (409), another visitor gets 404 (so does a deleted game), positions
+// outside the tables (castling rights, too many pieces) give an empty list.
 func TestTablebaseEndpoint(t *testing.T) {
 	const tables = "../syzygy/testdata"
 	e := newTablebaseEnv(t, tables)
@@ -142,6 +142,15 @@ func TestTablebaseEndpoint(t *testing.T) {
 	}
 	if code, _ := e.getTablebase(alice, "g_nosuchgame"); code != http.StatusNotFound {
 		t.Errorf("missing game: status %d, want 404", code)
+	}
+
+	// A deleted game is gone, as for its PGN.
+	id3 := e.newGame(alice, f)
+	if code, _ := e.postList(alice, id3, "delete", ""); code != http.StatusSeeOther {
+		t.Fatalf("delete: status %d", code)
+	}
+	if code, _ := e.getTablebase(alice, id3); code != http.StatusNotFound {
+		t.Errorf("deleted game: status %d, want 404", code)
 	}
 
 	// The normal start: castling rights and 32 pieces, nothing to say.
