@@ -76,10 +76,11 @@ func FreeAddr() (string, error) {
 // process on the same address and database, which is what "restart the
 // server and resume" needs: the browser's URLs and cookies stay valid.
 type Server struct {
-	Bin  string // path of the built binary
-	DB   string // SQLite file, kept across restarts
-	Addr string // host:port on loopback
-	Log  string // file collecting the server's stdout and stderr (appended across restarts)
+	Bin  string   // path of the built binary
+	DB   string   // SQLite file, kept across restarts
+	Addr string   // host:port on loopback
+	Log  string   // file collecting the server's stdout and stderr (appended across restarts)
+	Args []string // more `serve` flags, after --addr and --db (e.g. --syzygy DIR)
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
@@ -87,10 +88,10 @@ type Server struct {
 	last   error         // how the last process exited (nil: status 0)
 }
 
-// StartServer starts the binary on addr with the database db and waits until
-// GET /healthz answers 200.
-func StartServer(bin, db, addr, logPath string) (*Server, error) {
-	s := &Server{Bin: bin, DB: db, Addr: addr, Log: logPath}
+// StartServer starts the binary on addr with the database db, and any more
+// serve flags in args, and waits until GET /healthz answers 200.
+func StartServer(bin, db, addr, logPath string, args ...string) (*Server, error) {
+	s := &Server{Bin: bin, DB: db, Addr: addr, Log: logPath, Args: args}
 	if err := s.Start(); err != nil {
 		return nil, err
 	}
@@ -112,8 +113,9 @@ func (s *Server) Start() error {
 		s.mu.Unlock()
 		return err
 	}
-	fmt.Fprintf(logf, "\n=== %s start serve --addr %s --db %s\n", time.Now().Format(time.RFC3339Nano), s.Addr, s.DB)
-	cmd := exec.Command(s.Bin, "serve", "--addr", s.Addr, "--db", s.DB)
+	args := append([]string{"serve", "--addr", s.Addr, "--db", s.DB}, s.Args...)
+	fmt.Fprintf(logf, "\n=== %s start %s\n", time.Now().Format(time.RFC3339Nano), strings.Join(args, " "))
+	cmd := exec.Command(s.Bin, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	// A fixed secret would hide a bug where the cookie key is not kept in
 	// the database across restarts, so the variable is cleared on purpose.

@@ -97,7 +97,9 @@ type env struct {
 
 var nonFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-func newEnv(t *testing.T) *env {
+// newEnv starts the test's server (serveArgs are more `knightwatch serve`
+// flags, such as --syzygy DIR), its browser and its artefact folder.
+func newEnv(t *testing.T, serveArgs ...string) *env {
 	t.Helper()
 	dir := filepath.Join("artifacts", nonFileChars.ReplaceAllString(t.Name(), "_"))
 	if err := os.RemoveAll(dir); err != nil {
@@ -111,7 +113,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := StartServer(binPath, filepath.Join(tmp, "kw.db"), addr, filepath.Join(dir, "server.log"))
+	srv, err := StartServer(binPath, filepath.Join(tmp, "kw.db"), addr, filepath.Join(dir, "server.log"), serveArgs...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -288,6 +288,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /games", s.handleCreate)
 	s.mux.HandleFunc("GET /game/{id}", s.handleGamePage)
 	s.mux.HandleFunc("GET /game/{id}/pgn", s.handlePGN)
+	s.mux.HandleFunc("GET /game/{id}/tablebase", s.handleTablebase)
 	s.mux.HandleFunc("POST /game/{id}/resign", s.handleListResign)
 	s.mux.HandleFunc("POST /game/{id}/delete", s.handleListDelete)
 	s.mux.HandleFunc("GET /game/{id}/history.json", s.handleReconHistory)

@@ -4,7 +4,7 @@
 
 import { Board, parseBoard, pieceURL } from './board.js';
 import { GameSocket } from './socket.js';
-import { Panel, sanWords, resultWords, endWords, turnWords } from './panel.js';
+import { Panel, sanWords, resultWords, endWords, turnWords, tablebaseWords } from './panel.js';
 import * as sound from './sound.js';
 
 const root = document.querySelector('main.game-page');
@@ -15,6 +15,7 @@ const dialog = document.getElementById('game-over');
 const banner = document.getElementById('conn-banner');
 const moveForm = document.getElementById('move-form');
 const moveInput = document.getElementById('move-input');
+const tbLine = document.getElementById('tablebase-line');
 
 let state = null; // last state from the server
 let shown = 0; // ply on the board; equals state.ply unless reviewing
@@ -22,6 +23,8 @@ let flipped = false; // the person turned the board round
 let pending = null; // {from, to} of a move sent and drawn early, until the server answers
 let dialogShownFor = ''; // the game whose end we already announced
 let typed = null; // {text, ply} of a move sent from the move box, until the server answers
+let tablebase = null; // Map ply -> {wdl, dtz} of the finished game's positions in the server's tables
+let tablebaseAsked = ''; // the game whose values were asked for (once, when it is over)
 
 const board = new Board(boardEl, { onMove: requestMove });
 const panel = new Panel(root, { onPick: (ply) => showPly(ply) });
@@ -133,7 +136,48 @@ function applyState(next) {
     openDialog(next);
     announce(endWords(next));
   }
+  loadTablebase();
   updateChrome();
+}
+
+// loadTablebase asks the server once for the Syzygy values of the finished
+// game's positions (never during the game: the server refuses then too).
+// A server without tables answers [], and the line stays hidden.
+async function loadTablebase() {
+  if (!state || state.status !== 'over' || tablebaseAsked === state.id) return;
+  tablebaseAsked = state.id;
+  try {
+    const r = await fetch(`/game/${encodeURIComponent(state.id)}/tablebase`, { headers: { Accept: 'application/json' } });
+    if (!r.ok) return;
+    const list = await r.json();
+    const m = new Map();
+    for (const e of Array.isArray(list) ? list : []) {
+      if (e && Number.isInteger(e.ply) && Number.isInteger(e.wdl) && Number.isInteger(e.dtz)) m.set(e.ply, e);
+    }
+    tablebase = m;
+  } catch {
+    return; // offline or an old server: nothing to show
+  }
+  showTablebase();
+}
+
+/** showTablebase fills #tablebase-line for the shown ply, or hides it. */
+function showTablebase() {
+  const e = state && state.status === 'over' && tablebase ? tablebase.get(shown) : null;
+  if (!e) {
+    tbLine.hidden = true;
+    tbLine.textContent = '';
+    for (const k of ['ply', 'wdl', 'dtz']) delete tbLine.dataset[k];
+    return;
+  }
+  const fen = shown === state.ply ? state.fen : shown === 0 ? state.startFen : state.moves[shown - 1].fen;
+  const toMove = (fen || '').split(' ')[1] === 'b' ? 'black' : 'white';
+  const mated = shown > 0 && /#$/.test(state.moves[shown - 1]?.san || '');
+  tbLine.textContent = tablebaseWords(e, toMove, mated);
+  tbLine.dataset.ply = String(e.ply);
+  tbLine.dataset.wdl = String(e.wdl);
+  tbLine.dataset.dtz = String(e.dtz);
+  tbLine.hidden = false;
 }
 
 // sideOffset is 0 when White made the game's first move, 1 when Black did
@@ -168,6 +212,7 @@ function redraw(anim, keepBoard) {
   panel.players(state, board.orientation);
   panel.setClock(state.clock, state.status === 'over');
   panel.list(state, shown);
+  showTablebase();
 }
 
 function squaresOf(uci) {
@@ -196,7 +241,8 @@ function showPly(n) {
   updateChrome();
   if (shown !== state.ply) {
     const m = state.moves[shown - 1];
-    announce(shown === 0 ? 'Start position' : `Reviewing move ${Math.ceil(shown / 2)}: ${sanWords(m.san)}`);
+    const words = shown === 0 ? 'Start position' : `Reviewing move ${Math.ceil(shown / 2)}: ${sanWords(m.san)}`;
+    announce(tbLine.hidden ? words : `${words}. ${tbLine.textContent}`);
   }
 }
 

@@ -240,3 +240,22 @@ export function endWords(state) {
   if (state.reason === 'draw by agreement') return 'Draw by agreement';
   return reason ? `${resultWords(state.result)} · ${reason}` : resultWords(state.result);
 }
+
+/**
+ * tablebaseWords says a Syzygy entry ({wdl, dtz} from the side to move's
+ * point of view, dtz in plies) in White/Black words: "Tablebase: White
+ * wins · 12 plies to a capture or pawn move", "Tablebase: draw", "Tablebase:
+ * Black wins (drawn by the fifty-move rule) · …". toMove is 'white' or
+ * 'black'; mated says the side to move is checkmated (no distance then).
+ */
+export function tablebaseWords(entry, toMove, mated) {
+  if (entry.wdl === 0) return 'Tablebase: draw';
+  const mover = toMove === 'black' ? 'Black' : 'White';
+  const other = mover === 'White' ? 'Black' : 'White';
+  let s = `Tablebase: ${entry.wdl > 0 ? mover : other} wins`;
+  if (Math.abs(entry.wdl) === 1) s += ' (drawn by the fifty-move rule)';
+  if (mated) return `${s} · checkmate`;
+  const n = Math.abs(entry.dtz);
+  if (n > 0) s += ` · ${n} ${n === 1 ? 'ply' : 'plies'} to a capture or pawn move`;
+  return s;
+}

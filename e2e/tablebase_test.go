@@ -1,0 +1,116 @@
+package e2e
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// tablebaseLine is what #tablebase-line shows: its text, whether it is
+// visible, and the values it was made from.
+type tablebaseLine struct {
+	Text    string `json:"text"`
+	Visible bool   `json:"visible"`
+	Ply     string `json:"ply"`
+	WDL     string `json:"wdl"`
+}
+
+func (tb *tab) tablebaseLine() tablebaseLine {
+	tb.t.Helper()
+	return eval[tablebaseLine](tb, `(() => { const el = document.getElementById('tablebase-line');
+		if (!el) return {text: '', visible: false, ply: '', wdl: ''};
+		const r = el.getBoundingClientRect();
+		return {text: el.textContent.trim(), visible: !el.hidden && r.width > 0 && r.height > 0,
+			ply: el.dataset.ply || '', wdl: el.dataset.wdl || ''}; })()`)
+}
+
+// waitTablebasePly waits until the line shows the values of ply.
+func (tb *tab) waitTablebasePly(ply string) tablebaseLine {
+	tb.t.Helper()
+	tb.waitJS(`(() => { const el = document.getElementById('tablebase-line'); return el && !el.hidden && el.dataset.ply === `+jsq(ply)+`; })()`,
+		"#tablebase-line for ply "+ply, `document.getElementById('tablebase-line')?.outerHTML`, uiWait)
+	return tb.tablebaseLine()
+}
+
+// TestTablebaseReview (issue 36): with `serve --syzygy`, a finished KQvK
+// game's review shows the tablebase's verdict for the reviewed position
+// ("Tablebase: White wins · N plies to a capture or pawn move"), never
+// during the game; opening the finished game again shows it too.
+func TestTablebaseReview(t *testing.T) {
+	tables, err := filepath.Abs(filepath.Join("..", "syzygy", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, "--syzygy", tables)
+	tb := e.newTab(t, desktop)
+	tb.newGame(gameOpts{color: "white", level: "1", fen: "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1"})
+	path := tb.gamePath()
+	tb.playAndWait("a1", "a7", 2)
+	tb.do(chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.ArrowLeft))
+	time.Sleep(300 * time.Millisecond)
+	if l := tb.tablebaseLine(); l.Visible || l.Text != "" {
+		t.Errorf("during the game, reviewing the start: tablebase line %+v, want nothing", l)
+	}
+	tb.clickSel(`#back-live`)
+
+	tb.clickAction("resign")
+	tb.waitGameOver(uiWait)
+	tb.clickSel(`dialog#game-over button[value=close]`)
+	tb.waitJS(`!document.querySelector('dialog#game-over').open`, "the dialog to close", ``, uiWait)
+
+	// The final position (White to move, resigned) is still a win for White.
+	l := tb.waitTablebasePly("2")
+	tb.shot("final-position")
+	if !strings.HasPrefix(l.Text, "Tablebase: White wins · ") || !strings.HasSuffix(l.Text, " to a capture or pawn move") || l.WDL != "2" {
+		t.Errorf("final position: %+v", l)
+	}
+	// Back one move with the arrow key: Black to move, who loses.
+	tb.do(chromedp.KeyEvent(kb.ArrowLeft))
+	l = tb.waitTablebasePly("1")
+	if !strings.HasPrefix(l.Text, "Tablebase: White wins · ") || l.WDL != "-2" {
+		t.Errorf("after 1. Qa7, Black to move: %+v", l)
+	}
+	// The start position through the « button.
+	tb.clickSel(`[data-nav="first"]`)
+	l = tb.waitTablebasePly("0")
+	tb.shot("start-position")
+	if !strings.HasPrefix(l.Text, "Tablebase: White wins · ") || l.WDL != "2" {
+		t.Errorf("start position: %+v", l)
+	}
+
+	// Opening the finished game later shows the line as well.
+	tb.open(path)
+	tb.waitBoard()
+	tb.waitAttr("#board", "data-status", "over", uiWait)
+	l = tb.waitTablebasePly("2")
+	if !strings.Contains(l.Text, "Tablebase:") {
+		t.Errorf("reopened game: %+v", l)
+	}
+}
+
+// TestTablebaseReviewWithoutTables: a server without tables shows no
+// tablebase line in a finished game's review, and the page logs no error.
+func TestTablebaseReviewWithoutTables(t *testing.T) {
+	e := newEnv(t)
+	tb := e.newTab(t, desktop)
+	tb.newGame(gameOpts{color: "white", level: "1", fen: "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1"})
+	tb.clickAction("resign")
+	tb.waitGameOver(uiWait)
+	tb.clickSel(`dialog#game-over button[value=close]`)
+	tb.clickSel(`[data-nav="first"]`)
+	time.Sleep(500 * time.Millisecond)
+	if l := tb.tablebaseLine(); l.Visible || l.Text != "" {
+		t.Errorf("without tables: tablebase line %+v, want nothing", l)
+	}
+	tb.log.mu.Lock()
+	defer tb.log.mu.Unlock()
+	for _, m := range tb.log.errs {
+		if strings.Contains(m, "tablebase") {
+			t.Errorf("console: %s", m)
+		}
+	}
+}

@@ -1,0 +1,180 @@
+package web
+
+import (
+	"encoding/json"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"testing/fstest"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"knightwatch/game"
+	"knightwatch/store"
+	"knightwatch/syzygy"
+)
+
+// newTablebaseEnv is newEnv's server (fake engine) given SyzygyPath.
+func newTablebaseEnv(t *testing.T, path string) *testEnv {
+	t.Helper()
+	dbPath := filepath.Join(t.TempDir(), "kw.db")
+	st, err := store.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Config{
+		Store: st, Templates: fallbackTemplates, Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
+		NewSearcher: func() Searcher { return &fakeSearcher{} }, Searchers: 2, Levels: testLevels,
+		ReplyPause: -1, Logger: log.New(io.Discard, "", 0), MatchEvery: -1, SyzygyPath: path,
+	})
+	if err != nil {
+		st.Close()
+		t.Fatal(err)
+	}
+	srv.api.bcryptCost = bcrypt.MinCost
+	e := &testEnv{t: t, srv: srv, ts: httptest.NewServer(srv), store: st, dbPath: dbPath}
+	t.Cleanup(e.close)
+	return e
+}
+
+// getTablebase GETs /game/{id}/tablebase as c; entries only on 200.
+func (e *testEnv) getTablebase(c *http.Client, id string) (int, []TablebaseEntry) {
+	e.t.Helper()
+	resp, err := c.Get(e.ts.URL + "/game/" + id + "/tablebase")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return resp.StatusCode, nil
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		e.t.Errorf("Content-Type %q", ct)
+	}
+	var out []TablebaseEntry
+	if err := json.Unmarshal(body, &out); err != nil || out == nil {
+		e.t.Fatalf("body %q: %v", body, err)
+	}
+	return resp.StatusCode, out
+}
+
+// playAndResign starts a game from fen as White, plays move (the fake
+// engine answers) unless empty, and resigns; it returns the final state.
+func (e *testEnv) playAndResign(c *http.Client, id, move string) *StateMessage {
+	e.t.Helper()
+	w := e.mustDial(c, id)
+	w.state()
+	ply := 0
+	if move != "" {
+		w.send(`{"type":"move","move":"` + move + `","ply":0}`)
+		w.stateAt(2)
+		ply = 2
+	}
+	if code, _ := e.getTablebase(c, id); code != http.StatusConflict {
+		e.t.Errorf("unfinished game: status %d, want 409", code)
+	}
+	w.send(`{"type":"resign","ply":` + strconv.Itoa(ply) + `}`)
+	return w.waitFor("over", func(m anyMsg) bool { return m.Type == "state" && m.state.Status == "over" }).state
+}
+
+// TestTablebaseEndpoint: the owner of a finished KQvK game gets the
+// prober's WDL and DTZ for every position; an unfinished game is refused
+// (409), another visitor gets 404 (so does a deleted game), positions
+// outside the tables (castling rights, too many pieces) give an empty list.
+func TestTablebaseEndpoint(t *testing.T) {
+	const tables = "../syzygy/testdata"
+	e := newTablebaseEnv(t, tables)
+	alice, bob := e.browser(), e.browser()
+	const start = "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1"
+	f := form("white", "1", "standard", "none")
+	f.Set("fen", start)
+	id := e.newGame(alice, f)
+	final := e.playAndResign(alice, id, "a1a7")
+	if final.Ply != 2 || final.Result != "0-1" {
+		t.Fatalf("final state: ply %d result %s", final.Ply, final.Result)
+	}
+
+	code, got := e.getTablebase(alice, id)
+	if code != http.StatusOK {
+		t.Fatalf("owner: status %d", code)
+	}
+	tb, err := syzygy.Open(tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	fens := []string{final.StartFEN}
+	for _, m := range final.Moves {
+		fens = append(fens, m.FEN)
+	}
+	if len(got) != len(fens) {
+		t.Fatalf("got %d entries %+v, want one for each of the %d positions", len(got), got, len(fens))
+	}
+	for ply, fen := range fens {
+		p, err := game.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wdl, err := tb.ProbeWDL(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dtz, err := tb.ProbeDTZ(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := TablebaseEntry{Ply: ply, WDL: int(wdl), DTZ: dtz}
+		if got[ply] != want {
+			t.Errorf("ply %d (%s): got %+v, want %+v", ply, fen, got[ply], want)
+		}
+	}
+	if got[0].WDL != 2 || got[0].DTZ <= 0 {
+		t.Errorf("KQvK, White to move: %+v, want a win", got[0])
+	}
+
+	if code, _ := e.getTablebase(bob, id); code != http.StatusNotFound {
+		t.Errorf("another visitor: status %d, want 404", code)
+	}
+	if code, _ := e.getTablebase(alice, "g_nosuchgame"); code != http.StatusNotFound {
+		t.Errorf("missing game: status %d, want 404", code)
+	}
+
+	// A deleted game is gone, as for its PGN.
+	id3 := e.newGame(alice, f)
+	if code, _ := e.postList(alice, id3, "delete", ""); code != http.StatusSeeOther {
+		t.Fatalf("delete: status %d", code)
+	}
+	if code, _ := e.getTablebase(alice, id3); code != http.StatusNotFound {
+		t.Errorf("deleted game: status %d, want 404", code)
+	}
+
+	// The normal start: castling rights and 32 pieces, nothing to say.
+	id2 := e.newGame(alice, form("white", "1", "standard", "none"))
+	e.playAndResign(alice, id2, "e2e4")
+	if code, got := e.getTablebase(alice, id2); code != http.StatusOK || len(got) != 0 {
+		t.Errorf("game outside the tables: status %d, %+v; want 200 and []", code, got)
+	}
+}
+
+// TestTablebaseEndpointNoTables: without SyzygyPath the route answers an
+// empty list, even for a finished game the tables would cover; still 404
+// for another visitor and 409 for an unfinished game.
+func TestTablebaseEndpointNoTables(t *testing.T) {
+	e := newTablebaseEnv(t, "")
+	alice, bob := e.browser(), e.browser()
+	f := form("white", "1", "standard", "none")
+	f.Set("fen", "8/8/8/3k4/8/8/8/R3K3 w - - 0 1")
+	id := e.newGame(alice, f)
+	e.playAndResign(alice, id, "a1a7")
+	if code, got := e.getTablebase(alice, id); code != http.StatusOK || len(got) != 0 {
+		t.Errorf("no tables: status %d, %+v; want 200 and []", code, got)
+	}
+	if code, _ := e.getTablebase(bob, id); code != http.StatusNotFound {
+		t.Errorf("another visitor: status %d, want 404", code)
+	}
+}
