@@ -448,7 +448,7 @@ func TestNewGameFormValidation(t *testing.T) {
 		{"level 9", form("white", "9", "standard", "none"), "level"},
 		{"level text", form("white", "x", "standard", "none"), "level"},
 		{"bad variant", form("white", "1", "atomic", "none"), "variant"},
-		{"bad clock", form("white", "1", "standard", "1+0"), "clock"},
+		{"bad clock", form("white", "1", "standard", "2+1"), "clock"},
 		{"bad fen", func() url.Values { f := form("white", "1", "standard", "none"); f.Set("fen", "nonsense"); return f }(), "fen"},
 		{"finished fen", func() url.Values {
 			f := form("white", "1", "standard", "none")
