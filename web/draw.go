@@ -226,7 +226,9 @@ func (r *room) answerDrawLocked(from *client, v drawVerdict, now time.Time) {
 	o := game.Outcome{Result: game.Draw, Termination: game.DrawAgreed}
 	finish(&rec, o, now)
 	if err := r.commitLocked(&rec); err != nil {
-		r.sendLocked(from, encodeError(protoErr(CodeServer, "could not save the game")))
+		// Nothing changed; the person may offer again at once.
+		r.drawOffered = false
+		r.sendLocked(from, encodeError(protoErr(CodeServer, "%s", drawUnsavedText)))
 		return
 	}
 	r.g.SetOutcome(o)

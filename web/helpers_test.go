@@ -107,6 +107,7 @@ type envOpts struct {
 	messageBurst                            int
 	trustProxy                              bool
 	publicOrigin                            string
+	saveRetryFirst, saveRetryMax            time.Duration
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -130,6 +131,7 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 		RequestReadTimeout: o.requestReadTimeout, RequestWriteTimeout: o.requestWriteTimeout,
 		MessageRate: o.messageRate, MessageBurst: o.messageBurst,
 		TrustProxy: o.trustProxy, PublicOrigin: o.publicOrigin,
+		SaveRetryFirst: o.saveRetryFirst, SaveRetryMax: o.saveRetryMax,
 	}
 	if o.messageRate == 0 {
 		// Tests play whole games at machine speed, far over what a person

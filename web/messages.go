@@ -181,6 +181,9 @@ type StateMessage struct {
 	Material  int           `json:"material"`
 	Clock     *ClockView    `json:"clock"`
 	Thinking  bool          `json:"thinking"`
+	// Saving is set while the server cannot save the engine's move or a
+	// flag fall and keeps trying (retry.go); the clock is stopped.
+	Saving bool `json:"saving,omitempty"`
 }
 
 // MoveView is one played move in the state's move list.

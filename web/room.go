@@ -33,6 +33,12 @@ type room struct {
 	// runStart, so the remaining time is rec's minus the time since.
 	runStart time.Time
 	flag     *time.Timer
+	// pausedAt, when set, stops the clock there: the engine's move waits
+	// to be saved (retry.go), and the engine is not charged for it.
+	pausedAt time.Time
+	// retry is the engine's move or a flag fall waiting to be saved, or
+	// nil (retry.go).
+	retry *saveRetry
 
 	search *job // the engine's running search for its move, or nil
 	draw   *job // a running draw-offer evaluation, or nil
@@ -106,6 +112,7 @@ func (r *room) clockShouldRunLocked() bool {
 // remainingLocked returns colour c's remaining time in ms at now.
 func (r *room) remainingLocked(c game.Color, now time.Time) int64 {
 	ms := *msOf(&r.rec, c)
+	now = r.clockNowLocked(now)
 	if !r.runStart.IsZero() && c == r.pos().Side() {
 		ms -= now.Sub(r.runStart).Milliseconds()
 	}
@@ -121,6 +128,7 @@ func (r *room) chargeLocked(rec *store.Game, now time.Time) (flagged bool) {
 	}
 	side := r.pos().Side()
 	ms := msOf(rec, side)
+	now = r.clockNowLocked(now)
 	*ms -= now.Sub(r.runStart).Milliseconds()
 	if *ms <= 0 {
 		*ms = 0
@@ -129,12 +137,23 @@ func (r *room) chargeLocked(rec *store.Game, now time.Time) (flagged bool) {
 	return false
 }
 
+// clockNowLocked is now as the clock sees it: no later than pausedAt.
+func (r *room) clockNowLocked(now time.Time) time.Time {
+	if !r.pausedAt.IsZero() && now.After(r.pausedAt) {
+		return r.pausedAt
+	}
+	return now
+}
+
 // syncClockLocked starts or stops the clock to match the game after a
 // committed change, arming the flag timer while it runs.
 func (r *room) syncClockLocked(now time.Time) {
 	if r.flag != nil {
 		r.flag.Stop()
 		r.flag = nil
+	}
+	if r.retry != nil {
+		return // the clock waits for the pending save (retry.go)
 	}
 	if !r.clockShouldRunLocked() {
 		r.runStart = time.Time{}
@@ -171,8 +190,18 @@ func (r *room) commitLocked(rec *store.Game) error {
 
 // flagLocked ends the game on time for the side to move, whose clock has
 // run out (rec already charged). A side with no mating material left
-// against it only loses half a point: FIDE's rule for a flag fall.
+// against it only loses half a point: FIDE's rule for a flag fall. When
+// the database refuses, the flag fall is saved later (retry.go).
 func (r *room) flagLocked(rec *store.Game, now time.Time) error {
+	err := r.flagCommitLocked(rec, now)
+	if err != nil {
+		r.retryFlagLocked()
+	}
+	return err
+}
+
+// flagCommitLocked is flagLocked without the retry.
+func (r *room) flagCommitLocked(rec *store.Game, now time.Time) error {
 	side := r.pos().Side()
 	o := game.Outcome{Result: game.WinFor(side.Other()), Termination: game.TimeForfeit}
 	if r.pos().HasInsufficientMaterial(side.Other()) {
@@ -192,7 +221,7 @@ func (r *room) flagLocked(rec *store.Game, now time.Time) error {
 func (r *room) onFlag() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closed || r.over() || r.runStart.IsZero() {
+	if r.closed || r.over() || r.runStart.IsZero() || r.retry != nil {
 		return
 	}
 	now := time.Now()
@@ -218,7 +247,7 @@ func (r *room) playLocked(m game.Move, now time.Time) *ProtoError {
 	wasRunning := !r.runStart.IsZero()
 	if r.chargeLocked(&rec, now) {
 		if err := r.flagLocked(&rec, now); err != nil {
-			return protoErr(CodeServer, "could not save the game")
+			return protoErr(CodeServer, "%s", flagUnsavedNotice)
 		}
 		return protoErr(CodeGameOver, "time is up")
 	}
@@ -236,8 +265,9 @@ func (r *room) playLocked(m game.Move, now time.Time) *ProtoError {
 	}
 	if err := r.commitLocked(&rec); err != nil {
 		r.g.Undo()
-		return protoErr(CodeServer, "could not save the move")
+		return protoErr(CodeServer, "%s", moveUnsavedText)
 	}
+	r.pausedAt = time.Time{}
 	if o.Over() {
 		// Draws by threefold repetition and the fifty-move rule are
 		// claimed automatically, as lichess does against the computer.
@@ -260,11 +290,12 @@ func (r *room) cancelJobsLocked() {
 		r.draw.cancel()
 		r.draw = nil
 	}
+	r.cancelRetryLocked()
 }
 
 // maybeStartSearchLocked starts the engine when it is to move.
 func (r *room) maybeStartSearchLocked(now time.Time) {
-	if r.closed || r.over() || r.search != nil || len(r.clients) == 0 || r.srv.cfg.NoEngine {
+	if r.closed || r.over() || r.search != nil || r.retry != nil || len(r.clients) == 0 || r.srv.cfg.NoEngine {
 		return
 	}
 	pos := r.pos()
@@ -328,6 +359,14 @@ func (r *room) runSearch(ctx context.Context, j *job, pos *game.Position, hist [
 	}
 	now := time.Now()
 	if perr := r.playLocked(m, now); perr != nil {
+		if perr.Code == CodeServer {
+			// The database refused: keep the move and save it later
+			// (unless a flag fall is already waiting to be saved).
+			if r.retry == nil {
+				r.retryMoveLocked(m, res, now)
+			}
+			return
+		}
 		r.broadcastLocked(encodeError(perr))
 		if perr.Code == CodeGameOver {
 			r.broadcastStateLocked(now)
@@ -414,7 +453,7 @@ func (r *room) resignLocked(now time.Time) *ProtoError {
 	o := game.Outcome{Result: game.WinFor(r.human.Other()), Termination: game.Resignation}
 	finish(&rec, o, now)
 	if err := r.commitLocked(&rec); err != nil {
-		return protoErr(CodeServer, "could not save the game")
+		return protoErr(CodeServer, "%s", resignUnsavedText)
 	}
 	r.g.SetOutcome(o)
 	r.cancelJobsLocked()
@@ -439,14 +478,14 @@ func (r *room) takebackLocked(now time.Time) *ProtoError {
 	rec := r.rec
 	if r.chargeLocked(&rec, now) {
 		if err := r.flagLocked(&rec, now); err != nil {
-			return protoErr(CodeServer, "could not save the game")
+			return protoErr(CodeServer, "%s", flagUnsavedNotice)
 		}
 		return protoErr(CodeGameOver, "time is up")
 	}
 	moves := r.rec.MoveList()
 	rec.SetMoveList(moves[:len(moves)-n])
 	if err := r.commitLocked(&rec); err != nil {
-		return protoErr(CodeServer, "could not save the take-back")
+		return protoErr(CodeServer, "%s", takebackUnsavedText)
 	}
 	for i := 0; i < n; i++ {
 		r.g.Undo()
@@ -467,7 +506,7 @@ func (r *room) rematchLocked(c *client) {
 	}
 	if err := r.srv.store.CreateGame(rec); err != nil {
 		r.srv.logf("rematch of %s: %v", r.id, err)
-		r.sendLocked(c, encodeError(protoErr(CodeServer, "could not create the rematch")))
+		r.sendLocked(c, encodeError(protoErr(CodeServer, "%s", rematchUnsavedText)))
 		return
 	}
 	r.sendLocked(c, encodeRedirect("/game/"+rec.ID))
@@ -476,12 +515,14 @@ func (r *room) rematchLocked(c *client) {
 // shutdownLocked runs when the last tab leaves: the engine stops and the
 // clock stops, so time away is never charged.
 func (r *room) shutdownLocked(now time.Time) {
-	r.cancelJobsLocked()
 	if !r.runStart.IsZero() {
 		rec := r.rec
-		r.chargeLocked(&rec, now)
-		_ = r.commitLocked(&rec) // logged; at worst the time since the last move is not charged
+		r.chargeLocked(&rec, now) // up to pausedAt, if a save was pending
+		_ = r.commitLocked(&rec)  // logged; at worst the time since the last move is not charged
 	}
+	// A pending engine move is dropped: the engine searches again when
+	// the game is next opened.
+	r.cancelJobsLocked()
 	r.runStart = time.Time{}
 	if r.flag != nil {
 		r.flag.Stop()
@@ -535,7 +576,8 @@ func (r *room) buildStateLocked(now time.Time) *StateMessage {
 		Result:    r.rec.Result,
 		Reason:    r.rec.Reason.String(),
 		Captured:  CapturedView{White: []string{}, Black: []string{}},
-		Thinking:  r.search != nil,
+		Thinking:  r.search != nil || (r.retry != nil && r.retry.move != nil),
+		Saving:    r.retry != nil,
 	}
 	moves := r.g.Moves()
 	for i, m := range moves {
@@ -570,7 +612,7 @@ func (r *room) buildStateLocked(now time.Time) *StateMessage {
 			Initial:   r.rec.ClockInitialMS,
 			Increment: r.rec.ClockIncrementMS,
 		}
-		if !r.runStart.IsZero() {
+		if !r.runStart.IsZero() && r.retry == nil {
 			cv.Running = pos.Side().String()
 		}
 		st.Clock = cv

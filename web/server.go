@@ -96,6 +96,13 @@ type Config struct {
 	// that keeps on is closed with 1008.
 	MessageRate  float64
 	MessageBurst int
+	// SaveRetryFirst and SaveRetryMax pace the retries of a commit the
+	// database refused that is not the person's to repeat: the engine's
+	// move and a flag fall (retry.go). The first retry waits
+	// SaveRetryFirst (default DefaultSaveRetryFirst, 100 ms), each next
+	// one twice as long up to SaveRetryMax (default DefaultSaveRetryMax,
+	// 5 s), for as long as the game is open.
+	SaveRetryFirst, SaveRetryMax time.Duration
 	// TrustProxy trusts X-Forwarded-Proto from a TLS-terminating proxy in
 	// front: "https" there makes the session cookie Secure, sends HSTS and
 	// makes WebSocket URLs wss://. Leave it off when clients connect
