@@ -108,6 +108,9 @@ type envOpts struct {
 	trustProxy                              bool
 	publicOrigin                            string
 	saveRetryFirst, saveRetryMax            time.Duration
+	maxUnfinishedGames                      int
+	createRate                              float64
+	createBurst                             int
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -132,6 +135,12 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 		MessageRate: o.messageRate, MessageBurst: o.messageBurst,
 		TrustProxy: o.trustProxy, PublicOrigin: o.publicOrigin,
 		SaveRetryFirst: o.saveRetryFirst, SaveRetryMax: o.saveRetryMax,
+		MaxUnfinishedGames: o.maxUnfinishedGames, CreateRate: o.createRate, CreateBurst: o.createBurst,
+	}
+	if o.createRate == 0 {
+		// Tests create games at machine speed; TestCreationLimits sets
+		// its own rate.
+		cfg.CreateRate = -1
 	}
 	if o.messageRate == 0 {
 		// Tests play whole games at machine speed, far over what a person

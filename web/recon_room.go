@@ -344,6 +344,9 @@ func (r *reconRoom) markerLocked(s game.Square, p game.Piece, now time.Time) *Pr
 }
 
 func (r *reconRoom) rematchLocked(c *client) {
+	if !r.srv.rematchAllowed(c, r.rec.Owner) {
+		return
+	}
 	human := store.ColorOf(r.rec.Human.Other())
 	rec := &store.ReconGame{
 		Owner: r.rec.Owner, Human: human, Opponent: r.rec.Opponent, Seed: newSeed(),
@@ -352,7 +355,7 @@ func (r *reconRoom) rematchLocked(c *client) {
 	}
 	if err := r.srv.store.CreateReconGame(rec); err != nil {
 		r.srv.logf("rematch of %s: %v", r.id, err)
-		c.trySend(encodeError(protoErr(CodeServer, "could not create the rematch")))
+		c.trySend(encodeError(protoErr(CodeServer, "%s", rematchUnsavedText)))
 		return
 	}
 	c.trySend(encodeRedirect("/game/" + rec.ID))

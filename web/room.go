@@ -498,6 +498,9 @@ func (r *room) takebackLocked(now time.Time) *ProtoError {
 }
 
 func (r *room) rematchLocked(c *client) {
+	if !r.srv.rematchAllowed(c, r.rec.Owner) {
+		return
+	}
 	human := store.ColorOf(r.rec.Human.Other())
 	rec := &store.Game{
 		Owner: r.rec.Owner, Variant: r.rec.Variant, StartFEN: r.rec.StartFEN, Human: human,

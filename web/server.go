@@ -103,6 +103,18 @@ type Config struct {
 	// one twice as long up to SaveRetryMax (default DefaultSaveRetryMax,
 	// 5 s), for as long as the game is open.
 	SaveRetryFirst, SaveRetryMax time.Duration
+	// MaxUnfinishedGames caps one owner's unfinished games, against the
+	// engine and in Reconnaissance Chess together (default
+	// DefaultMaxUnfinishedGames, 100; negative: no cap). CreateRate and
+	// CreateBurst limit how fast one owner creates games, from the form
+	// and by rematch (default DefaultCreateRate, 1 a second, and
+	// DefaultCreateBurst, 10; a negative rate: no limit). Beyond either the
+	// form answers 429 with the home page saying what to do, a rematch an
+	// error with code too_many_games or create_rate_limited
+	// (creation_limits.go).
+	MaxUnfinishedGames int
+	CreateRate         float64
+	CreateBurst        int
 	// TrustProxy trusts X-Forwarded-Proto from a TLS-terminating proxy in
 	// front: "https" there makes the session cookie Secure, sends HSTS and
 	// makes WebSocket URLs wss://. Leave it off when clients connect
@@ -133,6 +145,7 @@ type Server struct {
 	conns    sync.WaitGroup
 	tb       *syzygy.Tablebase // Config.SyzygyPath's tables, nil without
 	sockets  socketCounts
+	creates  createLimits
 	// publicOrigin is Config.PublicOrigin parsed (nil when unset).
 	publicOrigin *url.URL
 }
@@ -655,6 +668,9 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := r.ParseForm(); err == nil && r.PostForm.Get("variant") == VariantRecon {
+		if !s.createAllowed(w, owner) {
+			return
+		}
 		rec, err := s.createRecon(r, owner)
 		var ferr *formError
 		if err != nil && !errors.As(err, &ferr) {
@@ -682,6 +698,9 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		}
 		d.FEN = typedFEN(r)
 		s.render(w, http.StatusBadRequest, pageHome, d)
+		return
+	}
+	if !s.createAllowed(w, owner) {
 		return
 	}
 	rec := &store.Game{
