@@ -120,6 +120,11 @@ func (r *room) onRetry(rt *saveRetry) {
 	if r.retry != rt || r.closed {
 		return
 	}
+	if r.srv.ctx.Err() != nil {
+		// The server is closing: its tabs go and shutdownLocked follows.
+		r.cancelRetryLocked()
+		return
+	}
 	now := time.Now()
 	if r.over() {
 		r.cancelRetryLocked()
