@@ -13,13 +13,20 @@ import (
 // game carries on with the clocks running again.
 func TestServerDownBoardVisible(t *testing.T) {
 	e := newEnv(t)
-	tb := e.newTab(t, desktop)
+	for _, vp := range []viewport{desktop, phone} {
+		t.Run(vp.name, func(t *testing.T) { serverDown(t, e, vp) })
+	}
+}
+
+func serverDown(t *testing.T, e *env, vp viewport) {
+	tb := e.newTab(t, vp)
 	defer tb.close()
 	tb.newGame(gameOpts{color: "white", level: "1", clock: "3+0"})
 	tb.playAndWait("e2", "e4", 2)
 	clocks := `[...document.querySelectorAll('.clock[data-clock]')].map(c => c.dataset.clock + '=' + c.textContent).join(' ')`
 	tb.waitJS(`document.querySelector('.clock.running') !== null`, "a running clock after the engine's reply", clocks, uiWait)
 
+	boardBefore := eval[rect](tb, `(() => { const r = document.getElementById('board').getBoundingClientRect(); return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`)
 	if err := e.srv.Kill(); err != nil {
 		t.Fatalf("killing the server: %v", err)
 	}
@@ -37,8 +44,8 @@ func TestServerDownBoardVisible(t *testing.T) {
 	if b.L < bd.R && bd.L < b.R && b.T < bd.B && bd.T < b.B {
 		t.Errorf("the reconnect banner %+v overlaps the board %+v", b, bd)
 	}
-	if !(bd.B > 0 && bd.T < float64(desktop.height)) {
-		t.Errorf("the board %+v is off screen while the banner shows", bd)
+	if (rect{X: bd.L, Y: bd.T, W: bd.R - bd.L, H: bd.B - bd.T}) != boardBefore {
+		t.Errorf("the board moved when the banner showed: %+v, before %+v", bd, boardBefore)
 	}
 	before := eval[string](tb, clocks)
 	time.Sleep(2 * time.Second)
