@@ -134,6 +134,7 @@ type Server struct {
 	cookies  *sessions.CookieStore
 	pages    map[string]*template.Template
 	static   http.Handler
+	assets   *staticAssets // nil without Config.Static
 	upgrader websocket.Upgrader
 	pool     *pool
 	hub      hub
@@ -188,17 +189,17 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.upgrader = websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{}, CheckOrigin: s.checkOrigin}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	if err := s.loadTemplates(); err != nil {
-		return nil, err
-	}
 	if cfg.Static != nil {
-		static, err := newStaticHandler(cfg.Static)
+		assets, err := loadStatic(cfg.Static)
 		if err != nil {
 			return nil, err
 		}
-		s.static = static
+		s.assets, s.static = assets, assets.handler()
 	} else {
 		s.static = http.NotFoundHandler()
+	}
+	if err := s.loadTemplates(); err != nil { // after the static files: {{asset}} names them
+		return nil, err
 	}
 	n := cfg.Searchers
 	if n <= 0 {
@@ -372,7 +373,7 @@ func (s *Server) loadTemplates() error {
 	}
 	s.pages = map[string]*template.Template{}
 	for _, p := range pages {
-		t, err := template.New(p).Funcs(templateFuncs).ParseFS(s.cfg.Templates, append([]string{p}, shared...)...)
+		t, err := template.New(p).Funcs(templateFuncs).Funcs(template.FuncMap{"asset": s.assets.url}).ParseFS(s.cfg.Templates, append([]string{p}, shared...)...)
 		if err != nil {
 			return fmt.Errorf("web: template %s: %w", p, err)
 		}

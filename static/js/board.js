@@ -4,9 +4,16 @@
 
 const FILES = 'abcdefgh';
 
-/** Piece images live beside the page; one URL per piece code (wP, bK...). */
+// Piece images, one per code, spelled out so the server rewrites each to
+// its content-hashed (long-cached) name when it starts.
+const PIECES = {
+  wK: '/static/pieces/wK.svg', wQ: '/static/pieces/wQ.svg', wR: '/static/pieces/wR.svg', wB: '/static/pieces/wB.svg', wN: '/static/pieces/wN.svg', wP: '/static/pieces/wP.svg',
+  bK: '/static/pieces/bK.svg', bQ: '/static/pieces/bQ.svg', bR: '/static/pieces/bR.svg', bB: '/static/pieces/bB.svg', bN: '/static/pieces/bN.svg', bP: '/static/pieces/bP.svg',
+};
+
+/** pieceURL is the image of a piece code (wP, bK...). */
 export function pieceURL(code) {
-  return `/static/pieces/${code}.svg`;
+  return PIECES[code] || `/static/pieces/${code}.svg`;
 }
 
 /** parseBoard expands a FEN's placement field into a square -> code map. */

@@ -32,7 +32,10 @@ const socket = new GameSocket(socketURL(), {
   onMessage,
   onStatus: (up) => {
     banner.hidden = up;
-    if (!up) panel.say('Connection lost; reconnecting…', true);
+    if (!up) {
+      panel.freezeClocks(); // until the state sent on reconnecting
+      panel.say('Connection lost; reconnecting…', true);
+    }
     else if (panel.message().startsWith('Connection lost')) panel.say('');
   },
 });

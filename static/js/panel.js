@@ -122,10 +122,27 @@ export class Panel {
     if (this.clockBase.running) this.tick = setInterval(() => this.drawClocks(), 100);
   }
 
+  /**
+   * freezeClocks stops the local countdown where it is, while the server
+   * cannot be reached: its clock is the truth, and the next state (sent on
+   * reconnecting) sets the clocks again. Counting on would show time the
+   * server may not charge, and the figure would jump back later.
+   */
+  freezeClocks() {
+    clearInterval(this.tick);
+    const c = this.clockBase;
+    if (!c || c.frozen) return;
+    const spent = performance.now() - c.at;
+    if (c.running) c[c.running] = Math.max(0, c[c.running] - spent);
+    c.at = performance.now();
+    c.frozen = true;
+    this.drawClocks();
+  }
+
   drawClocks() {
     const c = this.clockBase;
     if (!c) return;
-    const spent = performance.now() - c.at;
+    const spent = c.frozen ? 0 : performance.now() - c.at;
     for (const color of ['white', 'black']) {
       const el = document.querySelector(`.clock[data-clock="${color}"]`);
       if (!el) continue;

@@ -36,6 +36,7 @@ const socket = new GameSocket(socketURL(), {
   onStatus: (up) => {
     banner.hidden = up;
     if (!up) {
+      freezeClock(); // until the state sent on reconnecting
       pendingMarkers.clear(); // notes in flight may be lost; the state sent on reconnecting is the truth
       say('Connection lost; reconnecting…', true);
     }
@@ -236,10 +237,18 @@ function setClock() {
   tick();
 }
 
+// freezeClock stops the countdown while the server is unreachable: the
+// state sent on reconnecting sets the clock again.
+function freezeClock() {
+  if (!clockBase || !clockBase.running || clockBase.frozen) return;
+  clockBase = { ms: Math.max(0, clockBase.ms - (performance.now() - clockBase.at)), at: performance.now(), running: true, frozen: true };
+  tick();
+}
+
 function tick() {
   if (!clockBase) return;
   let ms = clockBase.ms;
-  if (clockBase.running) ms -= performance.now() - clockBase.at;
+  if (clockBase.running && !clockBase.frozen) ms -= performance.now() - clockBase.at;
   ms = Math.max(0, ms);
   const s = Math.ceil(ms / 1000);
   clockEl.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
