@@ -98,3 +98,52 @@ func TestReadersAreReadOnly(t *testing.T) {
 		t.Fatal("a write through the read pool succeeded")
 	}
 }
+
+// TestSynchronousFull: every connection the store opens, the writer and
+// each reader, runs with synchronous=FULL (2), so that an acknowledged
+// commit survives a power cut.
+func TestSynchronousFull(t *testing.T) {
+	t.Setenv(SynchronousEnv, "")
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	check := func(name string, conn *sql.Conn) {
+		t.Helper()
+		var v int
+		if err := conn.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if v != 2 {
+			t.Errorf("%s: PRAGMA synchronous = %d, want 2 (FULL)", name, v)
+		}
+	}
+	w, err := s.db.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wc, err := w.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("writer", wc)
+	wc.Close()
+	r, err := s.rd.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Hold ReadConns connections at once so that each is a distinct one.
+	var held []*sql.Conn
+	for i := 0; i < ReadConns; i++ {
+		c, err := r.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, c)
+		check("reader", c)
+	}
+	for _, c := range held {
+		c.Close()
+	}
+	if n := r.Stats().OpenConnections; n != ReadConns {
+		t.Errorf("read pool has %d connections, want %d", n, ReadConns)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -85,20 +86,36 @@ type Store struct {
 // ReadConns is the number of read-only connections a Store keeps.
 const ReadConns = 4
 
+// SynchronousEnv names the environment variable that overrides the
+// synchronous pragma (FULL or NORMAL) for benchmarking; see SynchronousMode.
+const SynchronousEnv = "KNIGHTWATCH_SQLITE_SYNCHRONOUS"
+
+// SynchronousMode is the synchronous pragma the store uses: FULL, unless
+// SynchronousEnv says NORMAL. In WAL mode NORMAL does not sync the WAL on
+// each commit, so a power cut can lose the last commits, that is moves
+// already acknowledged to the player; FULL syncs the WAL before a commit
+// returns. NORMAL exists only so the ack latency benchmark can compare.
+func SynchronousMode() string {
+	if strings.EqualFold(os.Getenv(SynchronousEnv), "NORMAL") {
+		return "NORMAL"
+	}
+	return "FULL"
+}
+
 // Open opens (creating if needed) the SQLite database at path, switches it
-// to WAL with a busy timeout, migrates the schema and opens the read-only
-// pool.
+// to WAL with a busy timeout and synchronous=FULL, migrates the schema and
+// opens the read-only pool.
 func Open(path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("store: empty database path")
 	}
-	// WAL lets page loads read while a move commits; synchronous=NORMAL in
-	// WAL mode survives a killed process (only a power cut can lose the
-	// last commits), which is the durability resume needs.
+	// WAL lets page loads read while a move commits; synchronous=FULL
+	// makes every acknowledged commit survive a power cut as well as a
+	// killed process.
 	q := url.Values{}
 	q.Set("_journal_mode", "WAL")
 	q.Set("_busy_timeout", "5000")
-	q.Set("_synchronous", "NORMAL")
+	q.Set("_synchronous", SynchronousMode())
 	q.Set("_foreign_keys", "1")
 	db, err := openGorm("file:" + path + "?" + q.Encode())
 	if err != nil {
@@ -135,7 +152,7 @@ func Open(path string) (*Store, error) {
 	rq.Set("mode", "ro")
 	rq.Set("_query_only", "1")
 	rq.Set("_busy_timeout", "5000")
-	rq.Set("_synchronous", "NORMAL")
+	rq.Set("_synchronous", SynchronousMode())
 	rq.Set("_foreign_keys", "1")
 	rd, err := openGorm("file:" + path + "?" + rq.Encode())
 	if err != nil {
