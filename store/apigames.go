@@ -104,7 +104,7 @@ func (s *Store) SaveAPIGame(g *APIGame) error {
 // GetAPIGame loads a game; ErrNotFound when none.
 func (s *Store) GetAPIGame(id int64) (*APIGame, error) {
 	var g APIGame
-	err := s.db.Where("id = ?", id).Take(&g).Error
+	err := s.rd.Where("id = ?", id).Take(&g).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrNotFound
 	}
@@ -118,7 +118,7 @@ func (s *Store) GetAPIGame(id int64) (*APIGame, error) {
 // starting server takes up again.
 func (s *Store) UnfinishedAPIGames() ([]APIGame, error) {
 	var gs []APIGame
-	if err := s.db.Where("status IN ?", []Status{StatusWaiting, StatusPlaying}).Order("id").Find(&gs).Error; err != nil {
+	if err := s.rd.Where("status IN ?", []Status{StatusWaiting, StatusPlaying}).Order("id").Find(&gs).Error; err != nil {
 		return nil, fmt.Errorf("store: unfinished api games: %w", err)
 	}
 	return gs, nil
@@ -127,7 +127,7 @@ func (s *Store) UnfinishedAPIGames() ([]APIGame, error) {
 // UserAPIGames returns up to limit of the user's games with status (any
 // when StatusUnset), newest first.
 func (s *Store) UserAPIGames(userID int64, status Status, limit int) ([]APIGame, error) {
-	q := s.db.Where("(white_id = ? OR black_id = ?)", userID, userID)
+	q := s.rd.Where("(white_id = ? OR black_id = ?)", userID, userID)
 	if status != StatusUnset {
 		q = q.Where("status = ?", status)
 	}
@@ -142,7 +142,7 @@ func (s *Store) UserAPIGames(userID int64, status Status, limit int) ([]APIGame,
 // yet accepted, oldest first.
 func (s *Store) PendingInvitations(toID int64) ([]int64, error) {
 	ids := []int64{}
-	err := s.db.Model(&Invitation{}).Where("to_id = ? AND accepted = ?", toID, false).Order("id").Pluck("id", &ids).Error
+	err := s.rd.Model(&Invitation{}).Where("to_id = ? AND accepted = ?", toID, false).Order("id").Pluck("id", &ids).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: invitations: %w", err)
 	}
@@ -152,7 +152,7 @@ func (s *Store) PendingInvitations(toID int64) ([]int64, error) {
 // GetInvitation loads an invitation; ErrNotFound when none.
 func (s *Store) GetInvitation(id int64) (*Invitation, error) {
 	var inv Invitation
-	err := s.db.Where("id = ?", id).Take(&inv).Error
+	err := s.rd.Where("id = ?", id).Take(&inv).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrNotFound
 	}
@@ -186,7 +186,7 @@ func (s *Store) FinishGameInvitations(gameID, toID int64) error {
 // OpenAPIGames counts the user's games not over.
 func (s *Store) OpenAPIGames(userID int64) (int, error) {
 	var n int64
-	err := s.db.Model(&APIGame{}).Where("(white_id = ? OR black_id = ?) AND status IN ?", userID, userID, []Status{StatusWaiting, StatusPlaying}).Count(&n).Error
+	err := s.rd.Model(&APIGame{}).Where("(white_id = ? OR black_id = ?) AND status IN ?", userID, userID, []Status{StatusWaiting, StatusPlaying}).Count(&n).Error
 	if err != nil {
 		return 0, fmt.Errorf("store: open api games: %w", err)
 	}
@@ -196,7 +196,7 @@ func (s *Store) OpenAPIGames(userID int64) (int, error) {
 // RecentAPIGames returns up to limit games with status, newest first.
 func (s *Store) RecentAPIGames(status Status, limit int) ([]APIGame, error) {
 	var gs []APIGame
-	err := s.db.Where("status = ?", status).Order("id DESC").Limit(limit).
+	err := s.rd.Where("status = ?", status).Order("id DESC").Limit(limit).
 		Omit("history").Find(&gs).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: recent api games: %w", err)

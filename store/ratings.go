@@ -107,7 +107,7 @@ func ratingTx(tx *gorm.DB, userID int64, version int) (*Rating, error) {
 // RatingOf returns a version's rating; a version without games is at
 // StartRating.
 func (s *Store) RatingOf(userID int64, version int) (*Rating, error) {
-	r, err := ratingTx(s.db, userID, version)
+	r, err := ratingTx(s.rd, userID, version)
 	if err != nil {
 		return nil, fmt.Errorf("store: rating: %w", err)
 	}
@@ -123,7 +123,7 @@ type LeaderRow struct {
 // Leaderboard returns every rated version, best first.
 func (s *Store) Leaderboard(limit int) ([]LeaderRow, error) {
 	var rows []LeaderRow
-	err := s.db.Table("ratings").Select("users.name AS name, ratings.*").
+	err := s.rd.Table("ratings").Select("users.name AS name, ratings.*").
 		Joins("JOIN users ON users.id = ratings.user_id").
 		Order("ratings.elo DESC").Limit(limit).Scan(&rows).Error
 	if err != nil {
@@ -135,7 +135,7 @@ func (s *Store) Leaderboard(limit int) ([]LeaderRow, error) {
 // UnratedGames returns the IDs of finished ranked games not yet rated.
 func (s *Store) UnratedGames() ([]int64, error) {
 	var ids []int64
-	err := s.db.Model(&APIGame{}).Where("ranked = ? AND rated = ? AND status = ?", true, false, StatusOver).Pluck("id", &ids).Error
+	err := s.rd.Model(&APIGame{}).Where("ranked = ? AND rated = ? AND status = ?", true, false, StatusOver).Pluck("id", &ids).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: unrated games: %w", err)
 	}
@@ -146,7 +146,7 @@ func (s *Store) UnratedGames() ([]int64, error) {
 // with their unfinished games counted.
 func (s *Store) RankedCandidates(seenSince time.Time) ([]User, map[int64]int, error) {
 	var us []User
-	if err := s.db.Where("ranked = ? AND builtin = '' AND last_seen >= ?", true, seenSince).Find(&us).Error; err != nil {
+	if err := s.rd.Where("ranked = ? AND builtin = '' AND last_seen >= ?", true, seenSince).Find(&us).Error; err != nil {
 		return nil, nil, fmt.Errorf("store: ranked users: %w", err)
 	}
 	open := map[int64]int{}
@@ -164,7 +164,7 @@ func (s *Store) RankedCandidates(seenSince time.Time) ([]User, map[int64]int, er
 // t that have not started.
 func (s *Store) StaleWaitingGames(createdBefore time.Time, ranked bool) ([]int64, error) {
 	var ids []int64
-	err := s.db.Model(&APIGame{}).Where("status = ? AND ranked = ? AND created_at < ?", StatusWaiting, ranked, createdBefore).Pluck("id", &ids).Error
+	err := s.rd.Model(&APIGame{}).Where("status = ? AND ranked = ? AND created_at < ?", StatusWaiting, ranked, createdBefore).Pluck("id", &ids).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: stale games: %w", err)
 	}

@@ -99,7 +99,7 @@ func (s *Store) SaveReconGame(g *ReconGame) error {
 // GetReconGame loads a game by ID.
 func (s *Store) GetReconGame(id string) (*ReconGame, error) {
 	var g ReconGame
-	err := s.db.Where("id = ?", id).Take(&g).Error
+	err := s.rd.Where("id = ?", id).Take(&g).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrNotFound
 	}
@@ -126,7 +126,7 @@ func (s *Store) GetOwnedReconGame(id, owner string) (*ReconGame, error) {
 // recently updated first.
 func (s *Store) ReconGames(owner string, status Status, limit int) ([]ReconGame, error) {
 	var gs []ReconGame
-	err := s.db.Where("owner = ? AND status = ?", owner, status).
+	err := s.rd.Where("owner = ? AND status = ?", owner, status).
 		Order("updated_at DESC").Limit(limit).Find(&gs).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: recon games: %w", err)

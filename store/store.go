@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -70,34 +71,53 @@ type Setting struct {
 }
 
 // Store is the database handle. It is safe for concurrent use.
+//
+// It holds two pools on the same file: db, a single read-write connection
+// for every write and read-modify-write transaction, and rd, several
+// read-only connections for the plain reads (home page lists, game pages,
+// PGN, replays, API listings). In WAL mode readers never wait for a writer,
+// so a page load is not queued behind a move's commit or behind a write
+// lock held by another process (a sqlite3 shell, a backup).
 type Store struct {
-	db *gorm.DB
+	db *gorm.DB // the writer: one connection
+	rd *gorm.DB // the readers: read-only connections
+}
+
+// ReadConns is the number of read-only connections a Store keeps.
+const ReadConns = 4
+
+// SynchronousEnv names the environment variable that overrides the
+// synchronous pragma (FULL or NORMAL) for benchmarking; see SynchronousMode.
+const SynchronousEnv = "KNIGHTWATCH_SQLITE_SYNCHRONOUS"
+
+// SynchronousMode is the synchronous pragma the store uses: FULL, unless
+// SynchronousEnv says NORMAL. In WAL mode NORMAL does not sync the WAL on
+// each commit, so a power cut can lose the last commits, that is moves
+// already acknowledged to the player; FULL syncs the WAL before a commit
+// returns. NORMAL exists only so the ack latency benchmark can compare.
+func SynchronousMode() string {
+	if strings.EqualFold(os.Getenv(SynchronousEnv), "NORMAL") {
+		return "NORMAL"
+	}
+	return "FULL"
 }
 
 // Open opens (creating if needed) the SQLite database at path, switches it
-// to WAL with a busy timeout and migrates the schema.
+// to WAL with a busy timeout and synchronous=FULL, migrates the schema and
+// opens the read-only pool.
 func Open(path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("store: empty database path")
 	}
-	// WAL lets page loads read while a move commits; synchronous=NORMAL in
-	// WAL mode survives a killed process (only a power cut can lose the
-	// last commits), which is the durability resume needs.
+	// WAL lets page loads read while a move commits; synchronous=FULL
+	// makes every acknowledged commit survive a power cut as well as a
+	// killed process.
 	q := url.Values{}
 	q.Set("_journal_mode", "WAL")
 	q.Set("_busy_timeout", "5000")
-	q.Set("_synchronous", "NORMAL")
+	q.Set("_synchronous", SynchronousMode())
 	q.Set("_foreign_keys", "1")
-	dsn := "file:" + path + "?" + q.Encode()
-	db, err := gorm.Open(sqlite.Open(dsn), &gorm.Config{
-		Logger: logger.Discard,
-		// Every write here is a single statement, atomic by itself; the
-		// default wrapping transaction would only add a round trip.
-		SkipDefaultTransaction: true,
-		// Moves are committed one statement at a time; reusing prepared
-		// statements saves SQLite a parse per move.
-		PrepareStmt: true,
-	})
+	db, err := openGorm("file:" + path + "?" + q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -123,16 +143,64 @@ func Open(path string) (*Store, error) {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: migrate: %w", err)
 	}
-	return &Store{db: db}, nil
+	// The readers: mode=ro and query_only, so nothing can write through
+	// them; the same busy timeout (a reader waits only while a checkpoint
+	// or recovery holds the file, never for a writer); the same
+	// synchronous setting, which matters only if a reader is the last
+	// connection to close and checkpoints.
+	rq := url.Values{}
+	rq.Set("mode", "ro")
+	rq.Set("_query_only", "1")
+	rq.Set("_busy_timeout", "5000")
+	rq.Set("_synchronous", SynchronousMode())
+	rq.Set("_foreign_keys", "1")
+	rd, err := openGorm("file:" + path + "?" + rq.Encode())
+	if err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
+	}
+	rdDB, err := rd.DB()
+	if err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	rdDB.SetMaxOpenConns(ReadConns)
+	rdDB.SetMaxIdleConns(ReadConns)
+	if err := rdDB.Ping(); err != nil {
+		rdDB.Close()
+		sqlDB.Close()
+		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
+	}
+	return &Store{db: db, rd: rd}, nil
 }
 
-// Close closes the database.
+func openGorm(dsn string) (*gorm.DB, error) {
+	return gorm.Open(sqlite.Open(dsn), &gorm.Config{
+		Logger: logger.Discard,
+		// Every write here is a single statement, atomic by itself; the
+		// default wrapping transaction would only add a round trip.
+		SkipDefaultTransaction: true,
+		// Moves are committed one statement at a time; reusing prepared
+		// statements saves SQLite a parse per move.
+		PrepareStmt: true,
+	})
+}
+
+// Close closes the database (readers first, so that the writer, closing
+// last, checkpoints the WAL).
 func (s *Store) Close() error {
-	sqlDB, err := s.db.DB()
-	if err != nil {
-		return err
+	var errs []error
+	if rdDB, err := s.rd.DB(); err != nil {
+		errs = append(errs, err)
+	} else {
+		errs = append(errs, rdDB.Close())
 	}
-	return sqlDB.Close()
+	if sqlDB, err := s.db.DB(); err != nil {
+		errs = append(errs, err)
+	} else {
+		errs = append(errs, sqlDB.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // NewID returns a random game ID such as "g_3f9c0a1b2c3d4e5f6a7b".
@@ -187,7 +255,7 @@ func (s *Store) SaveGame(g *Game) error {
 // GetGame loads a game by ID.
 func (s *Store) GetGame(id string) (*Game, error) {
 	var g Game
-	err := s.db.Where("id = ?", id).Take(&g).Error
+	err := s.rd.Where("id = ?", id).Take(&g).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrNotFound
 	}
@@ -215,7 +283,7 @@ func (s *Store) GetOwnedGame(id, owner string) (*Game, error) {
 // being played, or ErrNotFound.
 func (s *Store) LatestUnfinished(owner string) (*Game, error) {
 	var g Game
-	err := s.db.Where("owner = ? AND status = ?", owner, StatusPlaying).
+	err := s.rd.Where("owner = ? AND status = ?", owner, StatusPlaying).
 		Order("updated_at DESC").Take(&g).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrNotFound
@@ -229,7 +297,7 @@ func (s *Store) LatestUnfinished(owner string) (*Game, error) {
 // FinishedGames returns up to limit of the owner's finished games, newest first.
 func (s *Store) FinishedGames(owner string, limit int) ([]Game, error) {
 	var gs []Game
-	err := s.db.Where("owner = ? AND status = ?", owner, StatusOver).
+	err := s.rd.Where("owner = ? AND status = ?", owner, StatusOver).
 		Order("finished_at DESC").Limit(limit).Find(&gs).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: finished games: %w", err)
@@ -240,7 +308,7 @@ func (s *Store) FinishedGames(owner string, limit int) ([]Game, error) {
 // GetSetting returns a setting's value, or ErrNotFound.
 func (s *Store) GetSetting(key string) (string, error) {
 	var st Setting
-	err := s.db.Where("key = ?", key).Take(&st).Error
+	err := s.rd.Where("key = ?", key).Take(&st).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return "", ErrNotFound
 	}

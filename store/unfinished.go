@@ -10,7 +10,7 @@ import (
 // ID, so the order is stable), and how many there are in all.
 func (s *Store) UnfinishedGames(owner string, limit int) ([]Game, int64, error) {
 	var n int64
-	q := s.db.Model(&Game{}).Where("owner = ? AND status = ?", owner, StatusPlaying)
+	q := s.rd.Model(&Game{}).Where("owner = ? AND status = ?", owner, StatusPlaying)
 	if err := q.Count(&n).Error; err != nil {
 		return nil, 0, fmt.Errorf("store: count unfinished games: %w", err)
 	}
@@ -18,7 +18,7 @@ func (s *Store) UnfinishedGames(owner string, limit int) ([]Game, int64, error) 
 	if n == 0 || limit <= 0 {
 		return gs, n, nil
 	}
-	err := s.db.Where("owner = ? AND status = ?", owner, StatusPlaying).
+	err := s.rd.Where("owner = ? AND status = ?", owner, StatusPlaying).
 		Order("updated_at DESC, id").Limit(limit).Find(&gs).Error
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: unfinished games: %w", err)
@@ -29,7 +29,7 @@ func (s *Store) UnfinishedGames(owner string, limit int) ([]Game, int64, error) 
 // UnfinishedReconGames is UnfinishedGames for Reconnaissance Chess.
 func (s *Store) UnfinishedReconGames(owner string, limit int) ([]ReconGame, int64, error) {
 	var n int64
-	q := s.db.Model(&ReconGame{}).Where("owner = ? AND status = ?", owner, StatusPlaying)
+	q := s.rd.Model(&ReconGame{}).Where("owner = ? AND status = ?", owner, StatusPlaying)
 	if err := q.Count(&n).Error; err != nil {
 		return nil, 0, fmt.Errorf("store: count unfinished recon games: %w", err)
 	}
@@ -37,7 +37,7 @@ func (s *Store) UnfinishedReconGames(owner string, limit int) ([]ReconGame, int6
 	if n == 0 || limit <= 0 {
 		return gs, n, nil
 	}
-	err := s.db.Where("owner = ? AND status = ?", owner, StatusPlaying).
+	err := s.rd.Where("owner = ? AND status = ?", owner, StatusPlaying).
 		Order("updated_at DESC, id").Limit(limit).Find(&gs).Error
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: unfinished recon games: %w", err)

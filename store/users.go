@@ -63,7 +63,7 @@ func (s *Store) CreateUser(u *User) error {
 // UserByName loads a user by name, in any case; ErrNotFound when none.
 func (s *Store) UserByName(name string) (*User, error) {
 	var u User
-	err := s.db.Where("name_key = ?", UserKey(name)).Take(&u).Error
+	err := s.rd.Where("name_key = ?", UserKey(name)).Take(&u).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrNotFound
 	}
@@ -76,7 +76,7 @@ func (s *Store) UserByName(name string) (*User, error) {
 // UserByID loads a user; ErrNotFound when none.
 func (s *Store) UserByID(id int64) (*User, error) {
 	var u User
-	err := s.db.Where("id = ?", id).Take(&u).Error
+	err := s.rd.Where("id = ?", id).Take(&u).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrNotFound
 	}
@@ -114,7 +114,7 @@ func (s *Store) TouchUsers(ids []int64, t time.Time) error {
 // Users returns every user seen since t or built in, by name.
 func (s *Store) Users(seenSince time.Time) ([]User, error) {
 	var us []User
-	err := s.db.Where("last_seen >= ? OR builtin <> ''", seenSince).Order("name_key").Find(&us).Error
+	err := s.rd.Where("last_seen >= ? OR builtin <> ''", seenSince).Order("name_key").Find(&us).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: users: %w", err)
 	}
@@ -124,7 +124,7 @@ func (s *Store) Users(seenSince time.Time) ([]User, error) {
 // AllUsers returns every user, by name.
 func (s *Store) AllUsers() ([]User, error) {
 	var us []User
-	if err := s.db.Order("name_key").Find(&us).Error; err != nil {
+	if err := s.rd.Order("name_key").Find(&us).Error; err != nil {
 		return nil, fmt.Errorf("store: users: %w", err)
 	}
 	return us, nil

@@ -255,6 +255,11 @@ func (c *client) writePump() {
 }
 
 // hub maps game IDs to their rooms (rooms exist while a tab is open).
+//
+// hub.mu guards only these maps and is never held across database I/O:
+// reading a game to open its room and committing a room's clock as it
+// closes happen under the game's gate (busy) instead, so that a slow read
+// of one game does not hold up tabs joining every other game.
 type hub struct {
 	mu    sync.Mutex
 	rooms map[string]*room
@@ -262,6 +267,46 @@ type hub struct {
 	// api are the tabs playing API games in person (their tables live in
 	// Server.api), kept here so that Close can close them too.
 	api map[*client]struct{}
+	// busy holds the gate of each game whose room is being opened (its
+	// record read) or closed (its clock committed); the channel closes
+	// when that is done. While a game's gate is held its room is absent
+	// from rooms/recon, and whoever else wants the game waits for the gate,
+	// so there is still one room per game and none built from a record
+	// older than the last commit.
+	busy map[string]chan struct{}
+}
+
+// testHookLoad, when set (by tests), runs before a game's record is read
+// to open its room, with no hub lock held.
+var testHookLoad func(id string)
+
+// waitGateLocked returns, with hub.mu held as on entry, once nobody holds
+// id's gate; it releases hub.mu while it waits.
+func (s *Server) waitGateLocked(id string) {
+	for {
+		ch := s.hub.busy[id]
+		if ch == nil {
+			return
+		}
+		s.hub.mu.Unlock()
+		<-ch
+		s.hub.mu.Lock()
+	}
+}
+
+// takeGateLocked waits for id's gate and takes it (hub.mu held).
+func (s *Server) takeGateLocked(id string) {
+	s.waitGateLocked(id)
+	if s.hub.busy == nil {
+		s.hub.busy = map[string]chan struct{}{}
+	}
+	s.hub.busy[id] = make(chan struct{})
+}
+
+// releaseGateLocked releases id's gate (hub.mu held).
+func (s *Server) releaseGateLocked(id string) {
+	close(s.hub.busy[id])
+	delete(s.hub.busy, id)
 }
 
 // join adds c to its game's room, loading the game from the database when
@@ -269,34 +314,100 @@ type hub struct {
 // after a restart), it starts thinking.
 // On success the caller must run readPump, which ends with conns.Done.
 func (s *Server) join(id string, c *client) error {
+	recon := strings.HasPrefix(id, store.ReconIDPrefix)
 	s.hub.mu.Lock()
-	defer s.hub.mu.Unlock()
+	s.waitGateLocked(id)
 	if s.closed {
+		s.hub.mu.Unlock()
 		return errRoomGone
 	}
-	if strings.HasPrefix(id, store.ReconIDPrefix) {
-		return s.joinReconLocked(id, c)
+	if recon {
+		if r := s.hub.recon[id]; r != nil {
+			s.attachReconLocked(r, c)
+			return nil
+		}
+	} else if r := s.hub.rooms[id]; r != nil {
+		s.attachLocked(r, c)
+		return nil
 	}
-	r := s.hub.rooms[id]
-	if r == nil {
-		rec, err := s.store.GetGame(id)
-		if err != nil {
-			return err
+	// No room: read the game under its gate, not under hub.mu.
+	s.takeGateLocked(id)
+	s.hub.mu.Unlock()
+	var (
+		r   *room
+		rr  *reconRoom
+		err error
+	)
+	if testHookLoad != nil {
+		testHookLoad(id)
+	}
+	if recon {
+		rr, err = s.loadRecon(id)
+	} else {
+		r, err = s.loadRoom(id)
+	}
+	s.hub.mu.Lock()
+	s.releaseGateLocked(id)
+	if err == nil && s.closed {
+		err = errRoomGone
+	}
+	if err != nil {
+		s.hub.mu.Unlock()
+		if rr != nil {
+			rr.mu.Lock()
+			rr.shutdownLocked(time.Now())
+			rr.mu.Unlock()
 		}
-		if rec.Status == store.StatusDeleted {
-			return errGameDeleted
-		}
-		g, human, err := buildGame(rec)
-		if err != nil {
-			return err
-		}
-		r = &room{srv: s, id: id, rec: *rec, g: g, human: human, clients: map[*client]struct{}{}}
+		return err
+	}
+	if recon {
+		s.hub.recon[id] = rr
+		s.attachReconLocked(rr, c)
+	} else {
 		s.hub.rooms[id] = r
+		s.attachLocked(r, c)
 	}
+	return nil
+}
+
+// loadRoom reads game id and builds its room (no lock held).
+func (s *Server) loadRoom(id string) (*room, error) {
+	rec, err := s.store.GetGame(id)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Status == store.StatusDeleted {
+		return nil, errGameDeleted
+	}
+	g, human, err := buildGame(rec)
+	if err != nil {
+		return nil, err
+	}
+	return &room{srv: s, id: id, rec: *rec, g: g, human: human, clients: map[*client]struct{}{}}, nil
+}
+
+// loadRecon reads Reconnaissance Chess game id and builds its room (no
+// lock held).
+func (s *Server) loadRecon(id string) (*reconRoom, error) {
+	rec, err := s.store.GetReconGame(id)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Status == store.StatusDeleted {
+		return nil, errGameDeleted
+	}
+	return s.loadReconRoom(rec)
+}
+
+// attachLocked adds c to r, which is in hub.rooms; it is called with
+// hub.mu held and releases it once r.mu is held, so that nothing r does on
+// joining (a flag falling, a commit) runs under hub.mu.
+func (s *Server) attachLocked(r *room, c *client) {
 	// Counted under hub.mu, where Close also looks, so Close never
 	// waits on a WaitGroup that is still being added to.
 	s.conns.Add(1)
 	r.mu.Lock()
+	s.hub.mu.Unlock()
 	defer r.mu.Unlock()
 	c.room = r
 	r.clients[c] = struct{}{}
@@ -304,37 +415,24 @@ func (s *Server) join(id string, c *client) error {
 	r.syncClockLocked(now)
 	r.maybeStartSearchLocked(now)
 	r.sendLocked(c, r.stateLocked(now))
-	return nil
 }
 
-// joinReconLocked is join for a Reconnaissance Chess game (hub.mu held).
-func (s *Server) joinReconLocked(id string, c *client) error {
-	r := s.hub.recon[id]
-	if r == nil {
-		rec, err := s.store.GetReconGame(id)
-		if err != nil {
-			return err
-		}
-		if rec.Status == store.StatusDeleted {
-			return errGameDeleted
-		}
-		if r, err = s.loadReconRoom(rec); err != nil {
-			return err
-		}
-		s.hub.recon[id] = r
-	}
+// attachReconLocked is attachLocked for a Reconnaissance Chess room.
+func (s *Server) attachReconLocked(r *reconRoom, c *client) {
 	s.conns.Add(1)
 	r.mu.Lock()
+	s.hub.mu.Unlock()
 	defer r.mu.Unlock()
 	c.recon = r
 	r.clients[c] = struct{}{}
 	r.syncClockLocked()
 	r.maybeStartBotLocked()
 	c.trySend(r.stateLocked(time.Now()))
-	return nil
 }
 
-// leave removes c from its room; the last one out closes the room.
+// leave removes c from its room; the last one out closes the room, taking
+// it out of the hub at once and committing its clock under the game's
+// gate, outside hub.mu.
 func (s *Server) leave(c *client) {
 	c.stop()
 	if c.table != nil {
@@ -353,35 +451,54 @@ func (s *Server) leave(c *client) {
 		return
 	}
 	s.hub.mu.Lock()
-	defer s.hub.mu.Unlock()
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, ok := r.clients[c]; !ok {
+	if _, ok := r.clients[c]; !ok || len(r.clients) > 1 {
+		delete(r.clients, c)
+		r.mu.Unlock()
+		s.hub.mu.Unlock()
 		return
 	}
 	delete(r.clients, c)
-	if len(r.clients) == 0 {
+	if s.hub.rooms[r.id] != r {
+		// Already taken out of the hub (deleted from the list of games).
+		s.hub.mu.Unlock()
 		r.shutdownLocked(time.Now())
-		if s.hub.rooms[r.id] == r {
-			delete(s.hub.rooms, r.id)
-		}
+		r.mu.Unlock()
+		return
 	}
+	delete(s.hub.rooms, r.id)
+	s.takeGateLocked(r.id)
+	s.hub.mu.Unlock()
+	r.shutdownLocked(time.Now())
+	r.mu.Unlock()
+	s.hub.mu.Lock()
+	s.releaseGateLocked(r.id)
+	s.hub.mu.Unlock()
 }
 
 func (s *Server) leaveRecon(c *client) {
 	r := c.recon
 	s.hub.mu.Lock()
-	defer s.hub.mu.Unlock()
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, ok := r.clients[c]; !ok {
+	if _, ok := r.clients[c]; !ok || len(r.clients) > 1 {
+		delete(r.clients, c)
+		r.mu.Unlock()
+		s.hub.mu.Unlock()
 		return
 	}
 	delete(r.clients, c)
-	if len(r.clients) == 0 {
+	if s.hub.recon[r.id] != r {
+		s.hub.mu.Unlock()
 		r.shutdownLocked(time.Now())
-		if s.hub.recon[r.id] == r {
-			delete(s.hub.recon, r.id)
-		}
+		r.mu.Unlock()
+		return
 	}
+	delete(s.hub.recon, r.id)
+	s.takeGateLocked(r.id)
+	s.hub.mu.Unlock()
+	r.shutdownLocked(time.Now())
+	r.mu.Unlock()
+	s.hub.mu.Lock()
+	s.releaseGateLocked(r.id)
+	s.hub.mu.Unlock()
 }

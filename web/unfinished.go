@@ -282,10 +282,12 @@ const resignedNotice = "You resigned this game from your list of games."
 
 // resignFromList resigns the owner's game id as the game page would, in
 // its room: the open one, or one built for the moment and closed again.
-// hub.mu is held throughout, so no tab can open a room meanwhile.
+// hub.mu is held throughout (once no room of the game is being opened
+// or closed), so no tab can open a room meanwhile.
 func (s *Server) resignFromList(id, owner string) error {
 	s.hub.mu.Lock()
 	defer s.hub.mu.Unlock()
+	s.waitGateLocked(id) // a room being opened or closed: wait for it
 	if s.closed {
 		return errRoomGone
 	}
@@ -369,6 +371,7 @@ func protoToErr(perr *ProtoError) error {
 func (s *Server) deleteFromList(id, owner string) error {
 	s.hub.mu.Lock()
 	defer s.hub.mu.Unlock()
+	s.waitGateLocked(id) // a room being opened or closed: wait for it
 	if s.closed {
 		return errRoomGone
 	}

@@ -1,0 +1,149 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"testing"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver, for a second process's connection
+)
+
+// holdWriteLock takes SQLite's write lock on path from a connection of its
+// own, the way another process (a sqlite3 shell, a backup) would: BEGIN
+// IMMEDIATE plus an insert, not committed until the test ends.
+func holdWriteLock(t *testing.T, path string) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=5000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "INSERT INTO settings (key, value) VALUES ('held', 'x')"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		conn.ExecContext(ctx, "ROLLBACK")
+		conn.Close()
+		db.Close()
+	})
+}
+
+// TestReadsDoNotWaitForWriteLock: while another connection holds the write
+// lock and one of the store's own writes is waiting for it (up to the busy
+// timeout, 5 s), the read methods still answer at once. With a single
+// connection they queued behind the waiting write for seconds (issue 35).
+func TestReadsDoNotWaitForWriteLock(t *testing.T) {
+	s, path := openTemp(t)
+	g := &Game{Owner: "o", Variant: "standard", StartFEN: "f", Human: White, Level: 1}
+	if err := s.CreateGame(g); err != nil {
+		t.Fatal(err)
+	}
+	over := &Game{Owner: "o", Variant: "standard", StartFEN: "f", Human: Black, Level: 1, Status: StatusOver, Result: "1-0"}
+	if err := s.CreateGame(over); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetSetting("k", "v"); err != nil {
+		t.Fatal(err)
+	}
+	holdWriteLock(t, path)
+	// A write of our own, waiting for the lock on the writer connection.
+	writing := make(chan error, 1)
+	go func() { writing <- s.SetSetting("k", "w") }()
+	time.Sleep(100 * time.Millisecond) // let it take the connection
+
+	const bound = time.Second // well under the 5 s busy timeout
+	reads := []struct {
+		name string
+		fn   func() error
+	}{
+		{"GetGame", func() error { _, err := s.GetGame(g.ID); return err }},
+		{"GetOwnedGame", func() error { _, err := s.GetOwnedGame(g.ID, "o"); return err }},
+		{"LatestUnfinished", func() error { _, err := s.LatestUnfinished("o"); return err }},
+		{"FinishedGames", func() error { _, err := s.FinishedGames("o", 10); return err }},
+		{"UnfinishedGames", func() error { _, _, err := s.UnfinishedGames("o", 10); return err }},
+		{"GetSetting", func() error { _, err := s.GetSetting("k"); return err }},
+		{"Users", func() error { _, err := s.Users(time.Time{}); return err }},
+		{"RecentAPIGames", func() error { _, err := s.RecentAPIGames(StatusOver, 10); return err }},
+		{"Leaderboard", func() error { _, err := s.Leaderboard(10); return err }},
+	}
+	for _, r := range reads {
+		start := time.Now()
+		err := r.fn()
+		if d := time.Since(start); d > bound {
+			t.Errorf("%s took %v with the write lock held elsewhere, want under %v", r.name, d, bound)
+		}
+		if err != nil {
+			t.Errorf("%s: %v", r.name, err)
+		}
+	}
+	select {
+	case err := <-writing:
+		t.Logf("the waiting write ended early: %v", err)
+	default:
+	}
+}
+
+// TestReadersAreReadOnly: the read pool cannot write.
+func TestReadersAreReadOnly(t *testing.T) {
+	s, _ := openTemp(t)
+	if err := s.rd.Exec("INSERT INTO settings (key, value) VALUES ('x', 'y')").Error; err == nil {
+		t.Fatal("a write through the read pool succeeded")
+	}
+}
+
+// TestSynchronousFull: every connection the store opens, the writer and
+// each reader, runs with synchronous=FULL (2), so that an acknowledged
+// commit survives a power cut.
+func TestSynchronousFull(t *testing.T) {
+	t.Setenv(SynchronousEnv, "")
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	check := func(name string, conn *sql.Conn) {
+		t.Helper()
+		var v int
+		if err := conn.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if v != 2 {
+			t.Errorf("%s: PRAGMA synchronous = %d, want 2 (FULL)", name, v)
+		}
+	}
+	w, err := s.db.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wc, err := w.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("writer", wc)
+	wc.Close()
+	r, err := s.rd.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Hold ReadConns connections at once so that each is a distinct one.
+	var held []*sql.Conn
+	for i := 0; i < ReadConns; i++ {
+		c, err := r.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, c)
+		check("reader", c)
+	}
+	for _, c := range held {
+		c.Close()
+	}
+	if n := r.Stats().OpenConnections; n != ReadConns {
+		t.Errorf("read pool has %d connections, want %d", n, ReadConns)
+	}
+}

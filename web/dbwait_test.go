@@ -1,0 +1,178 @@
+package web
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+)
+
+// holdWriteLock takes SQLite's write lock on path from a connection of its
+// own, as another process would (BEGIN IMMEDIATE plus an insert), until the
+// test ends.
+func holdWriteLock(t *testing.T, path string) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=5000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "INSERT INTO settings (key, value) VALUES ('held', 'x')"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		conn.ExecContext(ctx, "ROLLBACK")
+		conn.Close()
+		db.Close()
+	})
+}
+
+// TestPagesDoNotWaitForWriteLock: with the write lock held by another
+// process and one of the server's own writes waiting for it, a new
+// visitor's home page and a game's page and PGN still load at once
+// (issue 35: 7-9.5 s with a single database connection).
+func TestPagesDoNotWaitForWriteLock(t *testing.T) {
+	e := newEnv(t, envOpts{noEngine: true})
+	c := e.browser()
+	id := e.newGame(c, form("white", "1", "standard", "none"))
+	holdWriteLock(t, e.dbPath)
+	go e.store.SetSetting("pending", "write") // waits for the lock on the writer
+	time.Sleep(100 * time.Millisecond)
+
+	const bound = time.Second // well under the 5 s busy timeout
+	for _, tc := range []struct {
+		name   string
+		client *http.Client
+		path   string
+	}{
+		{"home page, new visitor", e.browser(), "/"},
+		{"home page, the owner", c, "/"},
+		{"game page", c, "/game/" + id},
+		{"PGN", c, "/game/" + id + "/pgn"},
+	} {
+		start := time.Now()
+		resp, err := tc.client.Get(e.ts.URL + tc.path)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if d := time.Since(start); d > bound {
+			t.Errorf("%s took %v with the write lock held elsewhere, want under %v", tc.name, d, bound)
+		}
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: %s", tc.name, resp.Status)
+		}
+	}
+}
+
+// TestJoinDoesNotHoldHubDuringRead: while one game's record is slow to read
+// (the load hook blocks), tabs joining other games get their state at
+// once, and a second tab of the slow game waits for the same room rather
+// than opening another. Under the old locking the read ran under hub.mu,
+// so every join waited for it.
+func TestJoinDoesNotHoldHubDuringRead(t *testing.T) {
+	e := newEnv(t, envOpts{noEngine: true})
+	c := e.browser()
+	slow := e.newGame(c, form("white", "1", "standard", "none"))
+	var others []string
+	for i := 0; i < 3; i++ {
+		others = append(others, e.newGame(c, form("white", "1", "standard", "none")))
+	}
+
+	release := make(chan struct{})
+	entered := make(chan struct{}, 4)
+	var once sync.Once
+	testHookLoad = func(id string) {
+		if id == slow {
+			entered <- struct{}{}
+			<-release
+		}
+	}
+	t.Cleanup(func() {
+		once.Do(func() { close(release) })
+		testHookLoad = nil
+	})
+
+	// Two tabs on the slow game: the first blocks in the read, the second
+	// waits for that room.
+	type joined struct {
+		w   *wsConn
+		err error
+	}
+	slowTabs := make(chan joined, 2)
+	for i := 0; i < 2; i++ {
+		go func() {
+			w, _, err := e.dial(c, slow)
+			slowTabs <- joined{w, err}
+		}()
+	}
+	select {
+	case <-entered:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the slow game's read never started")
+	}
+
+	// Other games, concurrently, while the read is stuck.
+	var wg sync.WaitGroup
+	errs := make(chan string, len(others))
+	for _, id := range others {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			w, _, err := e.dial(c, id)
+			if err != nil {
+				errs <- "dial " + id + ": " + err.Error()
+				return
+			}
+			m, ok := w.next(2 * time.Second)
+			if !ok || m.Type != "state" {
+				errs <- "no state for " + id + " while another game's read was slow (" + time.Since(start).String() + ")"
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for msg := range errs {
+		t.Error(msg)
+	}
+
+	once.Do(func() { close(release) })
+	for i := 0; i < 2; i++ {
+		j := <-slowTabs
+		if j.err != nil {
+			t.Fatalf("dial the slow game: %v", j.err)
+		}
+		if m, ok := j.w.next(5 * time.Second); !ok || m.Type != "state" {
+			t.Fatalf("the slow game's tab got %+v, %v", m, ok)
+		}
+	}
+	select {
+	case <-entered:
+		t.Error("the slow game was read twice: two rooms for one game")
+	default:
+	}
+	e.srv.hub.mu.Lock()
+	r := e.srv.hub.rooms[slow]
+	e.srv.hub.mu.Unlock()
+	if r == nil {
+		t.Fatal("no room for the slow game")
+	}
+	r.mu.Lock()
+	n := len(r.clients)
+	r.mu.Unlock()
+	if n != 2 {
+		t.Errorf("the slow game's room has %d tabs, want 2", n)
+	}
+}
