@@ -93,10 +93,14 @@ func run(games, rounds int, pause time.Duration) error {
 		}
 	}()
 
-	jar, _ := cookiejar.New(nil)
-	hc := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	// Each game is its own visitor (its own cookie), as players are: the
+	// server caps sockets, unfinished games and game creation per visitor.
 	ids := make([]string, games)
+	jars := make([]http.CookieJar, games)
 	for i := range ids {
+		jar, _ := cookiejar.New(nil)
+		jars[i] = jar
+		hc := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 		resp, err := hc.PostForm(base+"/games", url.Values{"color": {"white"}, "level": {"1"}, "variant": {"standard"}, "clock": {"5+3"}})
 		if err != nil {
 			return err
@@ -114,9 +118,9 @@ func run(games, rounds int, pause time.Duration) error {
 	}
 
 	wsBase := "ws" + strings.TrimPrefix(base, "http") + "/ws/game/"
-	dialer := websocket.Dialer{Jar: jar, HandshakeTimeout: 10 * time.Second}
 	conns := make([]*websocket.Conn, games)
 	for i, id := range ids {
+		dialer := websocket.Dialer{Jar: jars[i], HandshakeTimeout: 10 * time.Second}
 		c, _, err := dialer.Dial(wsBase+id, nil)
 		if err != nil {
 			return fmt.Errorf("dial game %d: %v", i, err)
