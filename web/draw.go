@@ -190,11 +190,12 @@ func (r *room) offerDrawLocked(c *client) {
 	hist := r.g.HashHistory()
 	ply := r.g.Len()
 	engineSide := r.human.Other()
+	owner := r.rec.Owner
 	go func() {
 		defer cancel()
 		// Short and bounded: a full-strength evaluation capped at
 		// drawEvalTime, so an offer never costs a whole move's search.
-		res, ok := r.srv.pool.search(ctx, r.id, pos, hist, SearchRequest{Level: len(r.srv.cfg.Levels), MoveTime: drawEvalTime, Evaluate: true})
+		res, ok := r.srv.pool.search(ctx, owner, r.id, pos, hist, SearchRequest{Level: len(r.srv.cfg.Levels), MoveTime: drawEvalTime, Evaluate: true})
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if r.draw != j {

@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"math"
+	"sync"
 	"time"
 
 	"knightwatch/game"
@@ -55,42 +57,237 @@ type LevelInfo struct {
 // pool hands out a fixed set of searchers, so that no more searches run at
 // once than there are searchers (one per core): a busy server queues
 // engine replies instead of slowing every one of them down.
+//
+// The queue is fair between owners (the players whose games ask for
+// searches), not first come first served, so that one player with many
+// games, or many requests, cannot starve another (issue 35):
+//
+//   - Requests queue per owner; within one owner they are served in the
+//     order they came (FIFO).
+//   - An owner's usage is the engine time its finished searches took,
+//     decaying with a half-life of poolHalfLife (a sliding window of
+//     recent use), plus the budget of each of its searches still running.
+//   - When a searcher frees, it takes the head request of the owner with
+//     the smallest usage + that request's own budget (MoveTime, or
+//     poolDefaultCost without one); ties go to the request that came
+//     first. Adding the budget favours short searches: a level-1 reply
+//     (a fraction of a second) goes ahead of a level-8 one (seconds) from
+//     an owner who has used about as much.
+//
+// Bounds, when every searcher is busy: a request whose owner has used
+// less, budget included, than every other owner with queued requests
+// gets the next searcher to free, so it waits at most the shortest
+// remaining running search, that is at most one long search (the
+// longest budget), however many requests others have queued. No request
+// starves: while it waits its key cannot grow (its owner's later requests
+// queue behind it and its usage only decays), while every searcher
+// handed to another owner raises that owner's key by the request's
+// budget, so after finitely many hand-outs it has the smallest key.
+// A search that ends early is charged what it took, not its budget.
+//
+// A request whose context ends while it queues (game over, takeback,
+// every tab closed, server shutdown) leaves the queue at once and is not
+// charged.
 type pool struct {
-	free chan *pooled
+	mu     sync.Mutex
+	all    []*pooled // every searcher, for tests
+	idle   []*pooled // free searchers; non-empty only while nobody queues
+	owners map[string]*poolOwner
+	seq    uint64 // numbers requests in the order they came
 }
+
+const (
+	// poolHalfLife is how fast an owner's past engine use is forgiven.
+	poolHalfLife = 20 * time.Second
+	// poolDefaultCost is the budget assumed for a request without a
+	// MoveTime (the level's own time, unknown to the pool).
+	poolDefaultCost = time.Second
+)
 
 type pooled struct {
 	s        Searcher
 	lastGame string // NewGame is called when the searcher moves to another game
 }
 
+// poolOwner is one owner's queue and recent use.
+type poolOwner struct {
+	key      string
+	queue    []*poolWaiter // FIFO
+	used     float64       // seconds of finished searches, decayed to usedAt
+	usedAt   time.Time
+	reserved time.Duration // budgets of the owner's running searches
+	running  int
+}
+
+// poolWaiter is one queued request.
+type poolWaiter struct {
+	owner    *poolOwner
+	cost     time.Duration
+	seq      uint64
+	assigned bool         // handed a searcher (under pool.mu)
+	got      chan *pooled // receives the searcher; buffered
+}
+
 func newPool(n int, mk func() Searcher) *pool {
 	if n < 1 {
 		n = 1
 	}
-	p := &pool{free: make(chan *pooled, n)}
+	p := &pool{owners: map[string]*poolOwner{}}
 	for i := 0; i < n; i++ {
-		p.free <- &pooled{s: mk()}
+		e := &pooled{s: mk()}
+		p.all = append(p.all, e)
+		p.idle = append(p.idle, e)
 	}
 	return p
 }
 
-// search waits for a free searcher (or ctx) and runs one search for gameID.
-// It reports ok=false when ctx ended before a searcher was free.
-func (p *pool) search(ctx context.Context, gameID string, pos *game.Position, history []uint64, req SearchRequest) (SearchResult, bool) {
-	var e *pooled
-	select {
-	case e = <-p.free:
-	case <-ctx.Done():
-		return SearchResult{}, false
+// requestCost is the engine time a request is expected to take.
+func requestCost(req SearchRequest) time.Duration {
+	if req.MoveTime > 0 {
+		return req.MoveTime
 	}
-	defer func() { p.free <- e }()
+	return poolDefaultCost
+}
+
+// usage returns o's recent engine use at now, in seconds.
+func (o *poolOwner) usage(now time.Time) float64 {
+	u := o.used
+	if u > 0 {
+		if dt := now.Sub(o.usedAt); dt > 0 {
+			u *= math.Exp2(-dt.Seconds() / poolHalfLife.Seconds())
+		}
+	}
+	return u + o.reserved.Seconds()
+}
+
+// search waits for a searcher (or ctx), fairly between owners as the
+// pool's doc describes, and runs one search for owner's game gameID.
+// It reports ok=false when ctx ended before a searcher was free.
+func (p *pool) search(ctx context.Context, owner, gameID string, pos *game.Position, history []uint64, req SearchRequest) (SearchResult, bool) {
 	if ctx.Err() != nil {
 		return SearchResult{}, false
 	}
+	cost := requestCost(req)
+	e, w := p.acquire(owner, cost)
+	if e == nil {
+		select {
+		case e = <-w.got:
+		case <-ctx.Done():
+			if p.abandon(w) {
+				return SearchResult{}, false
+			}
+			// Handed a searcher as ctx ended: give it back uncharged.
+			p.release(owner, cost, <-w.got, 0)
+			return SearchResult{}, false
+		}
+	}
+	if ctx.Err() != nil {
+		p.release(owner, cost, e, 0)
+		return SearchResult{}, false
+	}
+	start := time.Now()
+	defer func() { p.release(owner, cost, e, time.Since(start)) }()
 	if e.lastGame != gameID {
 		e.s.NewGame()
 		e.lastGame = gameID
 	}
 	return e.s.Search(ctx, pos, history, req), true
+}
+
+// acquire returns an idle searcher, charged to owner, or else queues a
+// request and returns its waiter.
+func (p *pool) acquire(owner string, cost time.Duration) (*pooled, *poolWaiter) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	o := p.owners[owner]
+	if o == nil {
+		o = &poolOwner{key: owner, usedAt: time.Now()}
+		p.owners[owner] = o
+	}
+	if n := len(p.idle); n > 0 {
+		e := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		o.reserved += cost
+		o.running++
+		return e, nil
+	}
+	p.seq++
+	w := &poolWaiter{owner: o, cost: cost, seq: p.seq, got: make(chan *pooled, 1)}
+	o.queue = append(o.queue, w)
+	return nil, w
+}
+
+// abandon takes w out of its queue, unless it was already handed a
+// searcher (then it reports false and the searcher is in w.got).
+func (p *pool) abandon(w *poolWaiter) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if w.assigned {
+		return false
+	}
+	o := w.owner
+	for i, x := range o.queue {
+		if x == w {
+			o.queue = append(o.queue[:i:i], o.queue[i+1:]...)
+			break
+		}
+	}
+	p.forgetLocked(o, time.Now())
+	return true
+}
+
+// release charges owner for a search that took used (its budget was
+// cost) and hands e to the next request, or leaves it idle.
+func (p *pool) release(owner string, cost time.Duration, e *pooled, used time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	o := p.owners[owner]
+	o.used = o.usage(now) - o.reserved.Seconds() + used.Seconds()
+	o.usedAt = now
+	o.reserved -= cost
+	o.running--
+	p.forgetLocked(o, now)
+
+	var best *poolWaiter
+	var bestKey float64
+	for _, x := range p.owners {
+		if len(x.queue) == 0 {
+			continue
+		}
+		w := x.queue[0]
+		k := x.usage(now) + w.cost.Seconds()
+		if best == nil || k < bestKey || (k == bestKey && w.seq < best.seq) {
+			best, bestKey = w, k
+		}
+	}
+	if best == nil {
+		p.idle = append(p.idle, e)
+		return
+	}
+	bo := best.owner
+	bo.queue = bo.queue[1:]
+	bo.reserved += best.cost
+	bo.running++
+	best.assigned = true
+	best.got <- e
+}
+
+// forgetLocked drops o once it has nothing queued or running and its
+// past use is all but forgiven, so the map holds only active owners.
+func (p *pool) forgetLocked(o *poolOwner, now time.Time) {
+	if len(o.queue) == 0 && o.running == 0 && o.usage(now) < 0.001 {
+		delete(p.owners, o.key)
+	}
+}
+
+// waiting returns how many requests queue (for tests).
+func (p *pool) waiting() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, o := range p.owners {
+		n += len(o.queue)
+	}
+	return n
 }

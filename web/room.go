@@ -312,14 +312,14 @@ func (r *room) maybeStartSearchLocked(now time.Time) {
 		req.WInc = time.Duration(r.rec.ClockIncrementMS) * time.Millisecond
 		req.BInc = req.WInc
 	}
-	go r.runSearch(ctx, j, pos, r.g.HashHistory(), req, r.g.Len(), now)
+	go r.runSearch(ctx, j, r.rec.Owner, pos, r.g.HashHistory(), req, r.g.Len(), now)
 }
 
-// runSearch searches off the connection's goroutine, waits for the
-// natural pause, then plays the reply if it is still wanted.
-func (r *room) runSearch(ctx context.Context, j *job, pos *game.Position, hist []uint64, req SearchRequest, ply int, started time.Time) {
+// runSearch searches off the connection's goroutine (queued fairly among
+// owners' requests, pool.go), waits for the natural pause, then plays the reply if it is still wanted.
+func (r *room) runSearch(ctx context.Context, j *job, owner string, pos *game.Position, hist []uint64, req SearchRequest, ply int, started time.Time) {
 	defer j.cancel()
-	res, ok := r.srv.pool.search(ctx, r.id, pos, hist, req)
+	res, ok := r.srv.pool.search(ctx, owner, r.id, pos, hist, req)
 	if ok {
 		// A reply found at once still waits a moment, so the person sees
 		// their own move land first; never longer than the level's time.
