@@ -293,10 +293,3 @@ func (tb *tab) rightClickSquare(sq string, mod int64) {
 	x, y := tb.squareCenter(sq)
 	tb.do(rightMouse(x, y, x, y, mod))
 }
-
-func (tb *tab) rightDrag(from, to string, mod int64) {
-	tb.t.Helper()
-	fx, fy := tb.squareCenter(from)
-	tx, ty := tb.squareCenter(to)
-	tb.do(rightMouse(fx, fy, tx, ty, mod))
-}

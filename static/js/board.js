@@ -5,6 +5,8 @@
 // a move chosen then is only held and highlighted (board.premove) until
 // the page plays or drops it.
 
+import { Annotations } from './annotations.js';
+
 const FILES = 'abcdefgh';
 
 // Piece images, one per code, spelled out so the server rewrites each to
@@ -41,7 +43,8 @@ export function parseBoard(fen) {
 export class Board {
   /**
    * @param {HTMLElement} el the #board element
-   * @param {{onMove: (from: string, to: string) => void}} opts
+   * @param {{onMove: (from: string, to: string) => void, annotations?: boolean}} opts
+   *   annotations: right-click circles and arrows (annotations.js)
    */
   constructor(el, opts) {
     this.el = el;
@@ -56,6 +59,7 @@ export class Board {
     this.drag = null;
     this.squares = new Map();
     this.build();
+    if (opts.annotations) this.annotations = new Annotations(this);
     el.addEventListener('pointerdown', (e) => this.pointerDown(e));
     el.addEventListener('pointermove', (e) => this.pointerMove(e));
     el.addEventListener('pointerup', (e) => this.pointerUp(e));
@@ -102,6 +106,7 @@ export class Board {
     }
     this.coords.innerHTML = html;
     this.el.dataset.orientation = this.orientation;
+    this.annotations?.render();
   }
 
   setOrientation(o) {
@@ -281,7 +286,7 @@ export class Board {
 
   pointerDown(e) {
     if (e.button !== 0 && e.pointerType === 'mouse') {
-      // A right-click drops a premove and a selection.
+      // A right-click drops a premove and a selection (and draws: annotations.js).
       if (e.button === 2 && !this.drag) {
         this.setPremove(null);
         this.select('');

@@ -27,7 +27,7 @@ let typed = null; // {text, ply} of a move sent from the move box, until the ser
 let tablebase = null; // Map ply -> {wdl, dtz} of the finished game's positions in the server's tables
 let tablebaseAsked = ''; // the game whose values were asked for (once, when it is over)
 
-const board = new Board(boardEl, { onMove: requestMove });
+const board = new Board(boardEl, { onMove: requestMove, annotations: true });
 const panel = new Panel(root, { onPick: (ply) => showPly(ply) });
 const socket = new GameSocket(socketURL(), {
   onMessage,
