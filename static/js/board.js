@@ -286,8 +286,9 @@ export class Board {
 
   pointerDown(e) {
     if (e.button !== 0 && e.pointerType === 'mouse') {
-      // A right-click drops a premove and a selection (and draws: annotations.js).
-      if (e.button === 2 && !this.drag) {
+      // A right-click drops a premove (and draws: annotations.js); other
+      // boards' right-clicks (recon's markers) keep the selection.
+      if (e.button === 2 && !this.drag && this.premove) {
         this.setPremove(null);
         this.select('');
       }
