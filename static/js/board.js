@@ -1,6 +1,11 @@
 // board.js draws the 8x8 board and turns pointer input (mouse, pen, touch)
 // into (from, to) requests. It never decides legality: the caller hands it
-// the server's legal destinations and it only offers those.
+// the server's legal destinations and it only offers those. During the
+// engine's turn it may instead be given premove destinations (premove.js):
+// a move chosen then is only held and highlighted (board.premove) until
+// the page plays or drops it.
+
+import { Annotations } from './annotations.js';
 
 const FILES = 'abcdefgh';
 
@@ -38,7 +43,8 @@ export function parseBoard(fen) {
 export class Board {
   /**
    * @param {HTMLElement} el the #board element
-   * @param {{onMove: (from: string, to: string) => void}} opts
+   * @param {{onMove: (from: string, to: string) => void, annotations?: boolean}} opts
+   *   annotations: right-click circles and arrows (annotations.js)
    */
   constructor(el, opts) {
     this.el = el;
@@ -46,11 +52,14 @@ export class Board {
     this.orientation = 'white';
     this.pieces = new Map();
     this.dests = new Map(); // from -> Set(to): what the person may move now
+    this.premoveDests = new Map(); // from -> Set(to): what they may premove (engine's turn)
+    this.premove = null; // {from, to} held until the engine has moved
     this.movableColor = ''; // 'w' | 'b' | '' (nobody)
     this.selected = '';
     this.drag = null;
     this.squares = new Map();
     this.build();
+    if (opts.annotations) this.annotations = new Annotations(this);
     el.addEventListener('pointerdown', (e) => this.pointerDown(e));
     el.addEventListener('pointermove', (e) => this.pointerMove(e));
     el.addEventListener('pointerup', (e) => this.pointerUp(e));
@@ -97,6 +106,7 @@ export class Board {
     }
     this.coords.innerHTML = html;
     this.el.dataset.orientation = this.orientation;
+    this.annotations?.render();
   }
 
   setOrientation(o) {
@@ -197,15 +207,40 @@ export class Board {
 
   /**
    * setMovable gives the destinations the person may choose now (a Map of
-   * from -> Set of to), or an empty map when they may not move.
+   * from -> Set of to), or an empty map when they may not move; premoves
+   * (optional) are the destinations they may queue while they may not.
    */
-  setMovable(color, dests) {
+  setMovable(color, dests, premoves = new Map()) {
     this.movableColor = color;
     this.dests = dests;
-    this.el.classList.toggle('movable', dests.size > 0);
-    for (const [name, sq] of this.squares) sq.classList.toggle('mine', dests.has(name));
-    if (this.selected && !dests.has(this.selected)) this.select('');
+    this.premoveDests = dests.size > 0 ? new Map() : premoves;
+    const active = this.activeDests();
+    this.el.classList.toggle('movable', active.size > 0);
+    this.el.classList.toggle('premoving', dests.size === 0 && active.size > 0);
+    for (const [name, sq] of this.squares) sq.classList.toggle('mine', active.has(name));
+    if (this.selected && !active.has(this.selected)) this.select('');
     else if (this.selected) this.select(this.selected);
+  }
+
+  /** activeDests is what a click or drag may choose: moves, else premoves. */
+  activeDests() {
+    return this.dests.size > 0 ? this.dests : this.premoveDests;
+  }
+
+  /** setPremove holds (and highlights) a premove {from, to}, or drops it (null). */
+  setPremove(pm) {
+    this.premove = pm ? { from: pm.from, to: pm.to } : null;
+    for (const [name, sq] of this.squares) {
+      sq.classList.toggle('premove', !!pm && (name === pm.from || name === pm.to));
+    }
+    if (pm) this.el.dataset.premove = pm.from + pm.to;
+    else delete this.el.dataset.premove;
+  }
+
+  /** choose acts on a chosen (from, to): a move now, or a premove to hold. */
+  choose(from, to) {
+    if (this.dests.size > 0) this.onMove(from, to);
+    else this.setPremove({ from, to });
   }
 
   select(name) {
@@ -214,7 +249,7 @@ export class Board {
     this.selected = name;
     if (!name) return;
     this.squares.get(name).classList.add('selected');
-    for (const to of this.dests.get(name) || []) {
+    for (const to of this.activeDests().get(name) || []) {
       const m = document.createElement('div');
       const target = this.pieces.get(to);
       // A ring around an enemy piece, a dot on an empty square (castling
@@ -246,22 +281,39 @@ export class Board {
   }
 
   isDest(from, to) {
-    return !!from && !!to && (this.dests.get(from)?.has(to) ?? false);
+    return !!from && !!to && (this.activeDests().get(from)?.has(to) ?? false);
   }
 
   pointerDown(e) {
-    if (e.button !== 0 && e.pointerType === 'mouse') return;
+    if (e.button !== 0 && e.pointerType === 'mouse') {
+      // A right-click drops a premove (and draws: annotations.js); other
+      // boards' right-clicks (recon's markers) keep the selection.
+      if (e.button === 2 && !this.drag && this.premove) {
+        this.setPremove(null);
+        this.select('');
+      }
+      return;
+    }
     const sq = this.squareAt(e.clientX, e.clientY);
     if (!sq) return;
+    if (this.premove) {
+      // Any click drops the premove; on its own piece that is all it does.
+      const held = this.premove.from;
+      this.setPremove(null);
+      if (sq === held) {
+        this.select('');
+        return;
+      }
+    }
     if (this.isDest(this.selected, sq)) {
       // Second click of click-click.
       e.preventDefault();
       const from = this.selected;
       this.select('');
-      this.onMove(from, sq);
+      this.choose(from, sq);
       return;
     }
-    if (!this.dests.has(sq)) {
+    if (!this.activeDests().has(sq)) {
       this.select('');
       return;
     }
@@ -312,7 +364,7 @@ export class Board {
     if (d.moving) {
       if (this.isDest(d.from, to)) {
         this.select('');
-        this.onMove(d.from, to);
+        this.choose(d.from, to);
       } else if (to !== d.from) {
         this.select(''); // an illegal drop snaps back
       }

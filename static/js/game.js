@@ -3,6 +3,7 @@
 // this file shows it and sends the person's requests.
 
 import { Board, parseBoard, pieceURL } from './board.js';
+import { premoveDests, premoveMove } from './premove.js';
 import { GameSocket } from './socket.js';
 import { Panel, sanWords, resultWords, endWords, turnWords, tablebaseWords } from './panel.js';
 import * as sound from './sound.js';
@@ -26,7 +27,7 @@ let typed = null; // {text, ply} of a move sent from the move box, until the ser
 let tablebase = null; // Map ply -> {wdl, dtz} of the finished game's positions in the server's tables
 let tablebaseAsked = ''; // the game whose values were asked for (once, when it is over)
 
-const board = new Board(boardEl, { onMove: requestMove });
+const board = new Board(boardEl, { onMove: requestMove, annotations: true });
 const panel = new Panel(root, { onPick: (ply) => showPly(ply) });
 const socket = new GameSocket(socketURL(), {
   onMessage,
@@ -139,8 +140,24 @@ function applyState(next) {
     openDialog(next);
     announce(endWords(next));
   }
+  if (prev && next.ply < prev.ply) board.setPremove(null); // taken back: the plan is moot
+  playPremove();
   loadTablebase();
   updateChrome();
+}
+
+// playPremove sends the held premove as soon as it is the person's turn on
+// the live board, if it is legal in the new position (a promotion becomes
+// a queen); otherwise it is dropped without a word. Never earlier: the
+// client holds it, whatever the server would say to an early move.
+function playPremove() {
+  const pm = board.premove;
+  if (!pm || !state) return;
+  if (state.status !== 'playing') { board.setPremove(null); return; }
+  if (state.turn !== state.human || shown !== state.ply || pending) return;
+  board.setPremove(null);
+  const m = premoveMove(state.legal, pm);
+  if (m) sendMove(m.uci, m.from, m.to);
 }
 
 // loadTablebase asks the server once for the Syzygy values of the finished
@@ -205,13 +222,17 @@ function redraw(anim, keepBoard) {
     }
   }
   const dests = new Map();
+  const color = state.human === 'black' ? 'b' : 'w';
+  let premoves = new Map();
   if (live && state.status === 'playing' && !pending) {
     for (const m of state.legal || []) {
       if (!dests.has(m.from)) dests.set(m.from, new Set());
       dests.get(m.from).add(m.to);
     }
+    // The engine's turn: the person may queue one premove.
+    if (state.turn !== state.human) premoves = premoveDests(parseBoard(state.fen), color);
   }
-  board.setMovable(state.human === 'black' ? 'b' : 'w', dests);
+  board.setMovable(color, dests, premoves);
   panel.players(state, board.orientation);
   panel.setClock(state.clock, state.status === 'over');
   panel.list(state, shown);
@@ -240,6 +261,7 @@ function showPly(n) {
   shown = target;
   hidePromotion();
   board.select('');
+  board.setPremove(null);
   redraw(anim);
   updateChrome();
   if (shown !== state.ply) {
@@ -428,6 +450,7 @@ document.addEventListener('keydown', (e) => {
     document.querySelector('button[data-action="flip"]').click();
   } else if (e.key === 'Escape') {
     board.select('');
+    board.setPremove(null);
   }
 });
 
