@@ -239,8 +239,9 @@ func parseEPDOps(board *Position, s string) ([]EPDOp, error) {
 				i++
 			}
 			operand := strings.TrimSpace(s[start:i])
-			// A number; but "0-0" and "0-0-0" are moves.
-			if strings.IndexByte("+-.0123456789", operand[0]) >= 0 && !strings.HasPrefix(operand, "0-0") {
+			// A number; but "0-0" and "0-0-0" are moves, and so is "--",
+			// the null move as SAN writes it.
+			if strings.IndexByte("+-.0123456789", operand[0]) >= 0 && !strings.HasPrefix(operand, "0-0") && !strings.HasPrefix(operand, "--") {
 				if strings.ContainsAny(operand, ".eE") {
 					f, err := strconv.ParseFloat(operand, 64)
 					if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
