@@ -461,6 +461,10 @@ type GameData struct {
 	ID, WSURL, PGNURL string
 	// WatchURL is the game's read-only spectator link.
 	WatchURL string
+	// Chess960 is set for a Chess960 game that started from one of the
+	// 960 start positions; Chess960Number is then its Scharnagl number.
+	Chess960       bool
+	Chess960Number int
 }
 
 func (s *Server) summary(g *store.Game) GameSummary {
@@ -774,12 +778,16 @@ func (s *Server) handleGamePage(w http.ResponseWriter, r *http.Request) {
 		s.logf("game %s: %v", g.ID, err)
 		watch = ""
 	}
-	s.render(w, http.StatusOK, pageGame, &GameData{
+	d := &GameData{
 		ID:       g.ID,
 		WSURL:    s.wsURL(r, "/ws/game/"+g.ID),
 		PGNURL:   "/game/" + g.ID + "/pgn",
 		WatchURL: watch,
-	})
+	}
+	if g.Variant == VariantChess960 {
+		d.Chess960Number, d.Chess960 = chess960Number(g.StartFEN)
+	}
+	s.render(w, http.StatusOK, pageGame, d)
 }
 
 func (s *Server) handlePGN(w http.ResponseWriter, r *http.Request) {
