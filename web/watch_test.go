@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"knightwatch/store"
 )
 
 // watchLink returns the spectator link the owner's game page shows.
@@ -157,7 +159,7 @@ func TestWatchWrongToken(t *testing.T) {
 func TestOthersGamePageFriendly(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	id := e.newGame(e.browser(), form("white", "1", "standard", "none"))
-	for _, path := range []string{"/game/" + id, "/game/g_00000000000000000000"} {
+	for _, path := range []string{"/game/" + id, "/game/g_00000000000000000000", "/game/" + store.ReconIDPrefix + "0000"} {
 		resp, err := e.browser().Get(e.ts.URL + path)
 		if err != nil {
 			t.Fatal(err)
