@@ -162,9 +162,11 @@ func (tb *tab) in(t *testing.T) *tab {
 
 // newTab opens a tab in the test's browser (same profile, so same cookies),
 // emulating vp, with the recorder installed and JS dialogs auto-accepted.
-func (e *env) newTab(t *testing.T, vp viewport) *tab {
+// Options such as chromedp.WithNewBrowserContext() give it a cookie jar of
+// its own: another person's browser.
+func (e *env) newTab(t *testing.T, vp viewport, ctxOpts ...chromedp.ContextOption) *tab {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(e.browser)
+	ctx, cancel := chromedp.NewContext(e.browser, ctxOpts...)
 	tb := &tab{e: e, t: t, ctx: ctx, cancel: cancel, vp: vp, log: &pageLog{}}
 	t.Cleanup(cancel)
 	if err := chromedp.Do(ctx); err != nil {

@@ -47,6 +47,10 @@ type Game struct {
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	FinishedAt *time.Time
+	// WatchToken is the unguessable token of the game's read-only
+	// spectator link (/watch/{token}), made on first use (EnsureWatchToken);
+	// NULL until then, and in rows older than the column.
+	WatchToken *string `gorm:"size:64;uniqueIndex:idx_games_watch_token"`
 }
 
 // MoveList returns the stored moves as a slice of UCI strings.
@@ -225,6 +229,12 @@ func (s *Store) CreateGame(g *Game) error {
 	}
 	if g.Result == "" {
 		g.Result = "*"
+	}
+	if g.WatchToken == nil {
+		// Made now so that opening the game page never writes; older
+		// rows get theirs on first use (EnsureWatchToken).
+		tok := NewWatchToken()
+		g.WatchToken = &tok
 	}
 	if err := s.db.Create(g).Error; err != nil {
 		return fmt.Errorf("store: create game: %w", err)

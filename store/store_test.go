@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -236,5 +237,83 @@ func TestRateGame(t *testing.T) {
 	}
 	if sum := elo(users[0]) + elo(users[1]) + elo(users[2]); sum < 3*StartRating-1e-9 || sum > 3*StartRating+1e-9 {
 		t.Errorf("ratings sum %.6f", sum)
+	}
+}
+
+// TestWatchToken: a game's watch token is made once, is long, URL-safe and
+// unique, and finds the game; wrong tokens find nothing.
+func TestWatchToken(t *testing.T) {
+	s, _ := openTemp(t)
+	seen := map[string]bool{}
+	for i := 0; i < 50; i++ {
+		g := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: White, Level: 1}
+		if err := s.CreateGame(g); err != nil {
+			t.Fatal(err)
+		}
+		tok, err := s.EnsureWatchToken(g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tok) < 22 || strings.Trim(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") != "" {
+			t.Fatalf("token %q: want at least 22 URL-safe characters (128 bits)", tok)
+		}
+		if seen[tok] {
+			t.Fatalf("token %q repeated", tok)
+		}
+		seen[tok] = true
+		again, err := s.EnsureWatchToken(g.ID)
+		if err != nil || again != tok {
+			t.Fatalf("second EnsureWatchToken = %q, %v; want %q", again, err, tok)
+		}
+		got, err := s.GameByWatchToken(tok)
+		if err != nil || got.ID != g.ID {
+			t.Fatalf("GameByWatchToken: %v, %v", got, err)
+		}
+		// A move's save leaves the token alone.
+		g.SetMoveList([]string{"e2e4"})
+		if err := s.SaveGame(g); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := s.GetGame(g.ID); got.WatchToken == nil || *got.WatchToken != tok {
+			t.Fatalf("token lost after SaveGame")
+		}
+	}
+	if WatchTokenBytes*8 < 128 {
+		t.Fatalf("WatchTokenBytes = %d: under 128 bits", WatchTokenBytes)
+	}
+	for _, bad := range []string{"", "x", NewWatchToken(), "' OR 1=1 --"} {
+		if _, err := s.GameByWatchToken(bad); !errors.Is(err, ErrNotFound) {
+			t.Errorf("GameByWatchToken(%q) = %v, want ErrNotFound", bad, err)
+		}
+	}
+	if _, err := s.EnsureWatchToken("g_missing"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("EnsureWatchToken(missing) = %v, want ErrNotFound", err)
+	}
+}
+
+// TestWatchTokenOldRow: a game stored before the column loads with no
+// token and gets one, once, on first use.
+func TestWatchTokenOldRow(t *testing.T) {
+	s, err := Open(oldDatabase(t, insertGame("g_old", "white", "playing", "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	g, err := s.GetGame("g_old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.WatchToken != nil {
+		t.Fatalf("old row has token %q", *g.WatchToken)
+	}
+	tok, err := s.EnsureWatchToken("g_old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := s.EnsureWatchToken("g_old"); again != tok {
+		t.Fatalf("token changed: %q then %q", tok, again)
+	}
+	if got, err := s.GameByWatchToken(tok); err != nil || got.ID != "g_old" {
+		t.Fatalf("GameByWatchToken: %v %v", got, err)
 	}
 }

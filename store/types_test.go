@@ -21,7 +21,29 @@ var oldGameTables = map[string]string{
 	"api_games":   "CREATE TABLE `api_games` (`id` integer PRIMARY KEY AUTOINCREMENT,`white_id` integer NOT NULL,`black_id` integer NOT NULL,`white_name` text NOT NULL,`black_name` text NOT NULL,`white_version` integer NOT NULL DEFAULT 0,`black_version` integer NOT NULL DEFAULT 0,`ranked` numeric NOT NULL DEFAULT false,`rated` numeric NOT NULL DEFAULT false,`seed` integer NOT NULL DEFAULT 0,`clock_initial_ms` integer NOT NULL,`clock_increment_ms` integer NOT NULL,`white_ms` integer NOT NULL,`black_ms` integer NOT NULL,`white_ready` numeric NOT NULL DEFAULT false,`black_ready` numeric NOT NULL DEFAULT false,`history` text NOT NULL DEFAULT \"\",`markers` text NOT NULL DEFAULT \"{}\",`status` text NOT NULL,`result` text NOT NULL DEFAULT \"*\",`reason` text NOT NULL DEFAULT \"\",`created_at` datetime,`updated_at` datetime,`finished_at` datetime)",
 }
 
+// addedColumns are the columns added since (nullable, so old rows load):
+// tableSQL leaves them out, after checking that they are there.
+var addedColumns = map[string][]string{
+	"games": {"`watch_token` text"},
+}
+
 func tableSQL(t *testing.T, db *gorm.DB, name string) string {
+	t.Helper()
+	sql := rawTableSQL(t, db, name)
+	for _, col := range addedColumns[name] {
+		// A fresh table lists the column after a comma, a migrated one
+		// after a comma and a space (ALTER TABLE ADD COLUMN).
+		before := sql
+		sql = strings.Replace(sql, ", "+col, "", 1)
+		sql = strings.Replace(sql, ","+col, "", 1)
+		if sql == before {
+			t.Errorf("%s: column %s missing: %s", name, col, before)
+		}
+	}
+	return sql
+}
+
+func rawTableSQL(t *testing.T, db *gorm.DB, name string) string {
 	t.Helper()
 	var sql string
 	if err := db.Raw("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", name).Scan(&sql).Error; err != nil {

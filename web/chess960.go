@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"knightwatch/game"
 )
@@ -72,4 +73,36 @@ func randomChess960() (*game.Position, error) {
 	}
 	p.SetChess960(true)
 	return p, nil
+}
+
+// chess960Numbers maps each Chess960 back rank to its Scharnagl number.
+var chess960Numbers = func() map[string]int {
+	m := make(map[string]int, 960)
+	for n := 0; n < 960; n++ {
+		rank, _ := chess960BackRank(n)
+		m[rank] = n
+	}
+	return m
+}()
+
+// chess960Number returns the Scharnagl number (0..959) of the Chess960
+// start position fen, or false when fen is none of the 960 (wrong pawns,
+// pieces elsewhere, Black not mirroring White, or White's rank none of
+// them). Side to move, castling rights and counters are not looked at.
+func chess960Number(fen string) (int, bool) {
+	placement, _, _ := strings.Cut(strings.TrimSpace(fen), " ")
+	ranks := strings.Split(placement, "/")
+	if len(ranks) != 8 || ranks[1] != "pppppppp" || ranks[6] != "PPPPPPPP" {
+		return 0, false
+	}
+	for _, r := range ranks[2:6] {
+		if r != "8" {
+			return 0, false
+		}
+	}
+	if strings.ToUpper(ranks[0]) != ranks[7] || strings.ToLower(ranks[7]) != ranks[0] {
+		return 0, false
+	}
+	n, ok := chess960Numbers[ranks[7]]
+	return n, ok
 }

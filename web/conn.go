@@ -44,6 +44,9 @@ type client struct {
 	table *apiTable
 	seat  game.Color
 	user  *store.User
+	// watcher marks a spectator's read-only socket (watch.go): it is in
+	// its room's watchers, not clients, and may send nothing but sync.
+	watcher bool
 	// release frees the socket's place under the per-owner limits
 	// (acquireSocket); readPump calls it on the way out.
 	release func()
@@ -185,6 +188,9 @@ func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
 	if !utf8.Valid(buf[:n]) {
 		c.closeWith(websocket.CloseInvalidFramePayloadData, "text frame is not valid UTF-8")
 		return false
+	}
+	if c.watcher {
+		return s.watcherMessage(c, buf[:n])
 	}
 	if c.table != nil {
 		msg, perr := DecodeReconMessage(buf[:n])
@@ -383,7 +389,7 @@ func (s *Server) loadRoom(id string) (*room, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &room{srv: s, id: id, rec: *rec, g: g, human: human, clients: map[*client]struct{}{}}, nil
+	return &room{srv: s, id: id, rec: *rec, g: g, human: human, clients: map[*client]struct{}{}, watchers: map[*client]struct{}{}}, nil
 }
 
 // loadRecon reads Reconnaissance Chess game id and builds its room (no
@@ -410,6 +416,14 @@ func (s *Server) attachLocked(r *room, c *client) {
 	s.hub.mu.Unlock()
 	defer r.mu.Unlock()
 	c.room = r
+	if c.watcher {
+		if r.watchers == nil {
+			r.watchers = map[*client]struct{}{}
+		}
+		r.watchers[c] = struct{}{}
+		r.sendLocked(c, r.watcherStateLocked(time.Now()))
+		return
+	}
 	r.clients[c] = struct{}{}
 	now := time.Now()
 	r.syncClockLocked(now)
@@ -452,13 +466,22 @@ func (s *Server) leave(c *client) {
 	}
 	s.hub.mu.Lock()
 	r.mu.Lock()
-	if _, ok := r.clients[c]; !ok || len(r.clients) > 1 {
-		delete(r.clients, c)
-		r.mu.Unlock()
+	set := r.clients
+	if c.watcher {
+		set = r.watchers
+	}
+	_, ok := set[c]
+	delete(set, c)
+	if !ok || len(r.clients)+len(r.watchers) > 0 {
 		s.hub.mu.Unlock()
+		if ok && !c.watcher && len(r.clients) == 0 {
+			// The last player left while spectators watch: the game
+			// pauses as if nobody had it open (no I/O under hub.mu).
+			r.pauseLocked(time.Now())
+		}
+		r.mu.Unlock()
 		return
 	}
-	delete(r.clients, c)
 	if s.hub.rooms[r.id] != r {
 		// Already taken out of the hub (deleted from the list of games).
 		s.hub.mu.Unlock()

@@ -42,6 +42,11 @@ func (s *Server) pgnTags(rec *store.Game, site string) []game.PGNTag {
 		{Name: "Variant", Value: variant},
 		{Name: "TimeControl", Value: tc},
 	}
+	if n, ok := chess960Number(rec.StartFEN); ok && rec.Variant == VariantChess960 {
+		// Not one of PGN's standard tags (which has none for it): the
+		// start position's Scharnagl number, 518 being RNBQKBNR.
+		tags = append(tags, game.PGNTag{Name: "Chess960Position", Value: strconv.Itoa(n)})
+	}
 	if rec.Status == store.StatusOver && rec.Reason.Termination != game.NotOver {
 		tags = append(tags, game.PGNTag{Name: "Termination", Value: rec.Reason.String()})
 	}

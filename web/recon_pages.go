@@ -178,8 +178,18 @@ func (s *Server) ownedReconGame(w http.ResponseWriter, r *http.Request) (*store.
 }
 
 func (s *Server) handleReconPage(w http.ResponseWriter, r *http.Request) {
-	g, ok := s.ownedReconGame(w, r)
-	if !ok {
+	owner, err := s.ensureOwner(w, r)
+	if err != nil {
+		s.serverError(w, err)
+		return
+	}
+	g, err := s.store.GetOwnedReconGame(r.PathValue("id"), owner)
+	if errors.Is(err, store.ErrNotFound) {
+		s.notFoundPage(w, notYoursTitle, notYoursText) // as for a chess game's page
+		return
+	}
+	if err != nil {
+		s.serverError(w, err)
 		return
 	}
 	if g.Status == store.StatusDeleted {

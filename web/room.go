@@ -25,7 +25,11 @@ type room struct {
 	g       *game.Game
 	human   game.Color
 	clients map[*client]struct{}
-	closed  bool // the last tab left; late engine replies are dropped
+	// watchers are spectators' read-only sockets (watch.go): they get
+	// the state and nothing else, and neither keep the clock running nor
+	// wake the engine.
+	watchers map[*client]struct{}
+	closed   bool // the last tab left; late engine replies are dropped
 
 	// runStart is when the clock of the side to move started running;
 	// zero when the clock is stopped (untimed, game over, before each side's
@@ -542,7 +546,10 @@ func (r *room) broadcastLocked(b []byte) {
 	}
 }
 
-func (r *room) broadcastStateLocked(now time.Time) { r.broadcastLocked(r.stateLocked(now)) }
+func (r *room) broadcastStateLocked(now time.Time) {
+	r.broadcastLocked(r.stateLocked(now))
+	r.broadcastWatchersLocked(now)
+}
 
 // pieceValue is the material count shown beside the board, in pawns.
 var pieceValue = [...]int{game.Pawn: 1, game.Knight: 3, game.Bishop: 3, game.Rook: 5, game.Queen: 9, game.King: 0}

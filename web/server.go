@@ -258,6 +258,9 @@ func (s *Server) Close() {
 		for c := range r.clients {
 			conns = append(conns, c)
 		}
+		for c := range r.watchers {
+			conns = append(conns, c)
+		}
 		r.mu.Unlock()
 	}
 	for _, r := range s.hub.recon {
@@ -327,6 +330,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /ws/api/{id}", s.handleAPIWS)
 	s.mux.HandleFunc("POST /replay", s.handleReplayUpload)
 	s.mux.HandleFunc("GET /ws/game/{id}", s.handleWS)
+	s.mux.HandleFunc("GET /watch/{token}", s.handleWatchPage)
+	s.mux.HandleFunc("GET /ws/watch/{token}", s.handleWatchWS)
 	s.mux.Handle("GET /static/", s.static)
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -344,6 +349,8 @@ const (
 	pageRecon  = "recon.html"
 	pageReplay = "replay.html"
 	pageBots   = "bots.html"
+	pageWatch  = "watch.html"
+	pageGone   = "gone.html"
 )
 
 var templateFuncs = template.FuncMap{
@@ -360,8 +367,8 @@ func (s *Server) loadTemplates() error {
 	if err != nil {
 		return fmt.Errorf("web: templates: %w", err)
 	}
-	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots}
-	isPage := map[string]bool{pageHome: true, pageGame: true, pageRecon: true, pageReplay: true, pageBots: true}
+	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots, pageWatch, pageGone}
+	isPage := map[string]bool{pageHome: true, pageGame: true, pageRecon: true, pageReplay: true, pageBots: true, pageWatch: true, pageGone: true}
 	var shared []string
 	for _, n := range names {
 		if !isPage[n] {
@@ -452,6 +459,12 @@ type HomeData struct {
 // GameData is game.html's data.
 type GameData struct {
 	ID, WSURL, PGNURL string
+	// WatchURL is the game's read-only spectator link.
+	WatchURL string
+	// Chess960 is set for a Chess960 game that started from one of the
+	// 960 start positions; Chess960Number is then its Scharnagl number.
+	Chess960       bool
+	Chess960Number int
 }
 
 func (s *Server) summary(g *store.Game) GameSummary {
@@ -740,19 +753,41 @@ func (s *Server) handleGamePage(w http.ResponseWriter, r *http.Request) {
 		s.handleReconPage(w, r)
 		return
 	}
-	g, ok := s.ownedGame(w, r)
-	if !ok {
+	owner, err := s.ensureOwner(w, r)
+	if err != nil {
+		s.serverError(w, err)
+		return
+	}
+	g, err := s.store.GetOwnedGame(r.PathValue("id"), owner)
+	if errors.Is(err, store.ErrNotFound) {
+		// Someone else's game and a missing one look the same, in words.
+		s.notFoundPage(w, notYoursTitle, notYoursText)
+		return
+	}
+	if err != nil {
+		s.serverError(w, err)
 		return
 	}
 	if g.Status == store.StatusDeleted {
 		http.Redirect(w, r, deletedURL, http.StatusSeeOther)
 		return
 	}
-	s.render(w, http.StatusOK, pageGame, &GameData{
-		ID:     g.ID,
-		WSURL:  s.wsURL(r, "/ws/game/"+g.ID),
-		PGNURL: "/game/" + g.ID + "/pgn",
-	})
+	watch, err := s.watchURL(r, g)
+	if err != nil {
+		// The game is still playable; only the share box is left out.
+		s.logf("game %s: %v", g.ID, err)
+		watch = ""
+	}
+	d := &GameData{
+		ID:       g.ID,
+		WSURL:    s.wsURL(r, "/ws/game/"+g.ID),
+		PGNURL:   "/game/" + g.ID + "/pgn",
+		WatchURL: watch,
+	}
+	if g.Variant == VariantChess960 {
+		d.Chess960Number, d.Chess960 = chess960Number(g.StartFEN)
+	}
+	s.render(w, http.StatusOK, pageGame, d)
 }
 
 func (s *Server) handlePGN(w http.ResponseWriter, r *http.Request) {

@@ -415,6 +415,10 @@ func (s *Server) deleteFromList(id, owner string) error {
 		}
 		rm.shutdownLocked(now)
 		clients, rm.clients = rm.clients, map[*client]struct{}{}
+		for c := range rm.watchers {
+			c.stop() // a spectator is simply let go: the game is gone
+		}
+		rm.watchers = map[*client]struct{}{}
 		delete(s.hub.rooms, id)
 		rm.mu.Unlock()
 	}
