@@ -167,7 +167,7 @@ func (s *Server) handleBotsPage(w http.ResponseWriter, r *http.Request) {
 // handleBotsRegister is the sign-up form: the same account as rc-register
 // makes. No e-mail is sent; the address is only kept.
 func (s *Server) handleBotsRegister(w http.ResponseWriter, r *http.Request) {
-	if !parseFormPost(w, r) {
+	if !s.parseFormPost(w, r) {
 		return
 	}
 	d, err := s.botsData(r)
@@ -195,8 +195,8 @@ func (s *Server) handleBotsRegister(w http.ResponseWriter, r *http.Request) {
 
 // parseFormPost checks that a form post comes from this site's own pages
 // and parses its (small) body; otherwise it answers 403 or 400.
-func parseFormPost(w http.ResponseWriter, r *http.Request) bool {
-	if !sameOriginPost(r) {
+func (s *Server) parseFormPost(w http.ResponseWriter, r *http.Request) bool {
+	if !s.checkOrigin(r) {
 		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
 		return false
 	}

@@ -66,7 +66,7 @@ func (s *Server) setSignedIn(w http.ResponseWriter, r *http.Request, u *store.Us
 // handleBotsLogin signs a person in with the account's name and password,
 // under the same limits on failures as the API.
 func (s *Server) handleBotsLogin(w http.ResponseWriter, r *http.Request) {
-	if !parseFormPost(w, r) {
+	if !s.parseFormPost(w, r) {
 		return
 	}
 	req := r.Clone(r.Context())
@@ -85,7 +85,7 @@ func (s *Server) handleBotsLogin(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleBotsLogout(w http.ResponseWriter, r *http.Request) {
-	if !parseFormPost(w, r) {
+	if !s.parseFormPost(w, r) {
 		return
 	}
 	if err := s.setSignedIn(w, r, nil); err != nil {
@@ -108,7 +108,7 @@ func (s *Server) renderBots(w http.ResponseWriter, r *http.Request, status int, 
 
 // signedInPost checks a form post of a signed-in person.
 func (s *Server) signedInPost(w http.ResponseWriter, r *http.Request) (*store.User, bool) {
-	if !parseFormPost(w, r) {
+	if !s.parseFormPost(w, r) {
 		return nil, false
 	}
 	u := s.signedInUser(r)

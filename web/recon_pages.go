@@ -261,7 +261,7 @@ func (s *Server) handleReplayForm(w http.ResponseWriter, r *http.Request) {
 
 // handleReplayUpload shows an uploaded history file; it is never stored.
 func (s *Server) handleReplayUpload(w http.ResponseWriter, r *http.Request) {
-	if !sameOriginPost(r) {
+	if !s.checkOrigin(r) {
 		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
 		return
 	}

@@ -75,9 +75,12 @@ func (s *Server) wsURL(r *http.Request, path string) string {
 	return "ws://" + host + path
 }
 
-// checkOrigin accepts a WebSocket upgrade only from a page of this site,
-// scheme included (an http:// page may not open a socket to an https
-// server), or from non-browser clients, which send no Origin.
+// checkOrigin accepts a WebSocket upgrade or a form post only from a page
+// of this site, scheme included (an http:// page may not open a socket to,
+// or post a form to, an https server), or from non-browser clients, which
+// send no Origin. "null" (a sandboxed or privacy-stripped page) is refused.
+// For form posts SameSite=Lax already keeps the cookie off cross-site
+// requests; this refuses them plainly.
 func (s *Server) checkOrigin(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {

@@ -204,3 +204,54 @@ func TestCSPNoInlineScript(t *testing.T) {
 		t.Errorf("CSP %q", csp)
 	}
 }
+
+// Form posts are held to the same origin rule as sockets, scheme included;
+// a "null" origin is refused too.
+func TestFormPostOriginScheme(t *testing.T) {
+	tests := []struct {
+		name, publicOrigin string
+		trustProxy         bool
+		proto              string // X-Forwarded-Proto
+		origin             string // "SELF" is replaced by the test server's host
+		ok                 bool
+	}{
+		{"http page, http server", "", false, "", "http://SELF", true},
+		{"https page, http server", "", false, "", "https://SELF", false},
+		{"http page behind https proxy", "", true, "https", "http://SELF", false},
+		{"https page behind https proxy", "", true, "https", "https://SELF", true},
+		{"public origin, http", "https://chess.example", false, "", "http://chess.example", false},
+		{"other site", "", false, "", "http://evil.example", false},
+		{"null origin", "", false, "", "null", false},
+		{"no origin", "", false, "", "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, envOpts{noEngine: true, trustProxy: tc.trustProxy, publicOrigin: tc.publicOrigin})
+			c := e.browser()
+			c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+			form := url.Values{"color": {"white"}, "level": {"1"}, "variant": {"standard"}, "clock": {"none"}}
+			req, err := http.NewRequest(http.MethodPost, e.ts.URL+"/games", strings.NewReader(form.Encode()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			if tc.origin != "" {
+				req.Header.Set("Origin", strings.Replace(tc.origin, "SELF", strings.TrimPrefix(e.ts.URL, "http://"), 1))
+			}
+			if tc.proto != "" {
+				req.Header.Set("X-Forwarded-Proto", tc.proto)
+			}
+			resp, err := c.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if tc.ok && resp.StatusCode != http.StatusSeeOther {
+				t.Errorf("status %s, want 303 to the new game", resp.Status)
+			}
+			if !tc.ok && resp.StatusCode != http.StatusForbidden {
+				t.Errorf("status %s, want 403", resp.Status)
+			}
+		})
+	}
+}

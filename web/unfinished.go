@@ -233,7 +233,7 @@ func confirmed(w http.ResponseWriter, r *http.Request, action string) bool {
 // session, or for a game that is not the visitor's, gets 404: the two are
 // indistinguishable, as everywhere.
 func (s *Server) listAction(w http.ResponseWriter, r *http.Request) (string, bool) {
-	if !sameOriginPost(r) {
+	if !s.checkOrigin(r) {
 		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
 		return "", false
 	}
