@@ -627,7 +627,7 @@ func (s *Server) parseNewGame(r *http.Request) (*newGameForm, error) {
 		}
 		p, err := game.ParseFEN(fen)
 		if err != nil {
-			return nil, fmt.Errorf("fen: %v", err)
+			return nil, fmt.Errorf("fen: %s", fenProblem(err))
 		}
 		if p.Chess960() {
 			return nil, fmt.Errorf("fen: Chess960 castling rights need the chess960 variant")
