@@ -1,5 +1,8 @@
 // home.js remembers the new-game form's last choices, so "the same again"
-// is one click. Only non-secret preferences go to localStorage.
+// is one click (only non-secret preferences go to localStorage), shows the
+// fields the chosen game needs, and starts the start-position editor.
+
+import { Editor } from './editor.js';
 
 const form = document.getElementById('new-game');
 const KEY = 'kw.newgame';
@@ -25,12 +28,20 @@ if (form) {
 }
 
 // The form shows the chess strength or the Reconnaissance opponent,
-// whichever the chosen game needs (without JavaScript both show; the
-// server reads the fields the variant needs).
+// whichever the chosen game needs, and the start position (editor and
+// FEN) for standard chess only: Chess960 starts from one of its own 960
+// positions. Without JavaScript all show; the server reads the fields the
+// variant needs and refuses a FEN for any other variant.
 function showVariant() {
   if (!form) return;
-  const recon = form.elements.namedItem('variant')?.value === 'recon';
-  for (const el of form.querySelectorAll('[data-for]')) el.hidden = (el.dataset.for === 'recon') !== recon;
+  const variant = form.elements.namedItem('variant')?.value;
+  for (const el of form.querySelectorAll('[data-for]')) {
+    const f = el.dataset.for;
+    el.hidden = f === 'recon' ? variant !== 'recon' : f === 'standard' ? variant !== 'standard' : variant === 'recon';
+  }
+  // A hidden start position is not sent (a disabled field is left out).
+  const fen = form.elements.namedItem('fen');
+  if (fen) fen.disabled = variant !== 'standard';
 }
 if (form) {
   for (const r of form.querySelectorAll('input[name="variant"]')) {
@@ -42,6 +53,18 @@ if (form) {
     });
   }
   showVariant();
+}
+
+// The board editor for the start position (with the FEN box it fills).
+const editorRoot = document.getElementById('editor');
+const fenInput = document.getElementById('fen-input');
+if (form && editorRoot && fenInput) {
+  new Editor(editorRoot, fenInput, {
+    problems: document.getElementById('editor-problems'),
+    play: document.getElementById('play-from-position'),
+    submit: () => form.requestSubmit(),
+    refused: document.getElementById('fen-refused'),
+  });
 }
 
 // The list of unfinished games: Resign and Delete ask first (the forms
