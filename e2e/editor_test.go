@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // The board editor of the home page's new-game form (static/js/editor.js).
@@ -126,6 +128,21 @@ func TestEditorMouse(t *testing.T) {
 	ox, oy := tb.centre("#editor-help")
 	tb.dragXY(x, y, ox, oy) // off the board: removed
 	tb.wantFEN("pawn dragged off", "4k3/8/8/3Q4/8/8/8/4K2R w K - 0 1")
+	// Flipped, Black's side is at the bottom, its spare pieces too; a
+	// right-click removes a piece.
+	tb.clickSel(`[data-editor="flip"]`)
+	if !eval[bool](tb, `(() => { const b = document.querySelector('#editor-board [data-square="a1"]').getBoundingClientRect(),
+		h = document.querySelector('#editor-board [data-square="h8"]').getBoundingClientRect(),
+		sb = document.querySelector('.editor-spares[data-color="b"]').getBoundingClientRect(),
+		sw = document.querySelector('.editor-spares[data-color="w"]').getBoundingClientRect();
+		return b.top < h.top && b.left > h.left && sb.top > sw.top; })()`) {
+		tb.fail("flipped: a1 is not top right, or Black's spare pieces are not below")
+	}
+	tb.dragSpare("bN", "b8")
+	x, y = tb.edSquare("b8")
+	tb.do(chromedp.MouseClickXY(x, y, chromedp.ButtonRight))
+	tb.wantFEN("knight added and right-clicked away", "4k3/8/8/3Q4/8/8/8/4K2R w K - 0 1")
+	tb.clickSel(`[data-editor="flip"]`)
 	// Castling: only White's short castling can be, and it can be turned off and on.
 	if c := tb.castling(); c != "K:on Q:off-disabled k:off-disabled q:off-disabled" {
 		tb.fail("castling boxes %s, want only K, on", c)
@@ -175,12 +192,17 @@ func TestEditorMouse(t *testing.T) {
 
 // TestEditorTouch: on a 360x640 phone with a finger, a position is built
 // by picking spare pieces and tapping squares, the eraser, and one
-// finger drag; the editor fits the screen without sideways scrolling; the
-// game starts from that position.
+// finger drag; the editor fits the screen without sideways scrolling and
+// draws the browser's piece set; the game starts from that position.
 func TestEditorTouch(t *testing.T) {
 	e := newEnv(t)
 	tb := e.newTab(t, viewport{name: "phone-360", width: 360, height: 640, mobile: true, touch: true})
+	tb.open("/")
+	eval[bool](tb, `(localStorage.setItem('knightwatch.pieceSet', 'spatial'), true)`) // chosen on another page
 	tb.openEditor()
+	if bad := eval[string](tb, `[...document.querySelectorAll('#editor img, form#new-game .seg img')].map(i => i.getAttribute('src') || '').filter(s => !s.includes('/pieces/spatial/')).join(' ')`); bad != "" {
+		tb.fail("the editor and the colour choice draw pieces outside the chosen set: %s", bad)
+	}
 	tb.shotEditor("editor-phone")
 	tb.checkNoSideways("the board editor", "#editor")
 	tap := func(sel string) { tb.clickSel(sel) }

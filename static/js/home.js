@@ -3,6 +3,10 @@
 // fields the chosen game needs, and starts the start-position editor.
 
 import { Editor } from './editor.js';
+import { showPieceSet } from './pieces.js';
+
+// The colour choice's kings in the browser's piece set.
+showPieceSet();
 
 const form = document.getElementById('new-game');
 const KEY = 'kw.newgame';
