@@ -9,7 +9,7 @@
 // and checks positions.
 
 import { Board, pieceURL } from './board.js';
-import { START, CASTLING, parseFEN, toFEN, problems, castlingPossible, epSquares } from './position.js';
+import { START, CASTLING, parseFEN, toFEN, problems, castlingPossible, epSquares, pieceName } from './position.js';
 
 // EditorBoard is a Board whose pointer input the editor handles itself
 // (on the editor as a whole, so a drag may start on a spare piece).
@@ -17,6 +17,23 @@ class EditorBoard extends Board {
   pointerDown() {}
   pointerMove() {}
   pointerUp() {}
+}
+
+// spareButton is a spare piece: drag it onto the board, or press it to
+// pick it as the brush.
+function spareButton(code) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'spare';
+  b.dataset.piece = code;
+  b.setAttribute('aria-pressed', 'false');
+  b.title = pieceName(code)[0].toUpperCase() + pieceName(code).slice(1);
+  b.setAttribute('aria-label', b.title);
+  const img = document.createElement('img');
+  img.alt = '';
+  img.src = pieceURL(code);
+  b.append(img);
+  return b;
 }
 
 /** Editor wires #editor and the FEN box of the new-game form. */
@@ -46,7 +63,9 @@ export class Editor {
     this.wanted = new Set('KQkq'); // castling rights asked for, shown where possible
     this.pos = parseFEN(START).pos;
 
-    for (const b of root.querySelectorAll('.spare')) b.querySelector('img').src = pieceURL(b.dataset.piece);
+    for (const row of root.querySelectorAll('.editor-spares')) {
+      for (const p of 'KQRBNP') row.append(spareButton(row.dataset.color + p));
+    }
     root.addEventListener('pointerdown', (e) => this.pointerDown(e));
     root.addEventListener('pointermove', (e) => this.pointerMove(e));
     root.addEventListener('pointerup', (e) => this.pointerUp(e));
@@ -116,9 +135,10 @@ export class Editor {
     this.root.dataset.fen = toFEN(pos);
     for (const r of this.root.querySelectorAll('input[name="editor-turn"]')) r.checked = r.value === pos.turn;
     for (const c of this.root.querySelectorAll('input[name="editor-castling"]')) {
+      const { king, rook } = CASTLING.find((x) => x.right === c.value);
       c.disabled = !castlingPossible(pos.board, c.value);
       c.checked = pos.castling.includes(c.value);
-      c.closest('label').title = c.disabled ? `Needs the king and the rook on their first squares (${CASTLING.find((x) => x.right === c.value).king}, ${CASTLING.find((x) => x.right === c.value).rook})` : '';
+      c.closest('label').title = c.disabled ? `Needs the king on ${king} and a rook on ${rook}` : '';
     }
     const options = ['-', ...epSquares(pos.board, pos.turn)];
     if (!options.includes(pos.ep)) options.push(pos.ep); // as typed; problems() says why not

@@ -2,7 +2,6 @@
 // is one click (only non-secret preferences go to localStorage), shows the
 // fields the chosen game needs, and starts the start-position editor.
 
-import { Editor } from './editor.js';
 import { showPieceSet } from './pieces.js';
 
 // The colour choice's kings in the browser's piece set.
@@ -59,16 +58,26 @@ if (form) {
   showVariant();
 }
 
-// The board editor for the start position (with the FEN box it fills).
-const editorRoot = document.getElementById('editor');
-const fenInput = document.getElementById('fen-input');
-if (form && editorRoot && fenInput) {
-  new Editor(editorRoot, fenInput, {
+// The board editor for the start position (with the FEN box it fills),
+// loaded when its section is first opened (or comes back open with a
+// refused position), so a home page that never opens it does not
+// download the editor, the board and the pieces.
+const startSection = document.getElementById('start-position');
+let editorLoad = null;
+function loadEditor() {
+  const root = document.getElementById('editor');
+  const input = document.getElementById('fen-input');
+  if (editorLoad || !form || !root || !input) return;
+  editorLoad = import('./editor.js').then(({ Editor }) => new Editor(root, input, {
     problems: document.getElementById('editor-problems'),
     play: document.getElementById('play-from-position'),
     submit: () => form.requestSubmit(),
     refused: document.getElementById('fen-refused'),
-  });
+  })).catch(() => { editorLoad = null; }); // offline: the FEN box still works; try again on the next opening
+}
+if (startSection) {
+  startSection.addEventListener('toggle', () => { if (startSection.open) loadEditor(); });
+  if (startSection.open) loadEditor();
 }
 
 // The list of unfinished games: Resign and Delete ask first (the forms
