@@ -94,9 +94,10 @@ func (tb *tab) playFromPosition() board {
 
 // TestEditorMouse: with the mouse, a position is built by dragging spare
 // pieces on, a piece around and one off the board; side to move and
-// castling are set; the FEN box follows every step; the game starts from
-// exactly that position. Typing a FEN redraws the board; one that cannot
-// be read says why and keeps the text.
+// castling are set; flipping, a right-click and en passant work; the FEN
+// box follows every step; the game starts from exactly that position.
+// Typing a FEN redraws the board; one that cannot be read says why and
+// keeps the text.
 func TestEditorMouse(t *testing.T) {
 	e := newEnv(t)
 	tb := e.newTab(t, desktop)
@@ -177,6 +178,14 @@ func TestEditorMouse(t *testing.T) {
 	if n := eval[int](tb, `document.querySelectorAll('#editor-board img.piece').length`); n != 3 {
 		tb.fail("typed FEN: %d pieces on the editor's board, want 3", n)
 	}
+	// En passant: offered where a pawn can just have moved two squares.
+	typeFEN("4k3/8/8/8/4Pp2/8/8/4K3 b - - 0 1")
+	if got := eval[string](tb, `[...document.querySelector('select[name="editor-ep"]').options].map(o => o.value).join(' ')`); got != "- e3" {
+		tb.fail("en passant choices %q, want \"- e3\"", got)
+	}
+	eval[bool](tb, `(() => { const s = document.querySelector('select[name="editor-ep"]'); s.value = 'e3';
+		s.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`)
+	tb.wantFEN("en passant chosen", "4k3/8/8/8/4Pp2/8/8/4K3 b - e3 0 1")
 	typeFEN(built)
 	tb.clickSel(`input[name="color"][value="black"] + span`) // Black to move is the person's move: the board waits
 	tb.shotEditor("editor-built")
