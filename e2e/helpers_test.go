@@ -488,6 +488,13 @@ func (tb *tab) dragPiece(from, to string) {
 	tb.t.Helper()
 	fx, fy := tb.squareCenter(from)
 	tx, ty := tb.squareCenter(to)
+	tb.dragXY(fx, fy, tx, ty)
+}
+
+// dragXY presses at (fx, fy), moves in small steps to (tx, ty) and
+// releases, as dragPiece does.
+func (tb *tab) dragXY(fx, fy, tx, ty float64) {
+	tb.t.Helper()
 	const steps = 12
 	if tb.vp.touch {
 		tb.do(touchDrag(fx, fy, tx, ty, steps))

@@ -16,7 +16,8 @@ import (
 )
 
 // TestRejectedFENKept: a rejected start position comes back in its field,
-// with the field's <details> open beside the error (issue 34, item 5).
+// with the field's <details> open and the reason beside it (issue 34,
+// item 5).
 func TestRejectedFENKept(t *testing.T) {
 	// The real home.html, to check its field and <details>.
 	st, err := store.Open(filepath.Join(t.TempDir(), "kw.db"))
@@ -31,14 +32,15 @@ func TestRejectedFENKept(t *testing.T) {
 	ts := httptest.NewServer(srv)
 	defer func() { srv.Close(); ts.Close(); st.Close() }()
 	e := &testEnv{t: t, srv: srv, ts: ts, store: st}
-	c := e.browser()
-	for _, typed := range []string{
-		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
-		`8/8/8/8/8/8/8/8 w - - 0 1"><script>`,
+	client := e.browser()
+	for _, c := range []struct{ typed, reason string }{
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", "Not started: piece placement: bad piece letter 'X' on rank 1."},
+		{`8/8/8/8/8/8/8/8 w - - 0 1"><script>`, "Not started: no white king."},
 	} {
+		typed := c.typed
 		f := form("white", "1", "standard", "none")
 		f.Set("fen", typed)
-		resp, err := c.PostForm(e.ts.URL+"/games", f)
+		resp, err := client.PostForm(e.ts.URL+"/games", f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,8 +57,12 @@ func TestRejectedFENKept(t *testing.T) {
 		if strings.Contains(page, "<script>") {
 			t.Errorf("%q: the typed text reached the page unescaped", typed)
 		}
-		if !strings.Contains(page, `data-for="chess" open`) {
+		if !strings.Contains(page, `data-for="standard" open`) {
 			t.Errorf("%q: the FEN field's details are closed", typed)
+		}
+		// The reason also stands beside the field, not only at the top.
+		if i := strings.Index(page, `id="fen-refused">`); i < 0 || !strings.HasPrefix(html.UnescapeString(page[i+len(`id="fen-refused">`):]), c.reason+"<") {
+			t.Errorf("%q: beside the FEN field, want %q", typed, c.reason)
 		}
 	}
 }

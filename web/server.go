@@ -447,8 +447,11 @@ type HomeData struct {
 	Clocks   []string
 	Error    string
 	// FEN is the start position typed into a rejected form, shown again in
-	// its field so the person can correct it rather than retype it.
-	FEN string
+	// its field so the person can correct it rather than retype it;
+	// FENError, when the start position was what the server refused, says
+	// why beside it (Error says it at the top of the page too).
+	FEN      string
+	FENError string
 	// Reconnaissance Chess: the bots, the clocks, and the person's games.
 	ReconOpponents []ReconOpponent
 	ReconClocks    []string
@@ -627,7 +630,7 @@ func (s *Server) parseNewGame(r *http.Request) (*newGameForm, error) {
 		}
 		p, err := game.ParseFEN(fen)
 		if err != nil {
-			return nil, fmt.Errorf("fen: %v", err)
+			return nil, fmt.Errorf("fen: %s", fenProblem(err))
 		}
 		if p.Chess960() {
 			return nil, fmt.Errorf("fen: Chess960 castling rights need the chess960 variant")
@@ -700,6 +703,9 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		d.FEN = typedFEN(r)
+		if why, ok := strings.CutPrefix(ferr.Error(), "fen: "); ok {
+			d.FENError = why
+		}
 		s.render(w, http.StatusBadRequest, pageHome, d)
 		return
 	}

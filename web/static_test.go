@@ -315,7 +315,8 @@ func TestStaticPagesUseHashedNames(t *testing.T) {
 			}
 		}
 	}
-	if n := strings.Count(get(t, srv, srv.assets.url("js/board.js"), "").Body.String(), "'/static/pieces/"); n != 12 {
-		t.Errorf("board.js names %d pieces, want 12", n)
+	// Twelve pieces in each of the three sets, each under its hashed name.
+	if n := strings.Count(get(t, srv, srv.assets.url("js/pieces.js"), "").Body.String(), "'/static/pieces/"); n != 36 {
+		t.Errorf("pieces.js names %d pieces, want 36", n)
 	}
 }

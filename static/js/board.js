@@ -6,20 +6,13 @@
 // the page plays or drops it.
 
 import { Annotations } from './annotations.js';
+import { pieceURL } from './pieces.js';
 
 const FILES = 'abcdefgh';
 
-// Piece images, one per code, spelled out so the server rewrites each to
-// its content-hashed (long-cached) name when it starts.
-const PIECES = {
-  wK: '/static/pieces/wK.svg', wQ: '/static/pieces/wQ.svg', wR: '/static/pieces/wR.svg', wB: '/static/pieces/wB.svg', wN: '/static/pieces/wN.svg', wP: '/static/pieces/wP.svg',
-  bK: '/static/pieces/bK.svg', bQ: '/static/pieces/bQ.svg', bR: '/static/pieces/bR.svg', bB: '/static/pieces/bB.svg', bN: '/static/pieces/bN.svg', bP: '/static/pieces/bP.svg',
-};
-
-/** pieceURL is the image of a piece code (wP, bK...). */
-export function pieceURL(code) {
-  return PIECES[code] || `/static/pieces/${code}.svg`;
-}
+// Piece images come from pieces.js (the set chosen on this browser);
+// pieceURL is re-exported for the pages that import it from here.
+export { pieceURL };
 
 /** parseBoard expands a FEN's placement field into a square -> code map. */
 export function parseBoard(fen) {

@@ -1,5 +1,11 @@
 // home.js remembers the new-game form's last choices, so "the same again"
-// is one click. Only non-secret preferences go to localStorage.
+// is one click (only non-secret preferences go to localStorage), shows the
+// fields the chosen game needs, and starts the start-position editor.
+
+import { showPieceSet } from './pieces.js';
+
+// The colour choice's kings in the browser's piece set.
+showPieceSet();
 
 const form = document.getElementById('new-game');
 const KEY = 'kw.newgame';
@@ -25,12 +31,20 @@ if (form) {
 }
 
 // The form shows the chess strength or the Reconnaissance opponent,
-// whichever the chosen game needs (without JavaScript both show; the
-// server reads the fields the variant needs).
+// whichever the chosen game needs, and the start position (editor and
+// FEN) for standard chess only: Chess960 starts from one of its own 960
+// positions. Without JavaScript all show; the server reads the fields the
+// variant needs and refuses a FEN for any other variant.
 function showVariant() {
   if (!form) return;
-  const recon = form.elements.namedItem('variant')?.value === 'recon';
-  for (const el of form.querySelectorAll('[data-for]')) el.hidden = (el.dataset.for === 'recon') !== recon;
+  const variant = form.elements.namedItem('variant')?.value;
+  for (const el of form.querySelectorAll('[data-for]')) {
+    const f = el.dataset.for;
+    el.hidden = f === 'recon' ? variant !== 'recon' : f === 'standard' ? variant !== 'standard' : variant === 'recon';
+  }
+  // A hidden start position is not sent (a disabled field is left out).
+  const fen = form.elements.namedItem('fen');
+  if (fen) fen.disabled = variant !== 'standard';
 }
 if (form) {
   for (const r of form.querySelectorAll('input[name="variant"]')) {
@@ -42,6 +56,28 @@ if (form) {
     });
   }
   showVariant();
+}
+
+// The board editor for the start position (with the FEN box it fills),
+// loaded when its section is first opened (or comes back open with a
+// refused position), so a home page that never opens it does not
+// download the editor, the board and the pieces.
+const startSection = document.getElementById('start-position');
+let editorLoad = null;
+function loadEditor() {
+  const root = document.getElementById('editor');
+  const input = document.getElementById('fen-input');
+  if (editorLoad || !form || !root || !input) return;
+  editorLoad = import('./editor.js').then(({ Editor }) => new Editor(root, input, {
+    problems: document.getElementById('editor-problems'),
+    play: document.getElementById('play-from-position'),
+    submit: () => form.requestSubmit(),
+    refused: document.getElementById('fen-refused'),
+  })).catch(() => { editorLoad = null; }); // offline: the FEN box still works; try again on the next opening
+}
+if (startSection) {
+  startSection.addEventListener('toggle', () => { if (startSection.open) loadEditor(); });
+  if (startSection.open) loadEditor();
 }
 
 // The list of unfinished games: Resign and Delete ask first (the forms
