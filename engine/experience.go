@@ -58,6 +58,9 @@ const (
 	// experienceMaxCP bounds a bias either way: a move that lost often
 	// is still played when every other loses more than this.
 	experienceMaxCP = 400
+	// experienceMinCP: a smaller bias is noise (a game lost some 40 plies
+	// after the move) and is dropped.
+	experienceMinCP = 10
 	// analysisMistakeCP: a move that an analysis scored at least this much
 	// below the best move it analysed in the same position is a known
 	// mistake, and loses that much (up to experienceMaxCP).
@@ -107,9 +110,9 @@ type moveBias struct {
 }
 
 // experienceBiases returns the adjustments of the moves of rootMoves that
-// recs know, those that are not zero: the weighted results' bias plus,
-// for a move an analysis found a mistake, minus its loss; bounded by
-// experienceMaxCP either way. Records of moves not in rootMoves are
+// recs know: the weighted results' bias plus, for a move an analysis found
+// a mistake, minus its loss; bounded by experienceMaxCP either way, and
+// left out when smaller than experienceMinCP either way. Records of moves not in rootMoves are
 // ignored (a stale or colliding key), and so is a second record of a move.
 func experienceBiases(recs []MoveRecord, rootMoves []game.Move) []moveBias {
 	if len(recs) == 0 {
@@ -133,7 +136,7 @@ func experienceBiases(recs []MoveRecord, rootMoves []game.Move) []moveBias {
 			}
 		}
 		cp = min(max(cp, -experienceMaxCP), experienceMaxCP)
-		if cp != 0 {
+		if cp <= -experienceMinCP || cp >= experienceMinCP {
 			out = append(out, moveBias{move: r.Move, cp: cp, rec: r})
 		}
 	}
@@ -197,10 +200,9 @@ func (e *Engine) bookMoveWithExperience(p *game.Position, biases []moveBias) (m 
 	if b == nil {
 		return game.NoMove, nil, false
 	}
-	var moves []game.Move
-	var weights []float64
+	var kept []BookEntry
 	var dropped []moveBias
-	total := 0.0
+	total := 0
 	for _, en := range b.Find(p) {
 		cp := biasOf(biases, en.Move)
 		if cp <= -bookDropCP {
@@ -208,22 +210,31 @@ func (e *Engine) bookMoveWithExperience(p *game.Position, biases []moveBias) (m 
 			dropped = append(dropped, biases[i])
 			continue
 		}
-		w := float64(max(en.Weight, 1)) * math.Exp2(float64(cp)/bookScaleCP)
-		moves, weights = append(moves, en.Move), append(weights, w)
-		total += w
+		if cp != 0 {
+			w := math.Round(float64(max(en.Weight, 1)) * math.Exp2(float64(cp)/bookScaleCP))
+			en.Weight = uint16(min(max(w, 1), math.MaxUint16))
+		}
+		kept = append(kept, en)
+		total += int(en.Weight)
 	}
-	if len(moves) == 0 {
+	if len(kept) == 0 {
 		return game.NoMove, nil, false
 	}
 	avoided = recordsWorstFirst(dropped)
-	r := e.rng.Float64() * total
-	for i, w := range weights {
-		if r < w {
-			return moves[i], avoided, true
-		}
-		r -= w
+	avoided = avoided[:min(len(avoided), explainMax)]
+	if total == 0 {
+		return kept[e.rng.IntN(len(kept))].Move, avoided, true
 	}
-	return moves[len(moves)-1], avoided, true
+	// Drawn as Book.Choose draws, so a book the experience leaves
+	// unchanged gives the same moves.
+	r := e.rng.IntN(total)
+	for _, en := range kept {
+		if r < int(en.Weight) {
+			return en.Move, avoided, true
+		}
+		r -= int(en.Weight)
+	}
+	return kept[0].Move, avoided, true
 }
 
 // recordsWorstFirst returns the records of biases, the lowest bias first.
