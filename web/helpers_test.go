@@ -113,6 +113,10 @@ type envOpts struct {
 	maxUnfinishedGames                      int
 	createRate                              float64
 	createBurst                             int
+	// experience turns the engine's experience on; searchers sets the
+	// pool's size (default 2).
+	experience bool
+	searchers  int
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -138,6 +142,10 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 		TrustProxy: o.trustProxy, PublicOrigin: o.publicOrigin,
 		SaveRetryFirst: o.saveRetryFirst, SaveRetryMax: o.saveRetryMax,
 		MaxUnfinishedGames: o.maxUnfinishedGames, CreateRate: o.createRate, CreateBurst: o.createBurst,
+	}
+	cfg.Experience = o.experience
+	if o.searchers > 0 {
+		cfg.Searchers = o.searchers
 	}
 	if o.createRate == 0 {
 		// Tests create games at machine speed; TestCreationLimits sets

@@ -120,6 +120,16 @@ type Config struct {
 	// makes WebSocket URLs wss://. Leave it off when clients connect
 	// directly, or any client could claim HTTPS.
 	TrustProxy bool
+	// Experience lets the engine learn from finished games
+	// (docs/experience.md): each game against the engine is learnt from
+	// when it ends (and, at start, those not learnt yet), and before each
+	// of its moves the engine is given what the games say about the
+	// position's moves. Off (the zero value) the engine plays as if it had
+	// never played: tests and benchmarks that need reproducible play.
+	Experience bool
+	// ExperienceRows caps the experience table (default
+	// store.DefaultExperienceRows).
+	ExperienceRows int
 	// PublicOrigin is the site's origin as browsers see it, such as
 	// "https://example.org": WebSocket URLs, the CSP, the PGN Site tag and
 	// the WebSocket Origin check use it. Empty: the request's scheme and
@@ -149,6 +159,8 @@ type Server struct {
 	creates  createLimits
 	// publicOrigin is Config.PublicOrigin parsed (nil when unset).
 	publicOrigin *url.URL
+	// learn learns from finished games; nil with Config.Experience off.
+	learn *learner
 }
 
 // New builds a Server. It fails when the templates are missing or broken.
@@ -225,6 +237,7 @@ func New(cfg Config) (*Server, error) {
 		s.pool = newPool(n, mk)
 	}
 	s.routes()
+	s.startLearner()
 	if err := s.resumeAPIGames(); err != nil {
 		s.closeTablebase()
 		return nil, err
