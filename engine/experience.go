@@ -58,9 +58,11 @@ const (
 	// experienceMaxCP bounds a bias either way: a move that lost often
 	// is still played when every other loses more than this.
 	experienceMaxCP = 400
-	// experienceMinCP: a smaller bias is noise (a game lost some 40 plies
-	// after the move) and is dropped.
-	experienceMinCP = 10
+	// experienceMinCP: a smaller bias is dropped. A game lost some 30
+	// plies after the move says too little about it to change the move,
+	// and a bias that changes the move must be big enough to be reported
+	// (ExperienceUse) and explained to the player.
+	experienceMinCP = 30
 	// analysisMistakeCP: a move that an analysis scored at least this much
 	// below the best move it analysed in the same position is a known
 	// mistake, and loses that much (up to experienceMaxCP).
@@ -69,10 +71,9 @@ const (
 	// played from the book; bookScaleCP doubles a book move's weight.
 	bookDropCP  = 100
 	bookScaleCP = 100
-	// explainMinCP is the smallest bias that a Result's ExperienceUse
-	// reports; explainMax bounds the moves it checks and reports.
-	explainMinCP = 30
-	explainMax   = 3
+	// explainMax bounds the moves a Result's ExperienceUse checks and
+	// reports.
+	explainMax = 3
 	// explainTolCP: at full strength, a move this close to the one played
 	// was as good a choice (docs/experience.md).
 	explainTolCP = 10

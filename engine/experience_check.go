@@ -15,9 +15,9 @@ import (
 // as good as equal to the search): without the experience the engine
 // could have played it.
 //
-//   - a move with a bias of -explainMinCP or less is avoided when it was
+//   - a move with a bias of -experienceMinCP or less is avoided when it was
 //     a choice;
-//   - the played move, with a bias of explainMinCP or more, is preferred
+//   - the played move, with a bias of experienceMinCP or more, is preferred
 //     when another move was a choice.
 //
 // It returns nil when nothing was changed, or when the time ran out before
@@ -28,14 +28,14 @@ func (e *Engine) explainExperience(ctx context.Context, st *searchState, pos *ga
 	}
 	var avoid []moveBias
 	for _, b := range st.bias {
-		if b.move != played && b.cp <= -explainMinCP {
+		if b.move != played && b.cp <= -experienceMinCP {
 			avoid = append(avoid, b)
 		}
 	}
 	slices.SortStableFunc(avoid, func(a, b moveBias) int { return a.cp - b.cp })
 	avoid = avoid[:min(len(avoid), explainMax)]
 	pb := biasOf(st.bias, played)
-	if len(avoid) == 0 && pb < explainMinCP {
+	if len(avoid) == 0 && pb < experienceMinCP {
 		return nil
 	}
 
@@ -61,7 +61,7 @@ func (e *Engine) explainExperience(ctx context.Context, st *searchState, pos *ga
 		}
 	}
 	others := main.rootMoves == nil || len(main.rootMoves) > 1 // searchmoves may leave none
-	if pb >= explainMinCP && others && !side.stop.Load() {
+	if pb >= experienceMinCP && others && !side.stop.Load() {
 		// Every other root move at once: is any a choice?
 		main.rootExcluded = append(main.rootExcluded[:0], played)
 		p := *pos

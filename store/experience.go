@@ -290,3 +290,27 @@ func (s *Store) UnlearntGames(limit int) ([]Game, error) {
 	}
 	return gs, nil
 }
+
+// LearntGame is a game learnt from, as the experience page lists it.
+type LearntGame struct {
+	GameID   string
+	LearntAt time.Time
+	Lessons  int
+	Level    int
+	Human    Color
+	Result   string
+	Reason   Termination
+	Moves    string // UCI, space-separated
+}
+
+// RecentLearntGames returns up to limit games learnt from, the most
+// recently learnt first.
+func (s *Store) RecentLearntGames(limit int) ([]LearntGame, error) {
+	var out []LearntGame
+	err := s.rd.Raw(`SELECT e.game_id, e.learnt_at, e.lessons, g.level, g.human, g.result, g.reason, g.moves
+FROM experience_games e JOIN games g ON g.id = e.game_id ORDER BY e.learnt_at DESC, e.game_id LIMIT ?`, limit).Scan(&out).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: recent learnt games: %w", err)
+	}
+	return out, nil
+}

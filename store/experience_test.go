@@ -6,6 +6,7 @@ import (
 	"math"
 	"sync"
 	"testing"
+	"time"
 )
 
 // row returns the experience row of (key, move), failing when absent.
@@ -306,5 +307,30 @@ func TestExperienceNotes(t *testing.T) {
 	got.ExperienceNotes = "{not json"
 	if n, err := got.Notes(); err == nil || n != nil {
 		t.Errorf("bad column: %v %v", n, err)
+	}
+}
+
+func TestRecentLearntGames(t *testing.T) {
+	s, _ := openTemp(t)
+	var ids []string
+	for i := 0; i < 3; i++ {
+		g := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: Black, Level: i + 1, Moves: "e2e4 e7e5",
+			Status: StatusOver, Result: "1-0", Reason: TerminationOf(1)}
+		if err := s.CreateGame(g); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.RecordGame(g.ID, []Lesson{{Key: uint64(i), Move: "e2e4", Result: 1, Depth: 2, Weight: 0.9}}); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, g.ID)
+		time.Sleep(2 * time.Millisecond) // distinct learnt_at
+	}
+	got, err := s.RecentLearntGames(2)
+	if err != nil || len(got) != 2 {
+		t.Fatalf("%d games, %v", len(got), err)
+	}
+	if got[0].GameID != ids[2] || got[0].Level != 3 || got[0].Human != Black || got[0].Result != "1-0" ||
+		got[0].Reason.Termination != 1 || got[0].Lessons != 1 || got[0].Moves != "e2e4 e7e5" || got[0].LearntAt.IsZero() || got[1].GameID != ids[1] {
+		t.Errorf("got %+v", got)
 	}
 }

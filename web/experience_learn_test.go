@@ -89,6 +89,11 @@ func TestLearnerLearnsEveryGame(t *testing.T) {
 	if got := e.srv.learn.learnt.Load(); got != games {
 		t.Errorf("learnt %d games", got)
 	}
+	// The page says so, naming no one: the engine (black) lost each.
+	_, page, _ := e.get(e.browser(), "/experience")
+	if !strings.Contains(page, `data-on="on" data-games="12" data-rows="1"`) || strings.Count(page, `<p class="learnt">L3|black|lost|checkmate|1|1</p>`) != games {
+		t.Errorf("experience page: %s", page)
+	}
 
 	// The engine to move in that position is given the record.
 	c := e.browser()

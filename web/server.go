@@ -343,6 +343,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /ws/api/{id}", s.handleAPIWS)
 	s.mux.HandleFunc("POST /replay", s.handleReplayUpload)
 	s.mux.HandleFunc("GET /ws/game/{id}", s.handleWS)
+	s.mux.HandleFunc("GET /experience", s.handleExperiencePage)
 	s.mux.HandleFunc("GET /watch/{token}", s.handleWatchPage)
 	s.mux.HandleFunc("GET /ws/watch/{token}", s.handleWatchWS)
 	s.mux.Handle("GET /static/", s.static)
@@ -364,6 +365,8 @@ const (
 	pageBots   = "bots.html"
 	pageWatch  = "watch.html"
 	pageGone   = "gone.html"
+	// pageExperience is what the engine has learnt (experience_page.go).
+	pageExperience = "experience.html"
 )
 
 var templateFuncs = template.FuncMap{
@@ -380,8 +383,11 @@ func (s *Server) loadTemplates() error {
 	if err != nil {
 		return fmt.Errorf("web: templates: %w", err)
 	}
-	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots, pageWatch, pageGone}
-	isPage := map[string]bool{pageHome: true, pageGame: true, pageRecon: true, pageReplay: true, pageBots: true, pageWatch: true, pageGone: true}
+	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots, pageWatch, pageGone, pageExperience}
+	isPage := map[string]bool{}
+	for _, p := range pages {
+		isPage[p] = true
+	}
 	var shared []string
 	for _, n := range names {
 		if !isPage[n] {

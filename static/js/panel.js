@@ -155,7 +155,7 @@ export class Panel {
 
   /** list redraws the move list, marking the shown ply. */
   list(state, shownPly) {
-    const key = state.moves.map((m) => m.san).join(' ') + '|' + state.startFen;
+    const key = state.moves.map((m) => m.san + (m.experience ? '*' : '')).join(' ') + '|' + state.startFen;
     if (key !== this.renderKey) {
       this.renderKey = key;
       this.moves.textContent = '';
@@ -184,7 +184,20 @@ export class Panel {
         b.type = 'button';
         b.dataset.ply = String(ply);
         b.textContent = m.san;
-        b.setAttribute('aria-label', `${number}${isBlackMove ? '…' : '.'} ${isBlackMove ? 'Black' : 'White'}: ${sanWords(m.san)}`);
+        let label = `${number}${isBlackMove ? '…' : '.'} ${isBlackMove ? 'Black' : 'White'}: ${sanWords(m.san)}`;
+        if (m.experience) {
+          // The engine chose this move from experience: a mark, and the
+          // server's sentence as the tooltip and in the spoken label.
+          const x = document.createElement('span');
+          x.className = 'xp-mark';
+          x.setAttribute('aria-hidden', 'true');
+          x.textContent = '↺';
+          b.append(x);
+          b.title = m.experience;
+          b.dataset.experience = m.experience;
+          label += `. ${m.experience}`;
+        }
+        b.setAttribute('aria-label', label);
         li.append(b);
         if (isBlackMove) number++;
       });
