@@ -73,7 +73,10 @@ export class Panel {
     this.tick = 0;
     this.moves.addEventListener('click', (e) => {
       const b = e.target.closest('button[data-ply]');
-      if (b) onPick(Number(b.dataset.ply));
+      if (!b) return;
+      onPick(Number(b.dataset.ply));
+      // A tap says what the tooltip says: phones have no hover.
+      if (b.dataset.experience) this.say(b.dataset.experience);
     });
     this.renderedMoves = [];
   }
