@@ -82,8 +82,14 @@ const experienceTrim = 0.05
 
 var errBadLesson = errors.New("store: invalid lesson")
 
-// experienceCap is the row cap (see SetExperienceCap); 0 means the default.
-type experienceCap struct{ n atomic.Int64 }
+// experienceCap is the row cap (see SetExperienceCap; 0 means the
+// default) and an upper bound on the table's rows (-1: unknown), for
+// trimExperience. The writes that change them run one at a time (the
+// writer is one connection).
+type experienceCap struct {
+	n    atomic.Int64
+	rows atomic.Int64
+}
 
 func (c *experienceCap) get() int64 {
 	if n := c.n.Load(); n > 0 {
@@ -97,7 +103,10 @@ func (c *experienceCap) get() int64 {
 // evicts the least valuable rows: the smallest weight of games, counting
 // an analysis as a whole game, the least recently taught first, down to 95%
 // of the cap.
-func (s *Store) SetExperienceCap(rows int) { s.expCap.n.Store(int64(max(rows, 0))) }
+func (s *Store) SetExperienceCap(rows int) {
+	s.expCap.n.Store(int64(max(rows, 0)))
+	s.forgetCount()
+}
 
 // ExperienceCap returns the experience table's row cap.
 func (s *Store) ExperienceCap() int { return int(s.expCap.get()) }
@@ -171,9 +180,10 @@ depth = CASE WHEN depth = 0 OR excluded.depth < depth THEN excluded.depth ELSE d
 			}
 		}
 		learnt = true
-		return s.trimExperience(tx)
+		return s.trimExperience(tx, len(uniq))
 	})
 	if err != nil {
+		s.forgetCount()
 		return false, fmt.Errorf("store: record game %s: %w", gameID, err)
 	}
 	return learnt, nil
@@ -199,35 +209,57 @@ analysis_depth = max(analysis_depth, excluded.analysis_depth), updated_at = excl
 		if err != nil {
 			return err
 		}
-		return s.trimExperience(tx)
+		return s.trimExperience(tx, 1)
 	})
 	if err != nil {
+		s.forgetCount()
 		return fmt.Errorf("store: record analysis: %w", err)
 	}
 	return nil
 }
 
 // trimExperience evicts the least valuable rows when the table is over its
-// cap (see SetExperienceCap).
-func (s *Store) trimExperience(tx *gorm.DB) error {
+// cap (see SetExperienceCap), after a write that added at most added rows.
+// Counting a full table costs milliseconds, so the count is kept as an
+// upper bound (experienceCap.rows) and made again only when the bound
+// passes the cap: about once in every cap/20/added writes once the table
+// is full. Rows that another process adds are seen at the next count.
+func (s *Store) trimExperience(tx *gorm.DB, added int) error {
 	limit := s.expCap.get()
+	if est := s.expCap.rows.Load(); est >= 0 && est+int64(added) <= limit {
+		s.expCap.rows.Add(int64(added))
+		return nil
+	}
+	s.expCap.rows.Store(-1) // unknown until this transaction commits (see forgetCount)
 	var n int64
 	if err := tx.Raw("SELECT count(*) FROM experiences").Scan(&n).Error; err != nil {
 		return err
 	}
 	if n <= limit {
+		s.expCap.rows.Store(n)
 		return nil
 	}
 	keep := limit - int64(float64(limit)*experienceTrim)
-	return tx.Exec(`DELETE FROM experiences WHERE rowid IN (SELECT rowid FROM experiences
+	err := tx.Exec(`DELETE FROM experiences WHERE rowid IN (SELECT rowid FROM experiences
 ORDER BY weight + CASE WHEN analysis_depth > 0 THEN 1 ELSE 0 END, updated_at, rowid LIMIT ?)`, n-keep).Error
+	if err == nil {
+		s.expCap.rows.Store(keep)
+	}
+	return err
 }
+
+// forgetCount drops the row count kept by trimExperience after a
+// transaction that did not commit.
+func (s *Store) forgetCount() { s.expCap.rows.Store(-1) }
 
 // ExperienceFor returns the rows of the position whose Polyglot key is
 // key (one indexed read: the key leads the primary key).
 func (s *Store) ExperienceFor(key uint64) ([]Experience, error) {
 	var rows []Experience
-	if err := s.rd.Where("key = ?", int64(key)).Find(&rows).Error; err != nil {
+	// Every column but updated_at, which the engine does not need and
+	// which costs a time parse per row.
+	q := s.rd.Select("key", "move", "games", "wins", "draws", "losses", "weight", "points", "depth", "analysis_cp", "analysis_depth")
+	if err := q.Where("key = ?", int64(key)).Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("store: experience: %w", err)
 	}
 	return rows, nil

@@ -180,7 +180,9 @@ func Open(path string) (*Store, error) {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
 	}
-	return &Store{db: db, rd: rd}, nil
+	st := &Store{db: db, rd: rd}
+	st.forgetCount()
+	return st, nil
 }
 
 func openGorm(dsn string) (*gorm.DB, error) {

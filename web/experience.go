@@ -140,7 +140,7 @@ func (l *learner) learn(g *store.Game) bool {
 	if g.Status != store.StatusOver {
 		return true
 	}
-	lessons, err := gameLessons(g)
+	lessons, err := GameLessons(g)
 	if err != nil {
 		l.srv.logf("experience: %v", err)
 		lessons = nil // marked learnt, with nothing learnt
@@ -157,14 +157,14 @@ func (l *learner) learn(g *store.Game) bool {
 	return true
 }
 
-// gameLessons is what the finished game g teaches: for every move, by
+// GameLessons is what the finished game g teaches: for every move, by
 // either side, the game's result for the side that played it, the plies
 // from the move to the end (counting the move) and the engine's weight
 // of that lesson (engine.LessonWeight). The person's moves are kept too:
 // the engine plays either colour, and a move that beat it is a move worth
 // knowing. A game decided off the board in fewer than minLearnPlies plies
 // teaches nothing.
-func gameLessons(g *store.Game) ([]store.Lesson, error) {
+func GameLessons(g *store.Game) ([]store.Lesson, error) {
 	var white float64
 	switch game.Result(g.Result) {
 	case game.WhiteWins:
@@ -213,11 +213,18 @@ func (s *Server) experienceFor(pos *game.Position) []engine.MoveRecord {
 		s.logf("experience: %v", err)
 		return nil
 	}
+	return MoveRecords(pos, rows)
+}
+
+// MoveRecords turns the experience rows of pos into the engine's records,
+// leaving out rows whose move is not a move of pos (a key collision or a
+// stale row).
+func MoveRecords(pos *game.Position, rows []store.Experience) []engine.MoveRecord {
 	out := make([]engine.MoveRecord, 0, len(rows))
 	for _, r := range rows {
 		m, err := pos.ParseUCI(r.Move)
 		if err != nil {
-			continue // a key collision or a stale row: not a move here
+			continue
 		}
 		out = append(out, engine.MoveRecord{
 			Move: m, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, Weight: r.Weight, Points: r.Points,

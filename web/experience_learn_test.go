@@ -236,7 +236,7 @@ func TestGameLessons(t *testing.T) {
 		{"a move that cannot be replayed", over("e2e5", "1-0", game.Checkmate), nil, true},
 	}
 	for _, c := range cases {
-		ls, err := gameLessons(c.g)
+		ls, err := GameLessons(c.g)
 		if (err != nil) != c.err || len(ls) != len(c.results) {
 			t.Errorf("%s: %d lessons, %v", c.name, len(ls), err)
 			continue
