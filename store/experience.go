@@ -72,8 +72,8 @@ type Lesson struct {
 }
 
 // DefaultExperienceRows is the experience table's row cap unless
-// SetExperienceCap says otherwise: about 2,500 games of 80 plies, some
-// 30 MB on disk.
+// SetExperienceCap says otherwise: about 2,500 games of 80 plies, about
+// 20 MB on disk.
 const DefaultExperienceRows = 200_000
 
 // experienceTrim is how far below the cap an eviction goes (a fraction of
