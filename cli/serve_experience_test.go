@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bytes"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -24,16 +22,7 @@ func TestServeExperienceSwitch(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Setenv("KNIGHTWATCH_EXPERIENCE", tc.env)
-		var out, errOut bytes.Buffer
-		got := runMain(tc.args, strings.NewReader(""), &out, &errOut)
-		if got != tc.wantStatus {
-			t.Errorf("%s: status %d, want %d (stderr %q)", tc.name, got, tc.wantStatus, errOut.String())
-		}
-		for _, w := range tc.wantErr {
-			if !strings.Contains(errOut.String(), w) {
-				t.Errorf("%s: stderr %q lacks %q", tc.name, errOut.String(), w)
-			}
-		}
+		checkServeRun(t, tc.name, tc.args, tc.wantStatus, tc.wantErr)
 	}
 }
 

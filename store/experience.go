@@ -296,19 +296,6 @@ func (s *Store) ExperienceSummary() (ExperienceStats, error) {
 	return st, nil
 }
 
-// RecentExperience returns up to limit rows, the most recently taught
-// first, leaving out those whose games say almost nothing (weight below
-// minWeight) unless an analysis taught them.
-func (s *Store) RecentExperience(limit int, minWeight float64) ([]Experience, error) {
-	var rows []Experience
-	err := s.rd.Where("weight >= ? OR analysis_depth > 0", minWeight).
-		Order("updated_at DESC, key, move").Limit(limit).Find(&rows).Error
-	if err != nil {
-		return nil, fmt.Errorf("store: recent experience: %w", err)
-	}
-	return rows, nil
-}
-
 // UnlearntGames returns up to limit finished games against the engine that
 // no one has learnt from yet, those that finished first first: the games
 // of a database older than the experience table, and those a server

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -158,7 +159,7 @@ func TestEngineLearnsFromLostLine(t *testing.T) {
 				}
 				g := e.playAgainstEngine(b, c.human, c.level, func(g *game.Game) string {
 					moves := g.UCIMoves()
-					if len(moves) >= len(line) || !slicesEqual(moves, line[:len(moves)]) {
+					if len(moves) >= len(line) || !slices.Equal(moves, line[:len(moves)]) {
 						return "" // the engine left the line: resign
 					}
 					return line[len(moves)]
@@ -193,18 +194,6 @@ func TestEngineLearnsFromLostLine(t *testing.T) {
 			}
 		})
 	}
-}
-
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // firstDifference is the first ply at which a and b differ (the shorter
