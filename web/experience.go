@@ -10,7 +10,8 @@ package web
 // the game learnt, so no game is learnt twice. At start, and whenever the
 // queue overflowed, it catches up with the finished games not learnt yet
 // (store.UnlearntGames): a database older than the experience, games that
-// ended while the queue was full or just before a stop.
+// ended while the queue was full or just before a stop; paced, so that it
+// holds the database's one writer at most half the time.
 //
 // Reading happens in the search's goroutine, before it asks the pool for
 // an engine: one indexed read by the position's key (store.ExperienceFor).
@@ -20,6 +21,7 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"knightwatch/engine"
 	"knightwatch/game"
@@ -121,11 +123,16 @@ func (l *learner) catchUp(ctx context.Context) {
 			return
 		}
 		for i := range gs {
-			if ctx.Err() != nil {
-				return
-			}
+			start := time.Now()
 			if !l.learn(&gs[i]) {
 				return // the database refuses: try again at the next catch-up
+			}
+			// Paced: the writer is free at least half the time for the
+			// live games' commits, however many games there are to learn.
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Since(start)):
 			}
 		}
 		if len(gs) < learnBatch {
