@@ -37,6 +37,22 @@ func envBool(name string) bool {
 	return false
 }
 
+// envOnOff reads an on/off environment variable: on, 1, true or yes;
+// off, 0, false or no; def when unset or empty. Anything else is an error
+// naming the variable.
+func envOnOff(name string, def bool) (bool, error) {
+	v := strings.ToLower(strings.TrimSpace(os.Getenv(name)))
+	switch v {
+	case "":
+		return def, nil
+	case "1", "true", "yes", "on":
+		return true, nil
+	case "0", "false", "no", "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("%s=%q: want on or off", name, os.Getenv(name))
+}
+
 func envOr(name, def string) string {
 	if v := os.Getenv(name); v != "" {
 		return v
@@ -60,11 +76,18 @@ func parseSecondsClock(v string) (clock, increment time.Duration, err error) {
 }
 
 func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH] [--syzygy DIRS] [--trust-proxy] [--public-origin URL]", stderr)
+	experienceOn, err := envOnOff("KNIGHTWATCH_EXPERIENCE", true)
+	if err != nil {
+		return err
+	}
+	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH] [--syzygy DIRS] [--experience=false] [--trust-proxy] [--public-origin URL]", stderr)
 	addr := fs.String("addr", envOr("KNIGHTWATCH_ADDR", ":8080"), "listen address (env KNIGHTWATCH_ADDR)")
 	dbPath := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"), "SQLite database path (env KNIGHTWATCH_DB)")
 	noEngine := fs.Bool("no-engine", false, "never let the engine reply (for benchmarks of the server alone)")
 	syzygyPath := fs.String("syzygy", os.Getenv("KNIGHTWATCH_SYZYGY"), "Syzygy tablebase directories, ':'-separated, for the engine to play endings perfectly (env KNIGHTWATCH_SYZYGY)")
+	experience := fs.Bool("experience", experienceOn,
+		"let the engine learn from finished games and avoid the lines that lost (env KNIGHTWATCH_EXPERIENCE=off turns it off); off, it plays as if it had never played, for reproducible tests and benchmarks")
+	experienceRows := fs.Int("experience-rows", store.DefaultExperienceRows, "the most rows the experience table keeps; beyond, the least valuable go")
 	rbcClock := fs.String("rbc-clock", "900+5", "clock of Reconnaissance Chess games of the HTTP API: seconds each + seconds added per turn")
 	trustProxy := fs.Bool("trust-proxy", envBool("KNIGHTWATCH_TRUST_PROXY"),
 		"trust X-Forwarded-Proto from a TLS-terminating proxy: \"https\" there makes the session cookie Secure, sends HSTS and uses wss:// (env KNIGHTWATCH_TRUST_PROXY=1); leave off when clients connect directly")
@@ -79,6 +102,9 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *experienceRows < 1 {
+		return fmt.Errorf("--experience-rows: %d is not a positive number of rows", *experienceRows)
 	}
 	logger := log.New(stderr, "", log.LstdFlags)
 	st, err := store.Open(*dbPath)
@@ -102,9 +128,11 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		NoEngine:    *noEngine,
 		Logger:      logger,
 		RBCClock:    clock, RBCIncrement: increment,
-		SyzygyPath:   *syzygyPath,
-		TrustProxy:   *trustProxy,
-		PublicOrigin: *publicOrigin,
+		SyzygyPath:     *syzygyPath,
+		Experience:     *experience,
+		ExperienceRows: *experienceRows,
+		TrustProxy:     *trustProxy,
+		PublicOrigin:   *publicOrigin,
 	})
 	if err != nil {
 		return err

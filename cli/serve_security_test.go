@@ -24,15 +24,22 @@ func TestServeSecurityFlags(t *testing.T) {
 		{"public origin with a path", []string{"serve", "--db", filepath.Join(dir, "b.db"), "--public-origin", "https://example.org/app"}, 1, []string{"public origin"}},
 	}
 	for _, tc := range tests {
-		var out, errOut bytes.Buffer
-		got := runMain(tc.args, strings.NewReader(""), &out, &errOut)
-		if got != tc.wantStatus {
-			t.Errorf("%s: status %d, want %d (stderr %q)", tc.name, got, tc.wantStatus, errOut.String())
-		}
-		for _, w := range tc.wantErr {
-			if !strings.Contains(errOut.String(), w) {
-				t.Errorf("%s: stderr %q lacks %q", tc.name, errOut.String(), w)
-			}
+		checkServeRun(t, tc.name, tc.args, tc.wantStatus, tc.wantErr)
+	}
+}
+
+// checkServeRun runs the command line args and checks its exit status and
+// that its standard error holds each of wantErr.
+func checkServeRun(t *testing.T, name string, args []string, wantStatus int, wantErr []string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	got := runMain(args, strings.NewReader(""), &out, &errOut)
+	if got != wantStatus {
+		t.Errorf("%s: status %d, want %d (stderr %q)", name, got, wantStatus, errOut.String())
+	}
+	for _, w := range wantErr {
+		if !strings.Contains(errOut.String(), w) {
+			t.Errorf("%s: stderr %q lacks %q", name, errOut.String(), w)
 		}
 	}
 }

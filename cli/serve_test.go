@@ -95,6 +95,9 @@ func TestEmbeddedPagesRender(t *testing.T) {
 	if !strings.Contains(get("/"), "Continue") {
 		t.Error("home page has no Continue control for the unfinished game")
 	}
+	if xp := get("/experience"); !strings.Contains(xp, `data-games="0"`) || !strings.Contains(xp, `id="experience-off"`) {
+		t.Errorf("the experience page of a server without experience: %.300s", xp)
+	}
 }
 
 // TestParseSecondsClock reads --rbc-clock values and refuses bad ones.

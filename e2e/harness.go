@@ -119,7 +119,11 @@ func (s *Server) Start() error {
 	cmd.Stdout, cmd.Stderr = logf, logf
 	// A fixed secret would hide a bug where the cookie key is not kept in
 	// the database across restarts, so the variable is cleared on purpose.
-	cmd.Env = filterEnv(os.Environ(), "KNIGHTWATCH_SECRET=", "KNIGHTWATCH_ADDR=", "KNIGHTWATCH_DB=")
+	// The engine's experience is off, so that a test's games do not change
+	// how the engine plays the next test's (a test that needs it passes
+	// --experience=true, which overrides the variable).
+	cmd.Env = append(filterEnv(os.Environ(), "KNIGHTWATCH_SECRET=", "KNIGHTWATCH_ADDR=", "KNIGHTWATCH_DB=", "KNIGHTWATCH_EXPERIENCE="),
+		"KNIGHTWATCH_EXPERIENCE=off")
 	if err := cmd.Start(); err != nil {
 		logf.Close()
 		s.mu.Unlock()

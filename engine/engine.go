@@ -59,6 +59,12 @@ type Limits struct {
 	// Moves that are not legal in the position are ignored; when none is
 	// legal the restriction is dropped and every move is searched.
 	SearchMoves []game.Move
+	// Experience is what earlier games say about the root's moves
+	// (experience.go, docs/experience.md): moves that lost are avoided,
+	// moves that won preferred, within each level's character, and book
+	// moves that lost are not played. Records of moves that are not
+	// legal here are ignored. Result.Experience says what it changed.
+	Experience []MoveRecord
 }
 
 // hasLimit reports whether lim restricts the search in any way.
@@ -96,6 +102,9 @@ type Result struct {
 	Nodes        uint64
 	PV           []game.Move
 	TBHits       uint64 // tablebase probes, as in Info
+	// Experience says how Limits.Experience shaped Move; nil when it
+	// changed nothing.
+	Experience *ExperienceUse
 }
 
 // Options configure an Engine.
@@ -299,16 +308,21 @@ func (e *Engine) Search(ctx context.Context, pos *game.Position, history []uint6
 		return r
 	}
 	rootMoves := restrictRoot(ml.Slice(), lim.SearchMoves)
+	biases := experienceBiases(lim.Experience, rootMoves)
 	if e.opts.OwnBook && !lim.Infinite && !lim.Ponder && lim.Depth == 0 && lim.Nodes == 0 {
 		// A book move outside searchmoves is not an answer: search instead.
-		if m, ok := e.bookMove(pos); ok && slices.Contains(rootMoves, m) {
-			return Result{Move: m, PV: []game.Move{m}}
+		if m, avoided, ok := e.bookMoveWithExperience(pos, biases); ok && slices.Contains(rootMoves, m) {
+			r := Result{Move: m, PV: []game.Move{m}}
+			if len(avoided) > 0 {
+				r.Experience = &ExperienceUse{Avoided: avoided}
+			}
+			return r
 		}
 	}
 	if !lim.hasLimit() {
 		lim.MoveTime = e.level.moveTime
 	}
-	return e.search(ctx, pos, history, lim, onInfo, rootMoves)
+	return e.search(ctx, pos, history, lim, onInfo, rootMoves, biases)
 }
 
 // restrictRoot returns the legal moves that are in searchMoves, in the

@@ -319,6 +319,17 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		if givesCheck || singular && m == ttMove {
 			newDepth++ // check and singular extensions
 		}
+		// At the root, experience adjusts the move's score by bias
+		// (experience.go): its subtree is searched against the window
+		// shifted by the bias, and the bias is added to its score after.
+		bias, bestSeen := 0, bestScore
+		if ply == 0 {
+			bias = biasIn(t.st.bias, m, alpha, beta)
+			alpha, beta = alpha-bias, beta-bias
+			if bestSeen != -infinity {
+				bestSeen -= bias
+			}
+		}
 
 		var s int
 		if depth >= 3 && moveCount > 1+boolInt(pvNode) && (!isTactical || scores[i] < orderCounter) && !inCheck && !t.fullWidth {
@@ -357,7 +368,7 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 			reduced := newDepth - r
 			s = -t.negamax(p, -alpha-1, -alpha, reduced, ply+1, true)
 			if s > alpha && r > 0 {
-				newDepth = researchDepth(s, bestScore, newDepth)
+				newDepth = researchDepth(s, bestSeen, newDepth)
 				if newDepth > reduced {
 					s = -t.negamax(p, -alpha-1, -alpha, newDepth, ply+1, !cutNode)
 				}
@@ -372,6 +383,8 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		*p = save
 		if ply == 0 {
 			t.rootNodes[m.From()][m.To()] += t.nodes - nodesBefore
+			alpha, beta = alpha+bias, beta+bias
+			s = withBias(s, bias)
 		}
 		if t.stopped() {
 			return 0
@@ -457,9 +470,10 @@ func (t *thread) negamax(p *game.Position, alpha, beta, depth, ply int, cutNode 
 		!(bound == boundLower && bestScore <= corrEval) && !(bound == boundUpper && bestScore >= corrEval) {
 		t.updateCorrection(p, bestScore-corrEval, depth)
 	}
-	// A root searched over some of its moves has not found the
-	// position's value; keep it out of the table.
-	if ply > 0 || !t.rootRestricted() {
+	// A root searched over some of its moves, or with its moves' scores
+	// adjusted by experience, has not found the position's value; keep it
+	// out of the table.
+	if ply > 0 || !t.rootRestricted() && len(t.st.bias) == 0 {
 		t.tt.store(key, bestMove, scoreToTT(bestScore, ply), staticEval, depth, bound, ttPv)
 	}
 	return bestScore

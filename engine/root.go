@@ -149,13 +149,14 @@ func (t *thread) searchMultiPV(p *game.Position, depth, n int) bool {
 // The main thread iterates on the caller's goroutine, the helpers on
 // their own; under go infinite or go ponder the result waits for the
 // caller (stop or ponderhit).
-func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint64, lim Limits, onInfo func(Info), rootMoves []game.Move) Result {
+func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint64, lim Limits, onInfo func(Info), rootMoves []game.Move, biases []moveBias) Result {
 	card := e.tbCardinality()
 	kept, wdl, probes, inTB := tbRootMoves(e.opts.Tablebase, card, pos, rootMoves)
 	if inTB {
 		rootMoves = kept
 	}
 	st := e.newSearchState(pos, lim, rootMoves)
+	st.bias = biases
 	st.tb, st.tbCard = e.opts.Tablebase, card
 	st.rootInTB, st.rootWDL, st.rootTBHits = inTB, wdl, uint64(probes)
 	e.setPondCtl(st)
@@ -315,14 +316,14 @@ func (it *mainIterations) report(t *thread, depth int, elapsed time.Duration) {
 	if st.multiPV > 1 {
 		for k, l := range t.pvLines {
 			it.onInfo(Info{
-				Depth: depth, SelDepth: t.seldepth, MultiPV: k + 1, Score: toScore(st.displayScore(l.score)),
+				Depth: depth, SelDepth: t.seldepth, MultiPV: k + 1, Score: toScore(st.displayScore(st.unbias(l.move, l.score))),
 				Nodes: nodes, NPS: nps, Time: elapsed,
 				PV: append([]game.Move(nil), l.pv...), HashFull: hashFull, TBHits: tbHits,
 			})
 		}
 	} else {
 		it.onInfo(Info{
-			Depth: depth, SelDepth: t.seldepth, MultiPV: 1, Score: toScore(st.displayScore(t.rootBestScore)),
+			Depth: depth, SelDepth: t.seldepth, MultiPV: 1, Score: toScore(st.displayScore(st.unbias(t.rootBestMove, t.rootBestScore))),
 			Nodes: nodes, NPS: nps, Time: elapsed,
 			PV: append([]game.Move(nil), t.rootPV...), HashFull: hashFull, TBHits: tbHits,
 		})
@@ -331,11 +332,14 @@ func (it *mainIterations) report(t *thread, depth int, elapsed time.Duration) {
 
 // collectResult makes the Result of the search st of pos, whose threads
 // have ended, from the main thread's best line; a level that weakens
-// replaces the move by its choice.
+// replaces the move by its choice. Scores are reported without the
+// experience's adjustments, and Result.Experience says what they changed.
 func (e *Engine) collectResult(ctx context.Context, st *searchState, pos *game.Position, main *thread, rootMoves []game.Move) Result {
-	res := Result{Move: main.rootBestMove, Score: toScore(st.displayScore(main.rootBestScore)), Depth: main.completedDepth,
+	res := Result{Move: main.rootBestMove, Score: toScore(st.displayScore(st.unbias(main.rootBestMove, main.rootBestScore))), Depth: main.completedDepth,
 		Nodes: st.totalNodes(), TBHits: st.totalTBHits()}
 	res.PV = append([]game.Move(nil), main.rootPV...)
+	// chosen is the adjusted score of res.Move, while known.
+	chosen, known := main.rootBestScore, main.rootBestMove != game.NoMove
 	if res.Move == game.NoMove {
 		// Nothing finished (the search was cancelled before it began):
 		// fall back to the best-looking move by simple ordering.
@@ -350,7 +354,12 @@ func (e *Engine) collectResult(ctx context.Context, st *searchState, pos *game.P
 		res.PV = []game.Move{res.Move}
 	}
 	if e.level.margin > 0 && ctx.Err() == nil && main.completedDepth > 0 {
-		e.weaken(ctx, st, pos, main, rootMoves, &res)
+		if s, ok := e.weaken(ctx, st, pos, main, rootMoves, &res); ok {
+			chosen = s
+		}
+	}
+	if len(st.bias) > 0 && known && ctx.Err() == nil && main.completedDepth > 0 {
+		res.Experience = e.explainExperience(ctx, st, pos, main, res.Move, st.unbias(res.Move, chosen))
 	}
 	if len(res.PV) > 1 {
 		res.Ponder = res.PV[1]
@@ -358,18 +367,29 @@ func (e *Engine) collectResult(ctx context.Context, st *searchState, pos *game.P
 	return res
 }
 
-// weaken lets the level's weakening replace the move of res, within what
-// is left of the time budget.
-func (e *Engine) weaken(ctx context.Context, st *searchState, pos *game.Position, main *thread, rootMoves []game.Move, res *Result) {
-	budget := e.level.moveTime
+// remainingBudget is what is left of the search's time for the work
+// after it (the level's choice, the experience's check): at least 20 ms.
+func (e *Engine) remainingBudget(st *searchState) time.Duration {
 	if st.hard > 0 {
-		budget = max(st.hard-st.elapsed(), 20*time.Millisecond)
+		return max(st.hard-st.elapsed(), 20*time.Millisecond)
 	}
+	return e.level.moveTime
+}
+
+// weaken lets the level's weakening replace the move of res, within what
+// is left of the time budget. It returns the adjusted score of the move
+// it chose, when it chose one.
+func (e *Engine) weaken(ctx context.Context, st *searchState, pos *game.Position, main *thread, rootMoves []game.Move, res *Result) (int, bool) {
 	// The weakening picks among all legal moves; with searchmoves a
 	// pick outside the list is dropped and the search's move kept.
-	if m, s, ok := e.weakenedChoice(ctx, pos, main, *res, budget); ok && m != res.Move && slices.Contains(rootMoves, m) {
+	m, s, ok := e.weakenedChoice(ctx, pos, main, *res, e.remainingBudget(st))
+	if !ok || !slices.Contains(rootMoves, m) {
+		return 0, false
+	}
+	if m != res.Move {
 		res.Move = m
-		res.Score = toScore(s)
+		res.Score = toScore(st.unbias(m, s))
 		res.PV = []game.Move{m}
 	}
+	return s, true
 }

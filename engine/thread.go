@@ -26,6 +26,9 @@ type searchState struct {
 	// multiPV is how many root lines the main thread searches per
 	// iteration (at most the number of root moves).
 	multiPV int
+	// bias holds the root moves' experience adjustments (experience.go);
+	// empty without experience.
+	bias []moveBias
 	// tb holds the tables probed at interior nodes of positions with at
 	// most tbCard pieces (0: no probes). rootInTB says that the root moves
 	// were ranked by the tables, whose value of the root is rootWDL;

@@ -12,42 +12,30 @@ import (
 // moves": every root move is searched again to the completed depth with a
 // window from best-margin to best, and one of the moves inside the window is
 // drawn at random, better moves being likelier. Moves worse than the margin
-// (such as leaving the queen en prise) are never chosen. ok is false when
+// (such as leaving the queen en prise) are never chosen. The scores, best
+// and the window include the experience's adjustments (experience.go), so
+// a move that lost before falls out of the window as it would out of the
+// search's choice; the returned score is adjusted too. ok is false when
 // the choice cannot be made (mate scores, time ran out).
 func (e *Engine) weakenedChoice(ctx context.Context, pos *game.Position, t *thread, res Result, budget time.Duration) (game.Move, int, bool) {
 	best := t.rootBestScore
 	if best >= mateBound || best <= -mateBound {
 		return game.NoMove, 0, false
 	}
-	margin := e.level.margin
-	if pos.FullmoveNumber() <= 5 {
-		margin = max(margin, e.level.openingMargin)
-	}
-	floor := best - margin
+	floor := best - e.levelMargin(pos)
 	depth := t.completedDepth
 
 	// A fresh stop state bounded by what is left of the time budget.
-	st := &searchState{depthLimit: depth, hard: budget}
-	st.startNanos.Store(time.Now().UnixNano())
-	st.threads = []*thread{t}
-	stopOnCancel := context.AfterFunc(ctx, func() { st.stop.Store(true) })
-	defer stopOnCancel()
-	old := t.st
-	t.st = st
-	defer func() { t.st = old }()
-	t.rootDepth = depth
-	t.completedDepth = depth
+	bias := t.st.bias
+	st, restore := t.sideSearch(ctx, depth, budget)
+	defer restore()
 
 	var ml game.MoveList
 	pos.GenerateLegal(&ml)
 	cands := make([]cand, 0, ml.N)
 	for _, m := range ml.Slice() {
-		p := *pos
-		t.stack[0].move, t.stack[0].piece = m, pos.PieceAt(m.From())
-		p.MakeMove(m)
-		t.keys = append(t.keys, p.Hash())
-		s := -t.negamax(&p, -(best + 1), -(floor - 1), depth-1, 1, false)
-		t.keys = t.keys[:len(t.keys)-1]
+		b := biasIn(bias, m, floor-1, best+1)
+		s := withBias(t.rootMoveScore(pos, m, floor-1-b, best+1-b, depth), b)
 		if st.stop.Load() {
 			return game.NoMove, 0, false
 		}
@@ -88,6 +76,47 @@ func (e *Engine) weakenedChoice(ctx context.Context, pos *game.Position, t *thre
 		r -= d * d
 	}
 	return cands[0].m, cands[0].s, true
+}
+
+// sideSearch readies t, whose search has ended, for searches of single
+// root moves to depth (the level's choice, the experience's check) under a
+// fresh stop state bounded by budget and ctx; restore puts the search's
+// own state back.
+func (t *thread) sideSearch(ctx context.Context, depth int, budget time.Duration) (st *searchState, restore func()) {
+	st = &searchState{depthLimit: depth, hard: budget}
+	st.startNanos.Store(time.Now().UnixNano())
+	st.threads = []*thread{t}
+	stopOnCancel := context.AfterFunc(ctx, func() { st.stop.Store(true) })
+	old := t.st
+	t.st = st
+	t.rootDepth = depth
+	t.completedDepth = depth
+	return st, func() {
+		stopOnCancel()
+		t.st = old
+	}
+}
+
+// rootMoveScore searches root move m of pos to depth with the window
+// (alpha, beta) for the root's side and returns its score (fail-soft).
+func (t *thread) rootMoveScore(pos *game.Position, m game.Move, alpha, beta, depth int) int {
+	p := *pos
+	t.stack[0].move, t.stack[0].piece = m, pos.PieceAt(m.From())
+	p.MakeMove(m)
+	t.keys = append(t.keys, p.Hash())
+	s := -t.negamax(&p, -beta, -alpha, depth-1, 1, false)
+	t.keys = t.keys[:len(t.keys)-1]
+	return s
+}
+
+// levelMargin is how far below the best move the level's choice reaches
+// in pos (0 at full strength): wider during the first moves.
+func (e *Engine) levelMargin(pos *game.Position) int {
+	margin := e.level.margin
+	if margin > 0 && pos.FullmoveNumber() <= 5 {
+		margin = max(margin, e.level.openingMargin)
+	}
+	return margin
 }
 
 // cand is a root move and its score.

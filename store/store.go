@@ -51,6 +51,9 @@ type Game struct {
 	// spectator link (/watch/{token}), made on first use (EnsureWatchToken);
 	// NULL until then, and in rows older than the column.
 	WatchToken *string `gorm:"size:64;uniqueIndex:idx_games_watch_token"`
+	// ExperienceNotes are the notes of the engine's moves that came from
+	// experience, as JSON (Notes, SetNotes); empty when there are none.
+	ExperienceNotes string `gorm:"type:text;not null;default:''"`
 }
 
 // MoveList returns the stored moves as a slice of UCI strings.
@@ -85,6 +88,8 @@ type Setting struct {
 type Store struct {
 	db *gorm.DB // the writer: one connection
 	rd *gorm.DB // the readers: read-only connections
+	// expCap is the experience table's row cap (SetExperienceCap).
+	expCap experienceCap
 }
 
 // ReadConns is the number of read-only connections a Store keeps.
@@ -143,7 +148,7 @@ func Open(path string) (*Store, error) {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: %s: journal mode is %q, want wal", path, mode)
 	}
-	if err := db.AutoMigrate(&Game{}, &ReconGame{}, &Setting{}, &User{}, &APIGame{}, &Invitation{}, &Rating{}); err != nil {
+	if err := db.AutoMigrate(&Game{}, &ReconGame{}, &Setting{}, &User{}, &APIGame{}, &Invitation{}, &Rating{}, &Experience{}, &ExperienceGame{}); err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: migrate: %w", err)
 	}
@@ -175,7 +180,9 @@ func Open(path string) (*Store, error) {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
 	}
-	return &Store{db: db, rd: rd}, nil
+	st := &Store{db: db, rd: rd}
+	st.forgetCount()
+	return st, nil
 }
 
 func openGorm(dsn string) (*gorm.DB, error) {
@@ -245,7 +252,7 @@ func (s *Store) CreateGame(g *Game) error {
 // mutableColumns are the columns a game changes after creation; the rest
 // (owner, variant, start, colours, level, clock settings) are fixed, and
 // leaving them out keeps the per-move UPDATE small and its indexes untouched.
-var mutableColumns = []string{"moves", "white_ms", "black_ms", "status", "result", "reason", "updated_at", "finished_at"}
+var mutableColumns = []string{"moves", "white_ms", "black_ms", "status", "result", "reason", "updated_at", "finished_at", "experience_notes"}
 
 // SaveGame writes the changing fields of g (which must exist): moves,
 // remaining times, status, result, reason and timestamps. The web package

@@ -21,10 +21,11 @@ var oldGameTables = map[string]string{
 	"api_games":   "CREATE TABLE `api_games` (`id` integer PRIMARY KEY AUTOINCREMENT,`white_id` integer NOT NULL,`black_id` integer NOT NULL,`white_name` text NOT NULL,`black_name` text NOT NULL,`white_version` integer NOT NULL DEFAULT 0,`black_version` integer NOT NULL DEFAULT 0,`ranked` numeric NOT NULL DEFAULT false,`rated` numeric NOT NULL DEFAULT false,`seed` integer NOT NULL DEFAULT 0,`clock_initial_ms` integer NOT NULL,`clock_increment_ms` integer NOT NULL,`white_ms` integer NOT NULL,`black_ms` integer NOT NULL,`white_ready` numeric NOT NULL DEFAULT false,`black_ready` numeric NOT NULL DEFAULT false,`history` text NOT NULL DEFAULT \"\",`markers` text NOT NULL DEFAULT \"{}\",`status` text NOT NULL,`result` text NOT NULL DEFAULT \"*\",`reason` text NOT NULL DEFAULT \"\",`created_at` datetime,`updated_at` datetime,`finished_at` datetime)",
 }
 
-// addedColumns are the columns added since (nullable, so old rows load):
+// addedColumns are the columns added since (nullable or with a default, so
+// old rows load):
 // tableSQL leaves them out, after checking that they are there.
 var addedColumns = map[string][]string{
-	"games": {"`watch_token` text"},
+	"games": {"`watch_token` text", "`experience_notes` text NOT NULL DEFAULT \"\""},
 }
 
 func tableSQL(t *testing.T, db *gorm.DB, name string) string {

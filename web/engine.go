@@ -35,8 +35,9 @@ func (s *engineSearcher) Search(ctx context.Context, pos *game.Position, history
 	} else if req.MoveTime > 0 {
 		lim.MoveTime = req.MoveTime
 	}
+	lim.Experience = req.Experience
 	r := s.e.Search(ctx, pos, history, lim, nil)
-	return SearchResult{Move: r.Move, CP: r.Score.CP, Mate: r.Score.Mate, Depth: r.Depth}
+	return SearchResult{Move: r.Move, CP: r.Score.CP, Mate: r.Score.Mate, Depth: r.Depth, Experience: r.Experience}
 }
 
 // setTablebase gives the engine Syzygy tables (Config.SyzygyPath).

@@ -34,12 +34,13 @@ var fallbackTemplates = fstest.MapFS{
 <ul id="unfinished" data-count="{{.UnfinishedCount}}">{{range .Unfinished}}<li data-id="{{.ID}}">{{.Kind}}|{{.Opponent}}|{{.Variant}}|{{.Colour}}|{{.Clock}}|{{.MoveNumber}}|{{.LastActivity}}|{{.LastActivityExact}}|<a href="{{.URL}}">Continue</a></li>{{end}}</ul>
 <form id="new-game" method="post" action="/games">{{range .Levels}}<option value="{{.Number}}">{{.Name}} ~{{.ApproxElo}}</option>{{end}}</form>
 <ul id="your-games">{{range .Finished}}<li><a href="{{.PGNURL}}">{{.White}} - {{.Black}} {{.Result}}</a></li>{{end}}</ul>`)},
-	"game.html":   {Data: []byte(`<!doctype html><title>game</title><div id="board" data-ws="{{.WSURL}}" data-id="{{.ID}}"></div><a data-action="pgn" href="{{.PGNURL}}">PGN</a><input id="watch-link" value="{{.WatchURL}}">{{if .Chess960}}<p id="chess960-number">Chess960 position {{.Chess960Number}}</p>{{end}}`)},
-	"recon.html":  {Data: []byte(`<!doctype html><title>recon</title><main data-game-id="{{.ID}}" data-socket="{{.WSURL}}">{{.OpponentName}} {{.Human}}</main>`)},
-	"bots.html":   {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}{{if .Registered}}<p class="ok">{{.Registered}}</p>{{end}}{{if .User}}<p id="user">{{.User}}</p>{{range .Invitations}}<form action="/bots/invitations/{{.ID}}/accept"></form>{{end}}{{range .MyGames}}<a class="mine" href="{{.ReplayURL}}">{{.ID}}</a>{{end}}{{end}}<p id="connected">{{range .Connected}}{{.}} {{end}}</p><ol id="leaders">{{range .Leaders}}<li>{{.Name}} v{{.Version}} {{.Elo}} {{.Games}}</li>{{end}}</ol><ul>{{range .Finished}}<li><a href="{{.ReplayURL}}">{{.White}}-{{.Black}} {{.Result}}</a></li>{{end}}</ul>`)},
-	"watch.html":  {Data: []byte(`<!doctype html><title>watch</title><main class="watch-page" data-socket="{{.WSURL}}"></main>`)},
-	"gone.html":   {Data: []byte(`<!doctype html><title>{{.Title}}</title><h1>{{.Title}}</h1><p>{{.Message}}</p>`)},
-	"replay.html": {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}<main data-history="{{.History}}"><p id="check">{{.Check}}</p></main>`)},
+	"game.html":       {Data: []byte(`<!doctype html><title>game</title><div id="board" data-ws="{{.WSURL}}" data-id="{{.ID}}"></div><a data-action="pgn" href="{{.PGNURL}}">PGN</a><input id="watch-link" value="{{.WatchURL}}">{{if .Chess960}}<p id="chess960-number">Chess960 position {{.Chess960Number}}</p>{{end}}`)},
+	"recon.html":      {Data: []byte(`<!doctype html><title>recon</title><main data-game-id="{{.ID}}" data-socket="{{.WSURL}}">{{.OpponentName}} {{.Human}}</main>`)},
+	"bots.html":       {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}{{if .Registered}}<p class="ok">{{.Registered}}</p>{{end}}{{if .User}}<p id="user">{{.User}}</p>{{range .Invitations}}<form action="/bots/invitations/{{.ID}}/accept"></form>{{end}}{{range .MyGames}}<a class="mine" href="{{.ReplayURL}}">{{.ID}}</a>{{end}}{{end}}<p id="connected">{{range .Connected}}{{.}} {{end}}</p><ol id="leaders">{{range .Leaders}}<li>{{.Name}} v{{.Version}} {{.Elo}} {{.Games}}</li>{{end}}</ol><ul>{{range .Finished}}<li><a href="{{.ReplayURL}}">{{.White}}-{{.Black}} {{.Result}}</a></li>{{end}}</ul>`)},
+	"watch.html":      {Data: []byte(`<!doctype html><title>watch</title><main class="watch-page" data-socket="{{.WSURL}}"></main>`)},
+	"gone.html":       {Data: []byte(`<!doctype html><title>{{.Title}}</title><h1>{{.Title}}</h1><p>{{.Message}}</p>`)},
+	"experience.html": {Data: []byte(`<!doctype html><title>experience</title><main id="experience" data-on="{{if .On}}on{{else}}off{{end}}" data-games="{{.Stats.Games}}" data-rows="{{.Stats.Rows}}">{{range .Recent}}<p class="learnt">{{.Level}}|{{.Colour}}|{{.Outcome}}|{{.Reason}}|{{.Moves}}|{{.Lessons}}</p>{{end}}</main>`)},
+	"replay.html":     {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}<main data-history="{{.History}}"><p id="check">{{.Check}}</p></main>`)},
 }
 
 var testLevels = func() []LevelInfo {
@@ -113,6 +114,10 @@ type envOpts struct {
 	maxUnfinishedGames                      int
 	createRate                              float64
 	createBurst                             int
+	// experience turns the engine's experience on; searchers sets the
+	// pool's size (default 2).
+	experience bool
+	searchers  int
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -138,6 +143,10 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 		TrustProxy: o.trustProxy, PublicOrigin: o.publicOrigin,
 		SaveRetryFirst: o.saveRetryFirst, SaveRetryMax: o.saveRetryMax,
 		MaxUnfinishedGames: o.maxUnfinishedGames, CreateRate: o.createRate, CreateBurst: o.createBurst,
+	}
+	cfg.Experience = o.experience
+	if o.searchers > 0 {
+		cfg.Searchers = o.searchers
 	}
 	if o.createRate == 0 {
 		// Tests create games at machine speed; TestCreationLimits sets

@@ -191,6 +191,10 @@ type MoveView struct {
 	SAN string `json:"san"`
 	UCI string `json:"uci"`
 	FEN string `json:"fen"`
+	// Experience, on an engine's move that came from experience, says so
+	// in a sentence ("Chosen from experience: 3...Nf6 lost 2 of 2 earlier
+	// games here"); absent otherwise.
+	Experience string `json:"experience,omitempty"`
 }
 
 // LastMoveView names the squares of the last move, for highlighting.

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"knightwatch/engine"
 	"knightwatch/game"
 )
 
@@ -21,6 +22,9 @@ type SearchRequest struct {
 	// Evaluate asks for an honest evaluation rather than a move to play
 	// (a draw offer): no opening book, whose moves carry no score.
 	Evaluate bool
+	// Experience is what earlier games say about the position's moves
+	// (engine.Limits.Experience), read before the request; nil without.
+	Experience []engine.MoveRecord
 }
 
 // SearchResult is an engine's answer: the move and its score from the
@@ -32,6 +36,9 @@ type SearchResult struct {
 	// Depth is how deep the search went; 0 for a book move, whose score
 	// means nothing.
 	Depth int
+	// Experience says what the request's Experience changed about Move
+	// (engine.Result.Experience); nil when nothing.
+	Experience *engine.ExperienceUse
 }
 
 // Searcher is the part of an engine the web game uses. The real engine is

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"knightwatch/game"
+	"knightwatch/store"
 )
 
 // Saving the engine's own actions when the database refuses (issue 35).
@@ -160,7 +161,11 @@ func (r *room) retryPlayLocked(rt *saveRetry, now time.Time) bool {
 		return true
 	}
 	r.retry = nil // so that playLocked's syncClockLocked starts the person's clock
-	if perr := r.playLocked(m, now); perr != nil {
+	var notes []store.ExperienceNote
+	if m == rt.res.Move {
+		notes = experienceNotes(r.g.Len(), r.pos(), rt.res.Experience)
+	}
+	if perr := r.playLocked(m, notes, now); perr != nil {
 		if r.retry == nil && !r.over() {
 			r.retry = rt // still refused: keep trying
 			return false

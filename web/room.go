@@ -182,13 +182,19 @@ func finish(rec *store.Game, o game.Outcome, now time.Time) {
 	rec.FinishedAt = &t
 }
 
-// commitLocked saves rec and makes it the room's record.
+// commitLocked saves rec and makes it the room's record. A game that
+// this commit ends is handed to the learner (experience.go), which
+// learns from it later, off the lock.
 func (r *room) commitLocked(rec *store.Game) error {
 	if err := r.srv.store.SaveGame(rec); err != nil {
 		r.srv.logf("game %s: commit: %v", r.id, err)
 		return err
 	}
+	ended := rec.Status == store.StatusOver && r.rec.Status != store.StatusOver
 	r.rec = *rec
+	if ended {
+		r.srv.gameEnded(r.id)
+	}
 	return nil
 }
 
@@ -240,9 +246,10 @@ func (r *room) onFlag() {
 	r.broadcastStateLocked(now)
 }
 
-// playLocked plays m for the side to move, charging its clock, and commits.
-// On any failure the game is unchanged.
-func (r *room) playLocked(m game.Move, now time.Time) *ProtoError {
+// playLocked plays m for the side to move, charging its clock, and commits,
+// with notes (the engine's move's experience notes, or none) added to the
+// game's. On any failure the game is unchanged.
+func (r *room) playLocked(m game.Move, notes []store.ExperienceNote, now time.Time) *ProtoError {
 	pos := r.pos()
 	if !pos.IsLegal(m) {
 		return protoErr(CodeIllegalMove, "illegal move %s", m)
@@ -263,6 +270,13 @@ func (r *room) playLocked(m game.Move, now time.Time) *ProtoError {
 		return protoErr(CodeIllegalMove, "illegal move %s: %v", uci, err)
 	}
 	rec.SetMoveList(append(r.rec.MoveList(), uci))
+	if len(notes) > 0 {
+		old, err := r.rec.Notes()
+		if err != nil {
+			r.srv.logf("game %s: %v", r.id, err)
+		}
+		rec.SetNotes(append(old, notes...))
+	}
 	o := r.g.OutcomeWithClaims()
 	if o.Over() {
 		finish(&rec, o, now)
@@ -323,6 +337,7 @@ func (r *room) maybeStartSearchLocked(now time.Time) {
 // owners' requests, pool.go), waits for the natural pause, then plays the reply if it is still wanted.
 func (r *room) runSearch(ctx context.Context, j *job, owner string, pos *game.Position, hist []uint64, req SearchRequest, ply int, started time.Time) {
 	defer j.cancel()
+	req.Experience = r.srv.experienceFor(pos) // before the request: a search never waits for the database
 	res, ok := r.srv.pool.search(ctx, owner, r.id, pos, hist, req)
 	if ok {
 		// A reply found at once still waits a moment, so the person sees
@@ -362,7 +377,11 @@ func (r *room) runSearch(ctx context.Context, j *job, owner string, pos *game.Po
 		m = ml.Moves[0]
 	}
 	now := time.Now()
-	if perr := r.playLocked(m, now); perr != nil {
+	var notes []store.ExperienceNote
+	if m == res.Move {
+		notes = experienceNotes(ply, pos, res.Experience)
+	}
+	if perr := r.playLocked(m, notes, now); perr != nil {
 		if perr.Code == CodeServer {
 			// The database refused: keep the move and save it later
 			// (unless a flag fall is already waiting to be saved).
@@ -445,7 +464,7 @@ func (r *room) humanMoveLocked(s string, now time.Time) *ProtoError {
 	if err != nil {
 		return typedMoveError(s, err)
 	}
-	return r.playLocked(m, now)
+	return r.playLocked(m, nil, now)
 }
 
 func (r *room) resignLocked(now time.Time) *ProtoError {
@@ -488,6 +507,7 @@ func (r *room) takebackLocked(now time.Time) *ProtoError {
 	}
 	moves := r.rec.MoveList()
 	rec.SetMoveList(moves[:len(moves)-n])
+	rec.KeepNotesBefore(len(moves) - n)
 	if err := r.commitLocked(&rec); err != nil {
 		return protoErr(CodeServer, "%s", takebackUnsavedText)
 	}
@@ -590,10 +610,12 @@ func (r *room) buildStateLocked(now time.Time) *StateMessage {
 		Saving:    r.retry != nil,
 	}
 	moves := r.g.Moves()
+	notes := r.notesByPlyLocked()
 	for i, m := range moves {
 		before := r.g.PositionAt(i)
 		uci := before.UCI(m)
-		st.Moves = append(st.Moves, MoveView{SAN: before.SAN(m), UCI: uci, FEN: r.g.PositionAt(i + 1).FEN()})
+		st.Moves = append(st.Moves, MoveView{SAN: before.SAN(m), UCI: uci, FEN: r.g.PositionAt(i + 1).FEN(),
+			Experience: experienceText(before, notes[i])})
 		if before.IsCapture(m) {
 			letter := before.CapturedPiece(m).String()
 			if before.Side() == game.White {
@@ -628,6 +650,23 @@ func (r *room) buildStateLocked(now time.Time) *StateMessage {
 		st.Clock = cv
 	}
 	return st
+}
+
+// notesByPlyLocked returns the game's experience notes by ply (an
+// unreadable column is logged and shows none).
+func (r *room) notesByPlyLocked() map[int][]store.ExperienceNote {
+	notes, err := r.rec.Notes()
+	if err != nil {
+		r.srv.logf("game %s: %v", r.id, err)
+	}
+	if len(notes) == 0 {
+		return nil
+	}
+	out := map[int][]store.ExperienceNote{}
+	for _, n := range notes {
+		out[n.Ply] = append(out[n.Ply], n)
+	}
+	return out
 }
 
 // legalViews lists the legal moves as the board offers them. A castling

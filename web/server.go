@@ -120,6 +120,16 @@ type Config struct {
 	// makes WebSocket URLs wss://. Leave it off when clients connect
 	// directly, or any client could claim HTTPS.
 	TrustProxy bool
+	// Experience lets the engine learn from finished games
+	// (docs/experience.md): each game against the engine is learnt from
+	// when it ends (and, at start, those not learnt yet), and before each
+	// of its moves the engine is given what the games say about the
+	// position's moves. Off (the zero value) the engine plays as if it had
+	// never played: tests and benchmarks that need reproducible play.
+	Experience bool
+	// ExperienceRows caps the experience table (default
+	// store.DefaultExperienceRows).
+	ExperienceRows int
 	// PublicOrigin is the site's origin as browsers see it, such as
 	// "https://example.org": WebSocket URLs, the CSP, the PGN Site tag and
 	// the WebSocket Origin check use it. Empty: the request's scheme and
@@ -149,6 +159,8 @@ type Server struct {
 	creates  createLimits
 	// publicOrigin is Config.PublicOrigin parsed (nil when unset).
 	publicOrigin *url.URL
+	// learn learns from finished games; nil with Config.Experience off.
+	learn *learner
 }
 
 // New builds a Server. It fails when the templates are missing or broken.
@@ -225,6 +237,7 @@ func New(cfg Config) (*Server, error) {
 		s.pool = newPool(n, mk)
 	}
 	s.routes()
+	s.startLearner()
 	if err := s.resumeAPIGames(); err != nil {
 		s.closeTablebase()
 		return nil, err
@@ -330,6 +343,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /ws/api/{id}", s.handleAPIWS)
 	s.mux.HandleFunc("POST /replay", s.handleReplayUpload)
 	s.mux.HandleFunc("GET /ws/game/{id}", s.handleWS)
+	s.mux.HandleFunc("GET /experience", s.handleExperiencePage)
 	s.mux.HandleFunc("GET /watch/{token}", s.handleWatchPage)
 	s.mux.HandleFunc("GET /ws/watch/{token}", s.handleWatchWS)
 	s.mux.Handle("GET /static/", s.static)
@@ -351,6 +365,8 @@ const (
 	pageBots   = "bots.html"
 	pageWatch  = "watch.html"
 	pageGone   = "gone.html"
+	// pageExperience is what the engine has learnt (experience_page.go).
+	pageExperience = "experience.html"
 )
 
 var templateFuncs = template.FuncMap{
@@ -367,8 +383,11 @@ func (s *Server) loadTemplates() error {
 	if err != nil {
 		return fmt.Errorf("web: templates: %w", err)
 	}
-	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots, pageWatch, pageGone}
-	isPage := map[string]bool{pageHome: true, pageGame: true, pageRecon: true, pageReplay: true, pageBots: true, pageWatch: true, pageGone: true}
+	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots, pageWatch, pageGone, pageExperience}
+	isPage := map[string]bool{}
+	for _, p := range pages {
+		isPage[p] = true
+	}
 	var shared []string
 	for _, n := range names {
 		if !isPage[n] {

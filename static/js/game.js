@@ -127,6 +127,7 @@ function applyState(next) {
     else if (last && last.san.includes('x')) sound.play('capture');
     else sound.play('move');
     if (!panel.isError() || next.moves.length) panel.say('');
+    if (last && last.experience) panel.say(last.experience); // the engine's move came from experience
   } else if (prev && next.ply < prev.ply) {
     announce(`Moves taken back. ${next.turn === next.human ? 'Your move.' : ''}`);
     panel.say('Moves taken back.');

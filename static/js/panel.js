@@ -73,7 +73,10 @@ export class Panel {
     this.tick = 0;
     this.moves.addEventListener('click', (e) => {
       const b = e.target.closest('button[data-ply]');
-      if (b) onPick(Number(b.dataset.ply));
+      if (!b) return;
+      onPick(Number(b.dataset.ply));
+      // A tap says what the tooltip says: phones have no hover.
+      if (b.dataset.experience) this.say(b.dataset.experience);
     });
     this.renderedMoves = [];
   }
@@ -155,7 +158,7 @@ export class Panel {
 
   /** list redraws the move list, marking the shown ply. */
   list(state, shownPly) {
-    const key = state.moves.map((m) => m.san).join(' ') + '|' + state.startFen;
+    const key = state.moves.map((m) => m.san + (m.experience ? '*' : '')).join(' ') + '|' + state.startFen;
     if (key !== this.renderKey) {
       this.renderKey = key;
       this.moves.textContent = '';
@@ -184,7 +187,20 @@ export class Panel {
         b.type = 'button';
         b.dataset.ply = String(ply);
         b.textContent = m.san;
-        b.setAttribute('aria-label', `${number}${isBlackMove ? '…' : '.'} ${isBlackMove ? 'Black' : 'White'}: ${sanWords(m.san)}`);
+        let label = `${number}${isBlackMove ? '…' : '.'} ${isBlackMove ? 'Black' : 'White'}: ${sanWords(m.san)}`;
+        if (m.experience) {
+          // The engine chose this move from experience: a mark, and the
+          // server's sentence as the tooltip and in the spoken label.
+          const x = document.createElement('span');
+          x.className = 'xp-mark';
+          x.setAttribute('aria-hidden', 'true');
+          x.textContent = '↺';
+          b.append(x);
+          b.title = m.experience;
+          b.dataset.experience = m.experience;
+          label += `. ${m.experience}`;
+        }
+        b.setAttribute('aria-label', label);
         li.append(b);
         if (isBlackMove) number++;
       });

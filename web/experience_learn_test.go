@@ -1,0 +1,277 @@
+package web
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"knightwatch/engine"
+	"knightwatch/game"
+	"knightwatch/store"
+)
+
+// recordingSearcher plays the alphabetically first legal move, keeps every
+// request, and says that its move set aside the second move, when use
+// is set, with use's record.
+type recordingSearcher struct {
+	mu   sync.Mutex
+	reqs []SearchRequest
+	use  *engine.MoveRecord
+}
+
+func (s *recordingSearcher) Search(_ context.Context, pos *game.Position, _ []uint64, req SearchRequest) SearchResult {
+	s.mu.Lock()
+	s.reqs = append(s.reqs, req)
+	use := s.use
+	s.mu.Unlock()
+	res := SearchResult{Move: firstMove(pos)}
+	if use != nil {
+		ms := pos.LegalMoves()
+		for _, m := range ms {
+			if m != res.Move {
+				r := *use
+				r.Move = m
+				res.Experience = &engine.ExperienceUse{Avoided: []engine.MoveRecord{r}}
+				break
+			}
+		}
+	}
+	return res
+}
+
+func (s *recordingSearcher) NewGame() {}
+
+func (s *recordingSearcher) requests() []SearchRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]SearchRequest(nil), s.reqs...)
+}
+
+// mateInOne: White mates with h1h8.
+const mateInOne = "k7/8/1K6/8/8/8/8/7R w - - 0 1"
+
+// TestLearnerLearnsEveryGame: games ending at once are all learnt from,
+// off the rooms' locks (run with -race), and the next game in the same
+// position gives the engine their record before it searches.
+func TestLearnerLearnsEveryGame(t *testing.T) {
+	rs := &recordingSearcher{}
+	e := newEnv(t, envOpts{searcher: rs, experience: true})
+	const games = 12
+	var wg sync.WaitGroup
+	for i := 0; i < games; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := e.browser()
+			f := form("white", "3", "standard", "none")
+			f.Set("fen", mateInOne)
+			id := e.newGame(c, f)
+			w := e.mustDial(c, id)
+			w.state()
+			w.send(`{"type":"move","move":"h1h8","ply":0}`)
+			w.waitFor("mate", func(m anyMsg) bool { return m.Type == "state" && m.state.Status == "over" })
+		}()
+	}
+	wg.Wait()
+	e.waitLearnt(games)
+	pos, _ := game.ParseFEN(mateInOne)
+	rows, err := e.store.ExperienceFor(pos.Hash())
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("rows %+v, %v", rows, err)
+	}
+	if r := rows[0]; r.Move != "h1h8" || r.Games != games || r.Wins != games || r.Depth != 1 || math.Abs(r.Weight-games) > 1e-9 {
+		t.Errorf("row %+v", r)
+	}
+	if got := e.srv.learn.learnt.Load(); got != games {
+		t.Errorf("learnt %d games", got)
+	}
+	// The page says so, naming no one: the engine (black) lost each.
+	_, page, _ := e.get(e.browser(), "/experience")
+	if !strings.Contains(page, `data-on="on" data-games="12" data-rows="1"`) || strings.Count(page, `<p class="learnt">L3|black|lost|checkmate|1|1</p>`) != games {
+		t.Errorf("experience page: %s", page)
+	}
+
+	// The engine to move in that position is given the record.
+	c := e.browser()
+	f := form("black", "3", "standard", "none")
+	f.Set("fen", mateInOne)
+	id := e.newGame(c, f)
+	w := e.mustDial(c, id)
+	w.stateAt(1)
+	reqs := rs.requests()
+	last := reqs[len(reqs)-1].Experience
+	if len(last) != 1 || pos.UCI(last[0].Move) != "h1h8" || last[0].Wins != games || last[0].Weight != games {
+		t.Errorf("the engine was given %+v", last)
+	}
+}
+
+// TestLearnerCatchesUp: finished games already in the database when the
+// server starts are learnt from; with the experience off nothing is
+// learnt and the engine is given nothing.
+func TestLearnerCatchesUp(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		path := filepath.Join(t.TempDir(), "kw.db")
+		st, err := store.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		for _, moves := range [][]string{{"h1h8"}, {"b6c6", "a8b8", "h1h8"}} {
+			g := &store.Game{Owner: "o", Variant: VariantStandard, StartFEN: mateInOne, Human: store.White, Level: 1,
+				Status: store.StatusOver, Result: "1-0", Reason: store.TerminationOf(game.Checkmate), FinishedAt: &now}
+			g.SetMoveList(moves)
+			if err := st.CreateGame(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st.Close()
+		rs := &recordingSearcher{}
+		e := newEnv(t, envOpts{searcher: rs, experience: on, dbPath: path})
+		if on {
+			e.waitLearnt(2)
+		} else {
+			time.Sleep(50 * time.Millisecond)
+			if s, _ := e.store.ExperienceSummary(); s.Games != 0 || s.Rows != 0 {
+				t.Errorf("experience off, yet learnt: %+v", s)
+			}
+		}
+		pos, _ := game.ParseFEN(mateInOne)
+		rows, _ := e.store.ExperienceFor(pos.Hash())
+		c := e.browser()
+		f := form("black", "1", "standard", "none")
+		f.Set("fen", mateInOne)
+		w := e.mustDial(c, e.newGame(c, f))
+		w.stateAt(1)
+		reqs := rs.requests()
+		given := reqs[len(reqs)-1].Experience
+		if on && (len(rows) != 2 || len(given) != 2) || !on && (len(rows) != 0 || given != nil) {
+			t.Errorf("experience %v: rows %+v, given %+v", on, rows, given)
+		}
+	}
+}
+
+// TestExperienceMarkInState: an engine move that came from experience
+// carries its sentence in the state message, for every tab and after a
+// reload (it is stored with the game); a take-back removes it.
+func TestExperienceMarkInState(t *testing.T) {
+	rs := &recordingSearcher{use: &engine.MoveRecord{Losses: 2, Wins: 1}}
+	e := newEnv(t, envOpts{searcher: rs})
+	c := e.browser()
+	id := e.newGame(c, form("white", "2", "standard", "none"))
+	w := e.mustDial(c, id)
+	w.state()
+	w.send(`{"type":"move","move":"e2e4","ply":0}`)
+	s := w.stateAt(2)
+	after := game.NewPosition()
+	after.MakeMove(game.NewMove(game.E2, game.E4))
+	var second game.Move
+	for _, m := range after.LegalMoves() {
+		if m != firstMove(after) {
+			second = m
+			break
+		}
+	}
+	want := "Chosen from experience: 1..." + after.SAN(second) + " lost 2 of 3 earlier games here"
+	if s.Moves[0].Experience != "" || s.Moves[1].Experience != want {
+		t.Fatalf("moves %+v, want %q on the reply", s.Moves, want)
+	}
+	notes, err := e.row(id).Notes()
+	if err != nil || len(notes) != 1 || notes[0].Ply != 1 || !notes[0].Avoided || notes[0].Losses != 2 {
+		t.Fatalf("stored notes %+v, %v", notes, err)
+	}
+	// A reload, after the room closed, reads it from the database.
+	w.conn.Close()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		e.srv.hub.mu.Lock()
+		_, open := e.srv.hub.rooms[id]
+		e.srv.hub.mu.Unlock()
+		if !open {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the room stayed open")
+		}
+	}
+	w2 := e.mustDial(c, id)
+	if s := w2.state(); s.Moves[1].Experience != want {
+		t.Errorf("after a reload: %+v", s.Moves[1])
+	}
+	rs.mu.Lock()
+	rs.use = nil
+	rs.mu.Unlock()
+	w2.send(`{"type":"takeback","ply":2}`)
+	s = w2.waitFor("the take-back", func(m anyMsg) bool { return m.Type == "state" && m.state.Ply == 0 }).state
+	if len(s.Moves) != 0 || e.row(id).ExperienceNotes != "" {
+		t.Errorf("after a take-back: %+v, stored %q", s.Moves, e.row(id).ExperienceNotes)
+	}
+	w2.send(`{"type":"move","move":"e2e4","ply":0}`)
+	if s := w2.stateAt(2); s.Moves[1].Experience != "" {
+		t.Errorf("the new reply kept the old mark: %+v", s.Moves[1])
+	}
+}
+
+func TestGameLessons(t *testing.T) {
+	over := func(moves, result string, why game.Termination) *store.Game {
+		g := &store.Game{ID: "g", Variant: VariantStandard, StartFEN: game.StartFEN, Status: store.StatusOver, Result: result, Reason: store.TerminationOf(why)}
+		g.SetMoveList(strings.Fields(moves))
+		return g
+	}
+	long := "g1f3 g8f6 b1c3 b8c6 f3g1 f6g8 c3b1 c6b8 g1f3 g8f6"
+	cases := []struct {
+		name    string
+		g       *store.Game
+		results []float64 // per ply, for the side that moved
+		err     bool
+	}{
+		{"fool's mate", over("f2f3 e7e5 g2g4 d8h4", "0-1", game.Checkmate), []float64{0, 1, 0, 1}, false},
+		{"a short resignation teaches nothing", over("e2e4 e7e5", "1-0", game.Resignation), nil, false},
+		{"a short time forfeit teaches nothing", over("e2e4", "0-1", game.TimeForfeit), nil, false},
+		{"a longer resignation", over(long, "1-0", game.Resignation), []float64{1, 0, 1, 0, 1, 0, 1, 0, 1, 0}, false},
+		{"a draw", over(long, "1/2-1/2", game.DrawAgreed), []float64{.5, .5, .5, .5, .5, .5, .5, .5, .5, .5}, false},
+		{"no result", over("e2e4", "*", game.Checkmate), nil, false},
+		{"a move that cannot be replayed", over("e2e5", "1-0", game.Checkmate), nil, true},
+	}
+	for _, c := range cases {
+		ls, err := GameLessons(c.g)
+		if (err != nil) != c.err || len(ls) != len(c.results) {
+			t.Errorf("%s: %d lessons, %v", c.name, len(ls), err)
+			continue
+		}
+		g, _, _ := buildGame(c.g)
+		for i, l := range ls {
+			pos := g.PositionAt(i)
+			if l.Key != pos.Hash() || l.Move != c.g.MoveList()[i] || l.Result != c.results[i] ||
+				l.Depth != len(ls)-i || l.Weight != engine.LessonWeight(len(ls)-i) {
+				t.Errorf("%s: lesson %d: %+v", c.name, i, l)
+			}
+		}
+	}
+}
+
+func TestExperienceText(t *testing.T) {
+	black, _ := game.ParseFEN("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR b KQkq - 3 3")
+	start := game.NewPosition()
+	cases := []struct {
+		pos   *game.Position
+		notes []store.ExperienceNote
+		want  string
+	}{
+		{black, []store.ExperienceNote{{Move: "g8f6", Avoided: true, Losses: 2}}, "Chosen from experience: 3...Nf6 lost 2 of 2 earlier games here"},
+		{black, []store.ExperienceNote{{Move: "g8f6", Avoided: true, Losses: 1}}, "Chosen from experience: 3...Nf6 lost 1 of 1 earlier game here"},
+		{start, []store.ExperienceNote{{Move: "e2e4", Wins: 2, Draws: 1}}, "Chosen from experience: 1.e4 won 2 of 3 earlier games here"},
+		{black, []store.ExperienceNote{{Move: "g8f6", Avoided: true, AnalysisCP: -300, AnalysisDepth: 14}}, "Chosen from experience: 3...Nf6 was a mistake in the analysis of an earlier game"},
+		{black, []store.ExperienceNote{{Move: "g8f6", Avoided: true, Losses: 1, Draws: 1}, {Move: "d7d6", Avoided: true, Losses: 1}},
+			"Chosen from experience: 3...Nf6 lost 1 of 2 earlier games here; 3...d6 lost 1 of 1 earlier game here"},
+		{black, []store.ExperienceNote{{Move: "e2e4", Avoided: true, Losses: 1}}, ""}, // not a move here
+		{black, nil, ""},
+	}
+	for _, c := range cases {
+		if got := experienceText(c.pos, c.notes); got != c.want {
+			t.Errorf("%+v: got %q, want %q", c.notes, got, c.want)
+		}
+	}
+}
