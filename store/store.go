@@ -143,7 +143,7 @@ func Open(path string) (*Store, error) {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: %s: journal mode is %q, want wal", path, mode)
 	}
-	if err := db.AutoMigrate(&Game{}, &ReconGame{}, &Setting{}, &User{}, &APIGame{}, &Invitation{}, &Rating{}); err != nil {
+	if err := db.AutoMigrate(&Game{}, &ReconGame{}, &Setting{}, &User{}, &APIGame{}, &Invitation{}, &Rating{}, &Analysis{}, &AnalysisPly{}); err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: migrate: %w", err)
 	}
