@@ -35,6 +35,7 @@ func (s *engineSearcher) Search(ctx context.Context, pos *game.Position, history
 	} else if req.MoveTime > 0 {
 		lim.MoveTime = req.MoveTime
 	}
+	lim.Nodes = req.Nodes
 	r := s.e.Search(ctx, pos, history, lim, nil)
 	return SearchResult{Move: r.Move, CP: r.Score.CP, Mate: r.Score.Mate, Depth: r.Depth}
 }

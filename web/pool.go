@@ -19,8 +19,12 @@ type SearchRequest struct {
 	// budgets its time from them, never beyond MoveTime.
 	WTime, BTime, WInc, BInc time.Duration
 	// Evaluate asks for an honest evaluation rather than a move to play
-	// (a draw offer): no opening book, whose moves carry no score.
+	// (a draw offer, a review): no opening book, whose moves carry no
+	// score.
 	Evaluate bool
+	// Nodes, when set, stops the search after about that many nodes (a
+	// review's fixed budget); MoveTime still caps it.
+	Nodes uint64
 }
 
 // SearchResult is an engine's answer: the move and its score from the
@@ -88,12 +92,26 @@ type LevelInfo struct {
 // A request whose context ends while it queues (game over, takeback,
 // every tab closed, server shutdown) leaves the queue at once and is not
 // charged.
+//
+// Background searches (searchIdle: the reviews of finished games,
+// analysis.go) come below every live request: one takes a searcher only
+// when a searcher is free and no live request queues, and a freed
+// searcher goes to a live request whenever one queues. Each background
+// search is short (a fixed node budget, capped in time), so a live
+// request that arrives while background searches hold every searcher
+// waits at most the shortest of them. They are charged to no owner and
+// count in no owner's usage; they queue among themselves first come first
+// served (the review queue, not the pool, is fair between owners).
 type pool struct {
 	mu     sync.Mutex
 	all    []*pooled // every searcher, for tests
 	idle   []*pooled // free searchers; non-empty only while nobody queues
 	owners map[string]*poolOwner
 	seq    uint64 // numbers requests in the order they came
+	// background are the queued background requests (searchIdle), first
+	// come first served; one is handed a searcher only when no live
+	// request queues.
+	background []*poolWaiter
 }
 
 const (
@@ -248,7 +266,12 @@ func (p *pool) release(owner string, cost time.Duration, e *pooled, used time.Du
 	o.reserved -= cost
 	o.running--
 	p.forgetLocked(o, now)
+	p.handOutLocked(e, now)
+}
 
+// handOutLocked gives the free searcher e to the live request that comes
+// next, else to the first background request, else leaves it idle.
+func (p *pool) handOutLocked(e *pooled, now time.Time) {
 	var best *poolWaiter
 	var bestKey float64
 	for _, x := range p.owners {
@@ -262,6 +285,13 @@ func (p *pool) release(owner string, cost time.Duration, e *pooled, used time.Du
 		}
 	}
 	if best == nil {
+		if len(p.background) > 0 {
+			w := p.background[0]
+			p.background = p.background[1:]
+			w.assigned = true
+			w.got <- e
+			return
+		}
 		p.idle = append(p.idle, e)
 		return
 	}
@@ -290,4 +320,81 @@ func (p *pool) waiting() int {
 		n += len(o.queue)
 	}
 	return n
+}
+
+// searchIdle runs one background search for gameID (a review) once a
+// searcher is free and no live request queues, as the pool's doc says; it
+// is charged to nobody. It reports ok=false when ctx ended first.
+func (p *pool) searchIdle(ctx context.Context, gameID string, pos *game.Position, history []uint64, req SearchRequest) (SearchResult, bool) {
+	if ctx.Err() != nil {
+		return SearchResult{}, false
+	}
+	e, w := p.acquireIdle()
+	if e == nil {
+		select {
+		case e = <-w.got:
+		case <-ctx.Done():
+			if p.abandonIdle(w) {
+				return SearchResult{}, false
+			}
+			p.releaseIdle(<-w.got) // handed one as ctx ended
+			return SearchResult{}, false
+		}
+	}
+	defer p.releaseIdle(e)
+	if ctx.Err() != nil {
+		return SearchResult{}, false
+	}
+	if e.lastGame != gameID {
+		e.s.NewGame()
+		e.lastGame = gameID
+	}
+	return e.s.Search(ctx, pos, history, req), true
+}
+
+// acquireIdle returns an idle searcher (there is one only while nothing
+// queues), or else queues a background request and returns its waiter.
+func (p *pool) acquireIdle() (*pooled, *poolWaiter) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.idle); n > 0 {
+		e := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		return e, nil
+	}
+	p.seq++
+	w := &poolWaiter{seq: p.seq, got: make(chan *pooled, 1)}
+	p.background = append(p.background, w)
+	return nil, w
+}
+
+// abandonIdle takes background request w out of the queue, unless it was
+// already handed a searcher (then it reports false).
+func (p *pool) abandonIdle(w *poolWaiter) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if w.assigned {
+		return false
+	}
+	for i, x := range p.background {
+		if x == w {
+			p.background = append(p.background[:i:i], p.background[i+1:]...)
+			break
+		}
+	}
+	return true
+}
+
+// releaseIdle hands back a searcher a background search held.
+func (p *pool) releaseIdle(e *pooled) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.handOutLocked(e, time.Now())
+}
+
+// waitingIdle returns how many background requests queue (for tests).
+func (p *pool) waitingIdle() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.background)
 }
