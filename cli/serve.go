@@ -64,6 +64,8 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	addr := fs.String("addr", envOr("KNIGHTWATCH_ADDR", ":8080"), "listen address (env KNIGHTWATCH_ADDR)")
 	dbPath := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"), "SQLite database path (env KNIGHTWATCH_DB)")
 	noEngine := fs.Bool("no-engine", false, "never let the engine reply (for benchmarks of the server alone)")
+	analysisNodes := fs.Int("analysis-nodes", web.DefaultAnalysisNodes,
+		"the engine's budget per position when it reviews a finished game (in the background, below every live game); 0: no reviews")
 	syzygyPath := fs.String("syzygy", os.Getenv("KNIGHTWATCH_SYZYGY"), "Syzygy tablebase directories, ':'-separated, for the engine to play endings perfectly (env KNIGHTWATCH_SYZYGY)")
 	rbcClock := fs.String("rbc-clock", "900+5", "clock of Reconnaissance Chess games of the HTTP API: seconds each + seconds added per turn")
 	trustProxy := fs.Bool("trust-proxy", envBool("KNIGHTWATCH_TRUST_PROXY"),
@@ -79,6 +81,12 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *analysisNodes < 0 {
+		return fmt.Errorf("--analysis-nodes: %d is negative (0 turns reviews off)", *analysisNodes)
+	}
+	if *analysisNodes == 0 {
+		*analysisNodes = -1 // web.Config: negative is off
 	}
 	logger := log.New(stderr, "", log.LstdFlags)
 	st, err := store.Open(*dbPath)
@@ -102,9 +110,10 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		NoEngine:    *noEngine,
 		Logger:      logger,
 		RBCClock:    clock, RBCIncrement: increment,
-		SyzygyPath:   *syzygyPath,
-		TrustProxy:   *trustProxy,
-		PublicOrigin: *publicOrigin,
+		SyzygyPath:    *syzygyPath,
+		AnalysisNodes: *analysisNodes,
+		TrustProxy:    *trustProxy,
+		PublicOrigin:  *publicOrigin,
 	})
 	if err != nil {
 		return err

@@ -113,6 +113,13 @@ type envOpts struct {
 	maxUnfinishedGames                      int
 	createRate                              float64
 	createBurst                             int
+	// analysis turns the reviews of finished games on (off by default,
+	// so that other tests' searchers serve their games alone);
+	// analysisNodes is then Config.AnalysisNodes. searchers is the pool
+	// size (default 2).
+	analysis      bool
+	analysisNodes int
+	searchers     int
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -138,6 +145,13 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 		TrustProxy: o.trustProxy, PublicOrigin: o.publicOrigin,
 		SaveRetryFirst: o.saveRetryFirst, SaveRetryMax: o.saveRetryMax,
 		MaxUnfinishedGames: o.maxUnfinishedGames, CreateRate: o.createRate, CreateBurst: o.createBurst,
+		AnalysisNodes: -1,
+	}
+	if o.analysis {
+		cfg.AnalysisNodes = o.analysisNodes
+	}
+	if o.searchers > 0 {
+		cfg.Searchers = o.searchers
 	}
 	if o.createRate == 0 {
 		// Tests create games at machine speed; TestCreationLimits sets

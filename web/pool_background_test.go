@@ -48,17 +48,23 @@ func (h *poolHarness) waitQueuedIdle(n int) {
 // TestPoolBackgroundYieldsToLive: with background searches on every
 // searcher and more queued, a live request that arrives takes the next
 // searcher to free, before any queued background search, and so waits at
-// most one background search.
+// most one background search. (The running searches end at distinct
+// times, the first after bg, the others much later, so that the order in
+// which searches start is the order the pool chose.)
 func TestPoolBackgroundYieldsToLive(t *testing.T) {
-	const bg, live = 60 * time.Millisecond, 10 * time.Millisecond
+	const bg, live, long = 50 * time.Millisecond, 50 * time.Millisecond, 5 * time.Second
 	for _, n := range []int{1, 2} {
 		h := newPoolHarness(t, n)
 		ctx, stop := context.WithCancel(context.Background())
 		var done []chan struct{}
 		for i := 0; i < n; i++ {
-			done = append(done, h.submitIdle(ctx, uint64(1+i), bg))
+			d := long
+			if i == 0 {
+				d = bg
+			}
+			done = append(done, h.submitIdle(ctx, uint64(1+i), d))
+			h.waitStarted(i + 1)
 		}
-		h.waitStarted(n)
 		for i := 0; i < 3; i++ {
 			done = append(done, h.submitIdle(ctx, uint64(10+i), bg))
 		}
@@ -72,17 +78,18 @@ func TestPoolBackgroundYieldsToLive(t *testing.T) {
 		if i := indexOf(order, 100); i != n {
 			t.Errorf("%d searchers: the live request started %dth, want right after the %d running background searches (order %v)", n, i+1, n, order)
 		}
-		// Started right after the running ones: it waited for one
-		// background search at most (logged, not asserted: a shared
+		// Started right after the first running one ended: it waited for
+		// one background search at most (logged, not asserted: a shared
 		// machine's timings are noise).
 		t.Logf("%d searchers: the live request waited %v (a background search is %v)", n, started.Sub(asked), bg)
+		h.waitStarted(n + 4) // the queued background searches follow
+		stop()
 		for _, d := range done {
 			<-d
 		}
-		stop()
 		h.mu.Lock()
-		for tag, ok := range h.ok {
-			if !ok {
+		for _, tag := range []uint64{1, 10, 11, 12} {
+			if !h.ok[tag] {
 				t.Errorf("%d searchers: request %d was not served", n, tag)
 			}
 		}

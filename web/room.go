@@ -188,7 +188,11 @@ func (r *room) commitLocked(rec *store.Game) error {
 		r.srv.logf("game %s: commit: %v", r.id, err)
 		return err
 	}
+	ended := rec.Status == store.StatusOver && r.rec.Status != store.StatusOver
 	r.rec = *rec
+	if ended {
+		r.srv.gameFinished(r.id, rec.Owner) // the engine reviews it (analysis.go)
+	}
 	return nil
 }
 
