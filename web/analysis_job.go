@@ -148,7 +148,11 @@ func (a *analyser) evaluate(ctx context.Context, j *reviewJob, ply int) (p store
 		return p, true
 	}
 	req := SearchRequest{Level: a.level, MoveTime: analysisTimeCap, Nodes: a.nodes, Evaluate: true}
-	res, ok := a.srv.pool.searchIdle(ctx, "review:"+j.id, pos, j.hist[ply], req)
+	// One pool key for every review: a searcher moving from one review to
+	// another keeps its hash table (entries of other games' positions are
+	// harmless, and the next position's are useful), clearing it only
+	// when a live game takes it.
+	res, ok := a.srv.pool.searchIdle(ctx, "review", pos, j.hist[ply], req)
 	if !ok {
 		return p, false
 	}

@@ -236,6 +236,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.routes()
 	if err := s.resumeAPIGames(); err != nil {
+		s.cancel() // the review workers stop
 		s.closeTablebase()
 		return nil, err
 	}
