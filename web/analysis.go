@@ -24,8 +24,10 @@ import (
 // so that a review says the same on a busy machine as on an idle one.
 // Each search goes through the engine pool's background lane
 // (pool.searchIdle): it takes a searcher only when one is free and no live
-// request waits, so a live game's reply waits at most one such search,
-// and reviews never use more than the pool's searchers.
+// request waits, and a live request that finds every searcher busy stops
+// one review search (whose position is searched again later), so a live
+// game's reply waits only for a search to stop; reviews never use more
+// than the pool's searchers.
 //
 // Fairness: the queue holds reviews per owner, each owner's in the order
 // their games ended, and hands out positions to search owner by owner in
@@ -232,10 +234,11 @@ func (o *reviewOwner) nextUnitLocked() (reviewUnit, bool) {
 		case j.state == jobPreparing || j.state == jobDone:
 			continue
 		}
-		for j.next < len(j.plies) && j.have[j.next] {
+		for j.next < len(j.plies) && (j.have[j.next] || j.busy[j.next]) {
 			j.next++
 		}
 		if j.next < len(j.plies) {
+			j.busy[j.next] = true
 			j.next++
 			j.inFlight++
 			return reviewUnit{job: j, ply: j.next - 1}, true
@@ -257,8 +260,14 @@ func (a *analyser) work(ctx context.Context) {
 		}
 		p, searched := a.evaluate(ctx, u.job, u.ply)
 		if !searched {
-			a.giveBack(u)
-			return // the server is stopping
+			// Stopped for a live game's request (searched again later),
+			// or the server is stopping.
+			stopping := ctx.Err() != nil
+			a.giveBack(u, stopping)
+			if stopping {
+				return
+			}
+			continue
 		}
 		a.record(u, p)
 	}

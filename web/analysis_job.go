@@ -37,7 +37,8 @@ type reviewJob struct {
 
 	plies    []store.AnalysisPly // one per position, filled as evaluated
 	have     []bool
-	next     int // the positions before next are handed out or evaluated
+	busy     []bool // handed out, not yet evaluated
+	next     int    // the positions before next are handed out or evaluated
 	inFlight int
 	done     int   // positions evaluated
 	unsaved  []int // plies evaluated since the last save
@@ -95,6 +96,7 @@ func (a *analyser) prepare(j *reviewJob) {
 	j.over = rec.Reason.Termination
 	j.plies = make([]store.AnalysisPly, n)
 	j.have = make([]bool, n)
+	j.busy = make([]bool, n)
 	j.row = store.Analysis{GameID: j.id, Settings: a.settings, Positions: n}
 	if row == nil || row.Settings != a.settings || row.Positions != n {
 		j.reset = row != nil
@@ -136,7 +138,8 @@ func drawnByRule(t game.Termination) bool {
 
 // evaluate evaluates position ply of j: by the rules where the game is
 // over on the board, else by a background search. searched is false when
-// the server stopped first.
+// the search was stopped (a live game's request came, or the server
+// stops).
 func (a *analyser) evaluate(ctx context.Context, j *reviewJob, ply int) (p store.AnalysisPly, searched bool) {
 	pos := j.positions[ply]
 	p = store.AnalysisPly{GameID: j.id, Ply: ply}
@@ -178,6 +181,7 @@ func (a *analyser) record(u reviewUnit, p store.AnalysisPly) {
 	j := u.job
 	a.mu.Lock()
 	j.inFlight--
+	j.busy[u.ply] = false
 	if j.state != jobReady || j.have[u.ply] {
 		a.mu.Unlock()
 		return
@@ -200,15 +204,17 @@ func (a *analyser) record(u reviewUnit, p store.AnalysisPly) {
 	}
 }
 
-// giveBack returns a unit the server stopped before it was evaluated,
-// and saves what the review has.
-func (a *analyser) giveBack(u reviewUnit) {
+// giveBack returns a unit whose search was stopped (for a live game's
+// request, or as the server stops), to be handed out again; a stopping
+// server saves what the review has.
+func (a *analyser) giveBack(u reviewUnit, stopping bool) {
 	a.mu.Lock()
 	u.job.inFlight--
+	u.job.busy[u.ply] = false
 	u.job.next = min(u.job.next, u.ply)
 	pending := len(u.job.unsaved) > 0
 	a.mu.Unlock()
-	if pending {
+	if stopping && pending {
 		a.save(u.job, false)
 	}
 }

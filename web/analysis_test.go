@@ -283,8 +283,9 @@ func TestReviewAfterGame(t *testing.T) {
 	})
 }
 
-// movesFrom plays n plies of materialSearcher's moves from fen (the
-// standard start when empty) and returns them in UCI.
+// movesFrom plays up to n plies of materialSearcher's moves from fen (the
+// standard start when empty), fewer if the game ends, and returns them in
+// UCI.
 func movesFrom(t *testing.T, fen string, n int) []string {
 	t.Helper()
 	if fen == "" {
@@ -295,12 +296,9 @@ func movesFrom(t *testing.T, fen string, n int) []string {
 		t.Fatal(err)
 	}
 	var out []string
-	for i := 0; i < n; i++ {
+	for i := 0; i < n && !g.OutcomeWithClaims().Over(); i++ {
 		pos := g.PositionAt(g.Len())
 		m, _ := onePly(pos)
-		if m == game.NoMove {
-			break
-		}
 		out = append(out, pos.UCI(m))
 		if err := g.Play(m); err != nil {
 			t.Fatal(err)
@@ -533,4 +531,48 @@ func TestReviewOddGames(t *testing.T) {
 	if left != 0 {
 		t.Errorf("%d reviews still queued", left)
 	}
+}
+
+// TestReviewYieldsToLiveGames: with one searcher and a long review
+// running, a live game's moves are answered as they come (each live
+// request stops a review search, which is made again), and the review
+// still ends whole and right.
+func TestReviewYieldsToLiveGames(t *testing.T) {
+	moves := movesFrom(t, "", 30)
+	var id string
+	path := preparedStore(t, func(st *store.Store) {
+		id = storedGame(t, st, "other", VariantStandard, "", moves, game.Outcome{Result: game.Draw, Termination: game.DrawAgreed})
+	})
+	ms := &materialSearcher{delay: 20 * time.Millisecond}
+	e := newEnv(t, envOpts{dbPath: path, searcher: ms, analysis: true, searchers: 1})
+	c := e.browser()
+	live := e.newGame(c, form("white", "1", "standard", "none"))
+	w := e.mustDial(c, live)
+	st := w.state()
+	for i := 0; i < 4 && st.Status == "playing"; i++ {
+		w.send(map[string]any{"type": "move", "move": st.Legal[0].UCI, "ply": st.Ply})
+		st = w.stateAt(st.Ply + 2)
+	}
+	if st.Ply != 8 {
+		t.Errorf("the live game is at ply %d, want 8", st.Ply)
+	}
+	_, plies := waitReviewed(t, e.store, id)
+	g, _, err := buildGame(e.row(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plies) != len(moves)+1 {
+		t.Fatalf("%d plies reviewed, want %d", len(plies), len(moves)+1)
+	}
+	for i, p := range plies {
+		pos := g.PositionAt(i)
+		mv, cp := onePly(pos)
+		if pos.Side() == game.Black {
+			cp = -cp
+		}
+		if p.CP != cp || p.BestUCI != pos.UCI(mv) {
+			t.Errorf("ply %d: %+v, want cp %d best %s", i, p, cp, pos.UCI(mv))
+		}
+	}
+	t.Logf("%d searches for %d positions and 4 replies", ms.count(), len(plies))
 }

@@ -96,10 +96,11 @@ type LevelInfo struct {
 // Background searches (searchIdle: the reviews of finished games,
 // analysis.go) come below every live request: one takes a searcher only
 // when a searcher is free and no live request queues, and a freed
-// searcher goes to a live request whenever one queues. Each background
-// search is short (a fixed node budget, capped in time), so a live
-// request that arrives while background searches hold every searcher
-// waits at most the shortest of them. They are charged to no owner and
+// searcher goes to a live request whenever one queues. More: a live
+// request that has to queue stops one running background search (which
+// reports that it was preempted, and its position is searched again
+// later), so it waits only for that search to stop, not to finish; each
+// queued live request stops at most one. They are charged to no owner and
 // count in no owner's usage; they queue among themselves first come first
 // served (the review queue, not the pool, is fair between owners).
 type pool struct {
@@ -112,6 +113,14 @@ type pool struct {
 	// come first served; one is handed a searcher only when no live
 	// request queues.
 	background []*poolWaiter
+	// bgRunning are the background searches holding a searcher.
+	bgRunning map[*bgSearch]struct{}
+}
+
+// bgSearch is one background search, which a live request may stop.
+type bgSearch struct {
+	cancel    context.CancelFunc
+	preempted bool // stopped for a live request (under pool.mu)
 }
 
 const (
@@ -139,6 +148,7 @@ type poolOwner struct {
 
 // poolWaiter is one queued request.
 type poolWaiter struct {
+	bg       *bgSearch // a background request's search; nil for a live one
 	owner    *poolOwner
 	cost     time.Duration
 	seq      uint64
@@ -150,7 +160,7 @@ func newPool(n int, mk func() Searcher) *pool {
 	if n < 1 {
 		n = 1
 	}
-	p := &pool{owners: map[string]*poolOwner{}}
+	p := &pool{owners: map[string]*poolOwner{}, bgRunning: map[*bgSearch]struct{}{}}
 	for i := 0; i < n; i++ {
 		e := &pooled{s: mk()}
 		p.all = append(p.all, e)
@@ -232,7 +242,20 @@ func (p *pool) acquire(owner string, cost time.Duration) (*pooled, *poolWaiter) 
 	p.seq++
 	w := &poolWaiter{owner: o, cost: cost, seq: p.seq, got: make(chan *pooled, 1)}
 	o.queue = append(o.queue, w)
+	p.preemptLocked()
 	return nil, w
+}
+
+// preemptLocked stops one running background search not already stopped,
+// for a live request that has just queued.
+func (p *pool) preemptLocked() {
+	for b := range p.bgRunning {
+		if !b.preempted {
+			b.preempted = true
+			b.cancel()
+			return
+		}
+	}
 }
 
 // abandon takes w out of its queue, unless it was already handed a
@@ -289,6 +312,7 @@ func (p *pool) handOutLocked(e *pooled, now time.Time) {
 			w := p.background[0]
 			p.background = p.background[1:]
 			w.assigned = true
+			p.bgRunning[w.bg] = struct{}{}
 			w.got <- e
 			return
 		}
@@ -324,12 +348,17 @@ func (p *pool) waiting() int {
 
 // searchIdle runs one background search for gameID (a review) once a
 // searcher is free and no live request queues, as the pool's doc says; it
-// is charged to nobody. It reports ok=false when ctx ended first.
+// is charged to nobody. It reports ok=false when ctx ended first or a
+// live request stopped it (then ctx.Err() is nil): its result is then
+// nothing to go by.
 func (p *pool) searchIdle(ctx context.Context, gameID string, pos *game.Position, history []uint64, req SearchRequest) (SearchResult, bool) {
 	if ctx.Err() != nil {
 		return SearchResult{}, false
 	}
-	e, w := p.acquireIdle()
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	b := &bgSearch{cancel: cancel}
+	e, w := p.acquireIdle(b)
 	if e == nil {
 		select {
 		case e = <-w.got:
@@ -337,33 +366,42 @@ func (p *pool) searchIdle(ctx context.Context, gameID string, pos *game.Position
 			if p.abandonIdle(w) {
 				return SearchResult{}, false
 			}
-			p.releaseIdle(<-w.got) // handed one as ctx ended
+			p.releaseIdle(<-w.got, b) // handed one as ctx ended
 			return SearchResult{}, false
 		}
 	}
-	defer p.releaseIdle(e)
-	if ctx.Err() != nil {
+	defer p.releaseIdle(e, b)
+	if sctx.Err() != nil {
 		return SearchResult{}, false
 	}
 	if e.lastGame != gameID {
 		e.s.NewGame()
 		e.lastGame = gameID
 	}
-	return e.s.Search(ctx, pos, history, req), true
+	res := e.s.Search(sctx, pos, history, req)
+	p.mu.Lock()
+	stopped := b.preempted
+	p.mu.Unlock()
+	if stopped || ctx.Err() != nil {
+		return SearchResult{}, false
+	}
+	return res, true
 }
 
 // acquireIdle returns an idle searcher (there is one only while nothing
-// queues), or else queues a background request and returns its waiter.
-func (p *pool) acquireIdle() (*pooled, *poolWaiter) {
+// queues) for background search b, or else queues b and returns its
+// waiter.
+func (p *pool) acquireIdle(b *bgSearch) (*pooled, *poolWaiter) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if n := len(p.idle); n > 0 {
 		e := p.idle[n-1]
 		p.idle = p.idle[:n-1]
+		p.bgRunning[b] = struct{}{}
 		return e, nil
 	}
 	p.seq++
-	w := &poolWaiter{seq: p.seq, got: make(chan *pooled, 1)}
+	w := &poolWaiter{bg: b, seq: p.seq, got: make(chan *pooled, 1)}
 	p.background = append(p.background, w)
 	return nil, w
 }
@@ -385,10 +423,11 @@ func (p *pool) abandonIdle(w *poolWaiter) bool {
 	return true
 }
 
-// releaseIdle hands back a searcher a background search held.
-func (p *pool) releaseIdle(e *pooled) {
+// releaseIdle hands back the searcher background search b held.
+func (p *pool) releaseIdle(e *pooled, b *bgSearch) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	delete(p.bgRunning, b)
 	p.handOutLocked(e, time.Now())
 }
 

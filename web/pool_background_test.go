@@ -45,24 +45,19 @@ func (h *poolHarness) waitQueuedIdle(n int) {
 	}
 }
 
-// TestPoolBackgroundYieldsToLive: with background searches on every
-// searcher and more queued, a live request that arrives takes the next
-// searcher to free, before any queued background search, and so waits at
-// most one background search. (The running searches end at distinct
-// times, the first after bg, the others much later, so that the order in
-// which searches start is the order the pool chose.)
+// TestPoolBackgroundYieldsToLive: with long background searches on every
+// searcher and more queued, a live request that arrives stops one of the
+// running ones (which reports it was stopped) and starts at once, before
+// any queued background search; the queued ones run after it, the others
+// go on.
 func TestPoolBackgroundYieldsToLive(t *testing.T) {
-	const bg, live, long = 50 * time.Millisecond, 50 * time.Millisecond, 5 * time.Second
+	const bg, live, long = 20 * time.Millisecond, 50 * time.Millisecond, 10 * time.Second
 	for _, n := range []int{1, 2} {
 		h := newPoolHarness(t, n)
 		ctx, stop := context.WithCancel(context.Background())
 		var done []chan struct{}
 		for i := 0; i < n; i++ {
-			d := long
-			if i == 0 {
-				d = bg
-			}
-			done = append(done, h.submitIdle(ctx, uint64(1+i), d))
+			done = append(done, h.submitIdle(ctx, uint64(1+i), long))
 			h.waitStarted(i + 1)
 		}
 		for i := 0; i < 3; i++ {
@@ -78,17 +73,31 @@ func TestPoolBackgroundYieldsToLive(t *testing.T) {
 		if i := indexOf(order, 100); i != n {
 			t.Errorf("%d searchers: the live request started %dth, want right after the %d running background searches (order %v)", n, i+1, n, order)
 		}
-		// Started right after the first running one ended: it waited for
-		// one background search at most (logged, not asserted: a shared
-		// machine's timings are noise).
-		t.Logf("%d searchers: the live request waited %v (a background search is %v)", n, started.Sub(asked), bg)
-		h.waitStarted(n + 4) // the queued background searches follow
+		// It did not wait for a long search to end: one was stopped.
+		h.mu.Lock()
+		stopped := 0
+		for i := 0; i < n; i++ {
+			if ok, ended := h.ok[uint64(1+i)]; ended {
+				if ok {
+					t.Errorf("%d searchers: background search %d ended as if complete", n, 1+i)
+				}
+				stopped++
+			}
+		}
+		h.mu.Unlock()
+		if stopped != 1 {
+			t.Errorf("%d searchers: %d running background searches were stopped for the live request, want 1", n, stopped)
+		}
+		t.Logf("%d searchers: the live request waited %v", n, started.Sub(asked))
+		for _, d := range done[n:] { // the queued background searches follow
+			<-d
+		}
 		stop()
 		for _, d := range done {
 			<-d
 		}
 		h.mu.Lock()
-		for _, tag := range []uint64{1, 10, 11, 12} {
+		for _, tag := range []uint64{10, 11, 12} {
 			if !h.ok[tag] {
 				t.Errorf("%d searchers: request %d was not served", n, tag)
 			}
