@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -86,20 +87,9 @@ func onePly(pos *game.Position) (game.Move, int) {
 	return best, score
 }
 
-// analysisMsg is an analysis message as a browser reads it.
-type analysisMsg struct {
-	Type     string            `json:"type"`
-	Status   string            `json:"status"`
-	Queue    int               `json:"queue"`
-	Progress int               `json:"progress"`
-	Plies    []AnalysisPlyView `json:"plies"`
-	White    *AnalysisSideView `json:"white"`
-	Black    *AnalysisSideView `json:"black"`
-}
-
 // review waits for the analysis message that says the review is done,
 // checking every analysis message on the way.
-func (w *wsConn) review() analysisMsg {
+func (w *wsConn) review() AnalysisMessage {
 	w.t.Helper()
 	r, _ := w.reviewAndState()
 	return r
@@ -108,9 +98,9 @@ func (w *wsConn) review() analysisMsg {
 // reviewAndState is review, also returning the last state seen on the way
 // (nil if none): the review may come before the state that ends the game
 // when the engine is quick.
-func (w *wsConn) reviewAndState() (analysisMsg, *StateMessage) {
+func (w *wsConn) reviewAndState() (AnalysisMessage, *StateMessage) {
 	w.t.Helper()
-	var got analysisMsg
+	var got AnalysisMessage
 	var st *StateMessage
 	w.waitFor("the review", func(m anyMsg) bool {
 		if m.Type == "state" {
@@ -119,7 +109,7 @@ func (w *wsConn) reviewAndState() (analysisMsg, *StateMessage) {
 		if m.Type != MsgAnalysis {
 			return false
 		}
-		var a analysisMsg
+		var a AnalysisMessage // as a browser reads it
 		if err := json.Unmarshal(m.raw, &a); err != nil {
 			w.t.Fatalf("analysis message %s: %v", m.raw, err)
 		}
@@ -369,18 +359,9 @@ func TestReviewFairBetweenOwners(t *testing.T) {
 		time.Sleep(time.Millisecond) // the hook runs just after the save
 	}
 	t.Logf("done in order %v (single %s)", got, single)
-	if i := indexOfString(got, single); i < 0 || i > 1 {
+	if i := slices.Index(got, single); i < 0 || i > 1 {
 		t.Errorf("the single game's review was done %dth of %d", i+1, len(got))
 	}
-}
-
-func indexOfString(xs []string, x string) int {
-	for i, v := range xs {
-		if v == x {
-			return i
-		}
-	}
-	return -1
 }
 
 // TestReviewResumesAfterRestart: a review half saved when the server
