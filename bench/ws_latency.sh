@@ -4,6 +4,8 @@
 #
 #   bash bench/ws_latency.sh                     # 500 games, 20 rounds
 #   bash bench/ws_latency.sh -games 100 -rounds 5
+#   bash bench/ws_latency.sh -review             # engine on: a 40-move game's review time, and
+#                                                # what reviews on every core add to level-1 replies
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ulimit -n 4096 2>/dev/null || true

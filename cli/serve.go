@@ -84,6 +84,8 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	addr := fs.String("addr", envOr("KNIGHTWATCH_ADDR", ":8080"), "listen address (env KNIGHTWATCH_ADDR)")
 	dbPath := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"), "SQLite database path (env KNIGHTWATCH_DB)")
 	noEngine := fs.Bool("no-engine", false, "never let the engine reply (for benchmarks of the server alone)")
+	analysisNodes := fs.Int("analysis-nodes", web.DefaultAnalysisNodes,
+		"the engine's budget per position when it reviews a finished game (in the background, below every live game); 0: no reviews")
 	syzygyPath := fs.String("syzygy", os.Getenv("KNIGHTWATCH_SYZYGY"), "Syzygy tablebase directories, ':'-separated, for the engine to play endings perfectly (env KNIGHTWATCH_SYZYGY)")
 	experience := fs.Bool("experience", experienceOn,
 		"let the engine learn from finished games and avoid the lines that lost (env KNIGHTWATCH_EXPERIENCE=off turns it off); off, it plays as if it had never played, for reproducible tests and benchmarks")
@@ -105,6 +107,12 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	}
 	if *experienceRows < 1 {
 		return fmt.Errorf("--experience-rows: %d is not a positive number of rows", *experienceRows)
+	}
+	if *analysisNodes < 0 {
+		return fmt.Errorf("--analysis-nodes: %d is negative (0 turns reviews off)", *analysisNodes)
+	}
+	if *analysisNodes == 0 {
+		*analysisNodes = -1 // web.Config: negative is off
 	}
 	logger := log.New(stderr, "", log.LstdFlags)
 	st, err := store.Open(*dbPath)
@@ -131,6 +139,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		SyzygyPath:     *syzygyPath,
 		Experience:     *experience,
 		ExperienceRows: *experienceRows,
+		AnalysisNodes:  *analysisNodes,
 		TrustProxy:     *trustProxy,
 		PublicOrigin:   *publicOrigin,
 	})

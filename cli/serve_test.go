@@ -34,6 +34,7 @@ func TestServeBadInvocations(t *testing.T) {
 		{"bad address", []string{"serve", "--db", filepath.Join(dir, "b.db"), "--addr", "256.0.0.1:bad"}, 1, ""},
 		{"missing Syzygy folder", []string{"serve", "--db", filepath.Join(dir, "c.db"), "--addr", "127.0.0.1:0", "--syzygy", filepath.Join(dir, "no-tables")}, 1, "Syzygy tables"},
 		{"Syzygy folder without tables", []string{"serve", "--db", filepath.Join(dir, "d.db"), "--addr", "127.0.0.1:0", "--syzygy", dir}, 1, "no .rtbw table found"},
+		{"negative review budget", []string{"serve", "--db", filepath.Join(dir, "e.db"), "--analysis-nodes", "-5"}, 1, "--analysis-nodes"},
 	}
 	for _, tc := range tests {
 		var out, errOut bytes.Buffer

@@ -354,6 +354,16 @@ func wrapWords(buf *bytes.Buffer, words []string, width int) {
 // since they must describe the game), and Variant "Chess960" is added for a
 // Chess960 game that names no variant.
 func WritePGN(w io.Writer, g *Game, tags []PGNTag) error {
+	pg, err := PGNGameOf(g, tags)
+	if err != nil {
+		return err
+	}
+	return pg.Write(w)
+}
+
+// PGNGameOf returns g as a PGN game tree with the header WritePGN gives
+// it, for a caller to annotate (NAGs, comments) before writing it.
+func PGNGameOf(g *Game, tags []PGNTag) (*PGNGame, error) {
 	pg := NewPGNGame(g.StartPosition())
 	for _, t := range tags {
 		if t.Name != "FEN" && t.Name != "SetUp" {
@@ -369,12 +379,12 @@ func WritePGN(w io.Writer, g *Game, tags []PGNTag) error {
 		switch pg.Result {
 		case WhiteWins, BlackWins, Draw, NoResult:
 		default:
-			return fmt.Errorf("pgn: Result tag %q is not 1-0, 0-1, 1/2-1/2 or *", v)
+			return nil, fmt.Errorf("pgn: Result tag %q is not 1-0, 0-1, 1/2-1/2 or *", v)
 		}
 	}
 	node := &pg.Root
 	for _, m := range g.moves {
 		node = node.AddVariation(m)
 	}
-	return pg.Write(w)
+	return pg, nil
 }

@@ -148,7 +148,7 @@ func Open(path string) (*Store, error) {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: %s: journal mode is %q, want wal", path, mode)
 	}
-	if err := db.AutoMigrate(&Game{}, &ReconGame{}, &Setting{}, &User{}, &APIGame{}, &Invitation{}, &Rating{}, &Experience{}, &ExperienceGame{}); err != nil {
+	if err := db.AutoMigrate(&Game{}, &ReconGame{}, &Setting{}, &User{}, &APIGame{}, &Invitation{}, &Rating{}, &Experience{}, &ExperienceGame{}, &Analysis{}, &AnalysisPly{}); err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: migrate: %w", err)
 	}

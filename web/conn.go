@@ -50,6 +50,9 @@ type client struct {
 	// release frees the socket's place under the per-owner limits
 	// (acquireSocket); readPump calls it on the way out.
 	release func()
+	// review is the game whose review the socket follows (watchReview),
+	// set before its pumps start.
+	review string
 	// closeFrame, when set before done closes, is the close frame
 	// writePump sends instead of 1001 going away (closeWith).
 	closeFrame atomic.Pointer[[]byte]
@@ -76,10 +79,11 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var err error
+	var rec *store.Game
 	if strings.HasPrefix(id, store.ReconIDPrefix) {
 		_, err = s.store.GetOwnedReconGame(id, owner)
 	} else {
-		_, err = s.store.GetOwnedGame(id, owner)
+		rec, err = s.store.GetOwnedGame(id, owner)
 	}
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
@@ -115,6 +119,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseInternalServerErr, "game unavailable"), time.Now().Add(writeWait))
 		conn.Close()
 		return
+	}
+	if rec != nil {
+		s.watchReview(c, rec)
 	}
 	go c.writePump()
 	go s.readPump(c)
@@ -449,6 +456,7 @@ func (s *Server) attachReconLocked(r *reconRoom, c *client) {
 // gate, outside hub.mu.
 func (s *Server) leave(c *client) {
 	c.stop()
+	s.unwatchReview(c)
 	if c.table != nil {
 		c.table.leave(c)
 		s.hub.mu.Lock()

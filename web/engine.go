@@ -36,6 +36,7 @@ func (s *engineSearcher) Search(ctx context.Context, pos *game.Position, history
 		lim.MoveTime = req.MoveTime
 	}
 	lim.Experience = req.Experience
+	lim.Nodes = req.Nodes
 	r := s.e.Search(ctx, pos, history, lim, nil)
 	return SearchResult{Move: r.Move, CP: r.Score.CP, Mate: r.Score.Mate, Depth: r.Depth, Experience: r.Experience}
 }

@@ -114,10 +114,14 @@ type envOpts struct {
 	maxUnfinishedGames                      int
 	createRate                              float64
 	createBurst                             int
-	// experience turns the engine's experience on; searchers sets the
-	// pool's size (default 2).
-	experience bool
-	searchers  int
+	// experience turns the engine's experience on. analysis turns the
+	// reviews of finished games on (off by default, so that other tests'
+	// searchers serve their games alone); analysisNodes is then
+	// Config.AnalysisNodes. searchers is the pool size (default 2).
+	experience    bool
+	analysis      bool
+	analysisNodes int
+	searchers     int
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -143,6 +147,13 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 		TrustProxy: o.trustProxy, PublicOrigin: o.publicOrigin,
 		SaveRetryFirst: o.saveRetryFirst, SaveRetryMax: o.saveRetryMax,
 		MaxUnfinishedGames: o.maxUnfinishedGames, CreateRate: o.createRate, CreateBurst: o.createBurst,
+		AnalysisNodes: -1,
+	}
+	if o.analysis {
+		cfg.AnalysisNodes = o.analysisNodes
+	}
+	if o.searchers > 0 {
+		cfg.Searchers = o.searchers
 	}
 	cfg.Experience = o.experience
 	if o.searchers > 0 {

@@ -29,6 +29,7 @@ func TestMessageTypeConstants(t *testing.T) {
 		{"MsgError", MsgError, "error", false, false},
 		{"MsgNotice", MsgNotice, "notice", false, false},
 		{"MsgRedirect", MsgRedirect, "redirect", false, false},
+		{"MsgAnalysis", MsgAnalysis, "analysis", false, false},
 		{"ReconMsgSync", ReconMsgSync, "sync", true, true},
 		{"ReconMsgSense", ReconMsgSense, "sense", true, true},
 		{"ReconMsgMove", ReconMsgMove, "move", true, true},

@@ -42,6 +42,10 @@ const (
 	MsgError    = "error"    // a refusal: code and message (ProtoError)
 	MsgNotice   = "notice"   // something to show the person briefly
 	MsgRedirect = "redirect" // go to another page (after a rematch)
+	// MsgAnalysis is the review of a finished game: queued, running (with
+	// its progress) and done (AnalysisMessage; analysis_view.go). Sent to
+	// the game's players and spectators alike.
+	MsgAnalysis = "analysis"
 )
 
 // Message is a decoded browser → server message.

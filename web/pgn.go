@@ -1,9 +1,11 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"knightwatch/game"
 	"knightwatch/store"
@@ -53,11 +55,66 @@ func (s *Server) pgnTags(rec *store.Game, site string) []game.PGNTag {
 	return tags
 }
 
-// writePGN writes the stored game as PGN.
+// writePGN writes the stored game as PGN; a finished game with a complete
+// review (analysis.go) carries it as lichess writes it: after each move
+// its evaluation as a comment, [%eval 0.17] in pawns from White's point
+// of view or [%eval #-3] for a mate (none after a checkmating move), and
+// on a judged move the NAG ($6 ?!, $2 ?, $4 ??) and "Mistake. Nf3 was
+// best." in the comment.
 func (s *Server) writePGN(w io.Writer, rec *store.Game, site string) error {
 	g, _, err := buildGame(rec)
 	if err != nil {
 		return err
 	}
-	return game.WritePGN(w, g, s.pgnTags(rec, site))
+	pg, err := game.PGNGameOf(g, s.pgnTags(rec, site))
+	if err != nil {
+		return err
+	}
+	if rec.Status == store.StatusOver {
+		row, plies, err := s.store.GameAnalysis(rec.ID)
+		switch {
+		case err == nil && row.Complete && len(plies) == g.Len()+1:
+			annotatePGN(pg, plies)
+		case err != nil && !errors.Is(err, store.ErrNotFound):
+			s.logf("PGN of %s without its review: %v", rec.ID, err) // the game itself is still worth having
+		}
+	}
+	return pg.Write(w)
+}
+
+// judgementNAGs and judgementWords are how PGN and lichess say a verdict.
+var (
+	judgementNAGs  = [...]int{store.Inaccuracy: 6, store.Mistake: 2, store.Blunder: 4}
+	judgementWords = [...]string{store.Inaccuracy: "Inaccuracy", store.Mistake: "Mistake", store.Blunder: "Blunder"}
+)
+
+// annotatePGN adds the review in plies (one per position) to pg's main line.
+func annotatePGN(pg *game.PGNGame, plies []store.AnalysisPly) {
+	node := &pg.Root
+	for i := 1; len(node.Variations) > 0 && i < len(plies); i++ {
+		node = node.Variations[0]
+		p := plies[i]
+		var parts []string
+		if !p.Mated {
+			parts = append(parts, "[%eval "+pgnEval(p)+"]")
+		}
+		if j := p.Judgement; j > store.NoJudgement && int(j) < len(judgementNAGs) {
+			node.NAGs = append(node.NAGs, judgementNAGs[j])
+			text := judgementWords[j] + "."
+			if best := plies[i-1].BestSAN; best != "" {
+				text += " " + best + " was best."
+			}
+			parts = append(parts, text)
+		}
+		node.Comment = strings.Join(parts, " ")
+	}
+}
+
+// pgnEval is an evaluation as [%eval] writes it: pawns with two decimals,
+// or #N / #-N for a mate, from White's point of view.
+func pgnEval(p store.AnalysisPly) string {
+	if p.Mate != 0 {
+		return "#" + strconv.Itoa(p.Mate)
+	}
+	return strconv.FormatFloat(float64(p.CP)/100, 'f', 2, 64)
 }

@@ -20,11 +20,15 @@ type SearchRequest struct {
 	// budgets its time from them, never beyond MoveTime.
 	WTime, BTime, WInc, BInc time.Duration
 	// Evaluate asks for an honest evaluation rather than a move to play
-	// (a draw offer): no opening book, whose moves carry no score.
+	// (a draw offer, a review): no opening book, whose moves carry no
+	// score.
 	Evaluate bool
 	// Experience is what earlier games say about the position's moves
 	// (engine.Limits.Experience), read before the request; nil without.
 	Experience []engine.MoveRecord
+	// Nodes, when set, stops the search after about that many nodes (a
+	// review's fixed budget); MoveTime still caps it.
+	Nodes uint64
 }
 
 // SearchResult is an engine's answer: the move and its score from the
@@ -95,12 +99,35 @@ type LevelInfo struct {
 // A request whose context ends while it queues (game over, takeback,
 // every tab closed, server shutdown) leaves the queue at once and is not
 // charged.
+//
+// Background searches (searchIdle: the reviews of finished games,
+// analysis.go) come below every live request: one takes a searcher only
+// when a searcher is free and no live request queues, and a freed
+// searcher goes to a live request whenever one queues. More: a live
+// request that has to queue stops one running background search (which
+// reports that it was preempted, and its position is searched again
+// later), so it waits only for that search to stop, not to finish; each
+// queued live request stops at most one. They are charged to no owner and
+// count in no owner's usage; they queue among themselves first come first
+// served (the review queue, not the pool, is fair between owners).
 type pool struct {
 	mu     sync.Mutex
 	all    []*pooled // every searcher, for tests
 	idle   []*pooled // free searchers; non-empty only while nobody queues
 	owners map[string]*poolOwner
 	seq    uint64 // numbers requests in the order they came
+	// background are the queued background requests (searchIdle), first
+	// come first served; one is handed a searcher only when no live
+	// request queues.
+	background []*poolWaiter
+	// bgRunning are the background searches holding a searcher.
+	bgRunning map[*bgSearch]struct{}
+}
+
+// bgSearch is one background search, which a live request may stop.
+type bgSearch struct {
+	cancel    context.CancelFunc
+	preempted bool // stopped for a live request (under pool.mu)
 }
 
 const (
@@ -128,6 +155,7 @@ type poolOwner struct {
 
 // poolWaiter is one queued request.
 type poolWaiter struct {
+	bg       *bgSearch // a background request's search; nil for a live one
 	owner    *poolOwner
 	cost     time.Duration
 	seq      uint64
@@ -139,7 +167,7 @@ func newPool(n int, mk func() Searcher) *pool {
 	if n < 1 {
 		n = 1
 	}
-	p := &pool{owners: map[string]*poolOwner{}}
+	p := &pool{owners: map[string]*poolOwner{}, bgRunning: map[*bgSearch]struct{}{}}
 	for i := 0; i < n; i++ {
 		e := &pooled{s: mk()}
 		p.all = append(p.all, e)
@@ -221,7 +249,20 @@ func (p *pool) acquire(owner string, cost time.Duration) (*pooled, *poolWaiter) 
 	p.seq++
 	w := &poolWaiter{owner: o, cost: cost, seq: p.seq, got: make(chan *pooled, 1)}
 	o.queue = append(o.queue, w)
+	p.preemptLocked()
 	return nil, w
+}
+
+// preemptLocked stops one running background search not already stopped,
+// for a live request that has just queued.
+func (p *pool) preemptLocked() {
+	for b := range p.bgRunning {
+		if !b.preempted {
+			b.preempted = true
+			b.cancel()
+			return
+		}
+	}
 }
 
 // abandon takes w out of its queue, unless it was already handed a
@@ -255,7 +296,12 @@ func (p *pool) release(owner string, cost time.Duration, e *pooled, used time.Du
 	o.reserved -= cost
 	o.running--
 	p.forgetLocked(o, now)
+	p.handOutLocked(e, now)
+}
 
+// handOutLocked gives the free searcher e to the live request that comes
+// next, else to the first background request, else leaves it idle.
+func (p *pool) handOutLocked(e *pooled, now time.Time) {
 	var best *poolWaiter
 	var bestKey float64
 	for _, x := range p.owners {
@@ -269,6 +315,14 @@ func (p *pool) release(owner string, cost time.Duration, e *pooled, used time.Du
 		}
 	}
 	if best == nil {
+		if len(p.background) > 0 {
+			w := p.background[0]
+			p.background = p.background[1:]
+			w.assigned = true
+			p.bgRunning[w.bg] = struct{}{}
+			w.got <- e
+			return
+		}
 		p.idle = append(p.idle, e)
 		return
 	}
@@ -297,4 +351,96 @@ func (p *pool) waiting() int {
 		n += len(o.queue)
 	}
 	return n
+}
+
+// searchIdle runs one background search for gameID (a review) once a
+// searcher is free and no live request queues, as the pool's doc says; it
+// is charged to nobody. It reports ok=false when ctx ended first or a
+// live request stopped it (then ctx.Err() is nil): its result is then
+// nothing to go by.
+func (p *pool) searchIdle(ctx context.Context, gameID string, pos *game.Position, history []uint64, req SearchRequest) (SearchResult, bool) {
+	if ctx.Err() != nil {
+		return SearchResult{}, false
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	b := &bgSearch{cancel: cancel}
+	e, w := p.acquireIdle(b)
+	if e == nil {
+		select {
+		case e = <-w.got:
+		case <-ctx.Done():
+			if p.abandonIdle(w) {
+				return SearchResult{}, false
+			}
+			p.releaseIdle(<-w.got, b) // handed one as ctx ended
+			return SearchResult{}, false
+		}
+	}
+	defer p.releaseIdle(e, b)
+	if sctx.Err() != nil {
+		return SearchResult{}, false
+	}
+	if e.lastGame != gameID {
+		e.s.NewGame()
+		e.lastGame = gameID
+	}
+	res := e.s.Search(sctx, pos, history, req)
+	p.mu.Lock()
+	stopped := b.preempted
+	p.mu.Unlock()
+	if stopped || ctx.Err() != nil {
+		return SearchResult{}, false
+	}
+	return res, true
+}
+
+// acquireIdle returns an idle searcher (there is one only while nothing
+// queues) for background search b, or else queues b and returns its
+// waiter.
+func (p *pool) acquireIdle(b *bgSearch) (*pooled, *poolWaiter) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.idle); n > 0 {
+		e := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.bgRunning[b] = struct{}{}
+		return e, nil
+	}
+	p.seq++
+	w := &poolWaiter{bg: b, seq: p.seq, got: make(chan *pooled, 1)}
+	p.background = append(p.background, w)
+	return nil, w
+}
+
+// abandonIdle takes background request w out of the queue, unless it was
+// already handed a searcher (then it reports false).
+func (p *pool) abandonIdle(w *poolWaiter) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if w.assigned {
+		return false
+	}
+	for i, x := range p.background {
+		if x == w {
+			p.background = append(p.background[:i:i], p.background[i+1:]...)
+			break
+		}
+	}
+	return true
+}
+
+// releaseIdle hands back the searcher background search b held.
+func (p *pool) releaseIdle(e *pooled, b *bgSearch) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.bgRunning, b)
+	p.handOutLocked(e, time.Now())
+}
+
+// waitingIdle returns how many background requests queue (for tests).
+func (p *pool) waitingIdle() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.background)
 }

@@ -194,6 +194,7 @@ func (r *room) commitLocked(rec *store.Game) error {
 	r.rec = *rec
 	if ended {
 		r.srv.gameEnded(r.id)
+		r.srv.gameFinished(r.id, rec.Owner) // the engine reviews it (analysis.go)
 	}
 	return nil
 }

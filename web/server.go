@@ -130,6 +130,10 @@ type Config struct {
 	// ExperienceRows caps the experience table (default
 	// store.DefaultExperienceRows).
 	ExperienceRows int
+	// AnalysisNodes is the engine's budget per position when it reviews a
+	// finished game (analysis.go; default DefaultAnalysisNodes, 200,000);
+	// negative: no reviews.
+	AnalysisNodes int
 	// PublicOrigin is the site's origin as browsers see it, such as
 	// "https://example.org": WebSocket URLs, the CSP, the PGN Site tag and
 	// the WebSocket Origin check use it. Empty: the request's scheme and
@@ -155,6 +159,7 @@ type Server struct {
 	closed   bool // under hub.mu
 	conns    sync.WaitGroup
 	tb       *syzygy.Tablebase // Config.SyzygyPath's tables, nil without
+	analysis *analyser         // the review queue; nil without an engine or reviews
 	sockets  socketCounts
 	creates  createLimits
 	// publicOrigin is Config.PublicOrigin parsed (nil when unset).
@@ -236,9 +241,15 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.pool = newPool(n, mk)
 	}
+	if err := s.startAnalysis(n); err != nil {
+		s.cancel()
+		s.closeTablebase()
+		return nil, err
+	}
 	s.routes()
 	s.startLearner()
 	if err := s.resumeAPIGames(); err != nil {
+		s.cancel() // the review workers stop
 		s.closeTablebase()
 		return nil, err
 	}

@@ -120,6 +120,7 @@ func (s *Server) handleWatchWS(w http.ResponseWriter, r *http.Request) {
 		conn.Close()
 		return
 	}
+	s.watchReview(c, g)
 	go c.writePump()
 	go s.readPump(c)
 }

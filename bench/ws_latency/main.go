@@ -6,6 +6,9 @@
 //	go run ./bench/ws_latency [-games 500] [-rounds 20] [-pause 100ms]
 //	(or bash bench/ws_latency.sh)
 //
+// With -review it measures the reviews of finished games instead
+// (review.go).
+//
 // It builds the real binary, starts `serve --no-engine` on a loopback port
 // with a temporary database, creates the games over HTTP, then opens one
 // WebSocket per game. Memory: the server's VmRSS (from /proc) with every
@@ -45,46 +48,67 @@ func main() {
 	games := flag.Int("games", 500, "concurrent games (one WebSocket each)")
 	rounds := flag.Int("rounds", 20, "move + take-back rounds per game")
 	pause := flag.Duration("pause", 100*time.Millisecond, "longest random pause between a game's messages")
+	review := flag.Bool("review", false, "measure the reviews of finished games instead (review.go): a 40-move game's review time, and what reviews on every core add to a level-1 reply")
+	backlog := flag.Int("backlog", 5, "with -review: finished 40-move games whose reviews run while the replies are timed")
+	replies := flag.Int("replies", 40, "with -review: level-1 replies timed without, then with, reviews running")
 	flag.Parse()
-	if err := run(*games, *rounds, *pause); err != nil {
+	var err error
+	if *review {
+		err = runReview(*backlog, *replies)
+	} else {
+		err = run(*games, *rounds, *pause)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "ws_latency:", err)
 		os.Exit(1)
 	}
 }
 
-func run(games, rounds int, pause time.Duration) error {
+// server is a running `knightwatch serve` on a loopback port.
+type server struct {
+	cmd  *exec.Cmd
+	base string // http://127.0.0.1:port
+	dir  string
+}
+
+// startServer builds the binary and starts it with a temporary database
+// and the extra serve flags; stop ends it and removes its files.
+func startServer(flags ...string) (*server, error) {
 	dir, err := os.MkdirTemp("", "kw-wslat-")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "knightwatch")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		return fmt.Errorf("go build: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("go build: %v\n%s", err, out)
 	}
-	// The server alone: no engine, and no learning from the games.
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "kw.db"), "--no-engine", "--experience=false")
+	// No learning from the games: every run plays the same engine.
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "kw.db"), "--experience=false"}, flags...)
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "KNIGHTWATCH_SECRET=")
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return err
+		os.RemoveAll(dir)
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return err
+		os.RemoveAll(dir)
+		return nil, err
 	}
-	defer func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		cmd.Wait()
-	}()
+	s := &server{cmd: cmd, dir: dir}
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil {
-		return fmt.Errorf("server did not start: %v", err)
+		s.stop()
+		return nil, fmt.Errorf("server did not start: %v", err)
 	}
 	base, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "Knightwatch listening on "), " ")
 	if !strings.HasPrefix(base, "http://") {
-		return fmt.Errorf("unexpected server output %q", line)
+		s.stop()
+		return nil, fmt.Errorf("unexpected server output %q", line)
 	}
+	s.base = base
 	go func() { // keep the pipe drained
 		b := make([]byte, 4096)
 		for {
@@ -93,6 +117,22 @@ func run(games, rounds int, pause time.Duration) error {
 			}
 		}
 	}()
+	return s, nil
+}
+
+func (s *server) stop() {
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	s.cmd.Wait()
+	os.RemoveAll(s.dir)
+}
+
+func run(games, rounds int, pause time.Duration) error {
+	srv, err := startServer("--no-engine")
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+	cmd, base := srv.cmd, srv.base
 
 	// Each game is its own visitor (its own cookie), as players are: the
 	// server caps sockets, unfinished games and game creation per visitor.

@@ -3,11 +3,14 @@
 // another to toggle an arrow; with Shift red, Alt blue, Ctrl (or Shift+Alt)
 // yellow, else green. Any left click (or tap) on the board clears them.
 // They are drawn in an SVG above the squares and pieces, below a dragged
-// piece, and never leave the page.
+// piece, and never leave the page. The page may also show one hint arrow
+// of its own (setHint: the review's best move), beneath the person's
+// marks, which a click does not clear.
 
 const FILES = 'abcdefgh';
 const SVG = 'http://www.w3.org/2000/svg';
 const COLOURS = { green: '#15781b', red: '#882020', blue: '#003088', yellow: '#e68f00' };
+const HINT = '#1b78d0';
 
 function colourOf(e) {
   if (e.ctrlKey || (e.shiftKey && e.altKey)) return 'yellow';
@@ -23,6 +26,7 @@ export class Annotations {
     this.board = board;
     this.shapes = []; // {from, to, colour}; to === from for a circle
     this.start = null; // {sq, id} of a right button held down
+    this.hint = ''; // UCI of the page's hint arrow, or ''
     this.svg = document.createElementNS(SVG, 'svg');
     this.svg.setAttribute('class', 'annotations');
     this.svg.setAttribute('viewBox', '0 0 8 8');
@@ -67,6 +71,27 @@ export class Annotations {
     this.render();
   }
 
+  /** setHint shows the page's hint arrow for a UCI move ('' for none). */
+  setHint(uci) {
+    const h = uci && uci.length >= 4 ? uci.slice(0, 4) : '';
+    if (h === this.hint) return;
+    this.hint = h;
+    this.render();
+  }
+
+  /** arrow is the SVG of an arrow from one square's centre to the head at another's. */
+  arrow(from, to, colour, marker, attrs, width, opacity) {
+    const [x1, y1] = this.centre(from);
+    const [x2, y2] = this.centre(to);
+    // Stop short of the target's centre so the head ends there.
+    const len = Math.hypot(x2 - x1, y2 - y1);
+    const k = (len - 0.3) / len;
+    const ex = x1 + (x2 - x1) * k;
+    const ey = y1 + (y2 - y1) * k;
+    return `<line ${attrs} x1="${x1}" y1="${y1}" x2="${ex.toFixed(3)}" y2="${ey.toFixed(3)}" ` +
+      `stroke="${colour}" stroke-width="${width}" stroke-linecap="round" marker-end="url(#${marker})" opacity="${opacity}"></line>`;
+  }
+
   /** centre is a square's middle in the SVG's 8x8 units, for the board's orientation. */
   centre(sq) {
     const f = FILES.indexOf(sq[0]);
@@ -76,11 +101,14 @@ export class Annotations {
 
   render() {
     let html = '<defs>';
-    for (const [name, c] of Object.entries(COLOURS)) {
+    for (const [name, c] of Object.entries({ ...COLOURS, hint: HINT })) {
       html += `<marker id="kw-arrowhead-${name}" orient="auto" markerWidth="4" markerHeight="8" refX="2.05" refY="2.01">` +
         `<path d="M0,0 V4 L3,2 Z" fill="${c}"></path></marker>`;
     }
     html += '</defs>';
+    if (this.hint && this.hint.slice(0, 2) !== this.hint.slice(2, 4)) {
+      html += this.arrow(this.hint.slice(0, 2), this.hint.slice(2, 4), HINT, 'kw-arrowhead-hint', `data-hint="${this.hint}"`, 0.2, 0.75);
+    }
     for (const s of this.shapes) {
       const c = COLOURS[s.colour];
       const [x1, y1] = this.centre(s.from);
@@ -88,14 +116,7 @@ export class Annotations {
         html += `<circle data-circle="${s.from}" data-colour="${s.colour}" cx="${x1}" cy="${y1}" r="0.45" fill="none" stroke="${c}" stroke-width="0.0625" opacity="0.8"></circle>`;
         continue;
       }
-      const [x2, y2] = this.centre(s.to);
-      // Stop short of the target's centre so the head ends there.
-      const len = Math.hypot(x2 - x1, y2 - y1);
-      const k = (len - 0.3) / len;
-      const ex = x1 + (x2 - x1) * k;
-      const ey = y1 + (y2 - y1) * k;
-      html += `<line data-arrow="${s.from}${s.to}" data-colour="${s.colour}" x1="${x1}" y1="${y1}" x2="${ex.toFixed(3)}" y2="${ey.toFixed(3)}" ` +
-        `stroke="${c}" stroke-width="0.16" stroke-linecap="round" marker-end="url(#kw-arrowhead-${s.colour})" opacity="0.8"></line>`;
+      html += this.arrow(s.from, s.to, c, `kw-arrowhead-${s.colour}`, `data-arrow="${s.from}${s.to}" data-colour="${s.colour}"`, 0.16, 0.8);
     }
     this.svg.innerHTML = html;
   }

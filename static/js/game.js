@@ -6,6 +6,7 @@ import { Board, parseBoard, pieceURL } from './board.js';
 import { premoveDests, premoveMove } from './premove.js';
 import { GameSocket } from './socket.js';
 import { Panel, sanWords, resultWords, endWords, turnWords, tablebaseWords } from './panel.js';
+import { Review } from './review.js';
 import * as sound from './sound.js';
 
 const root = document.querySelector('main.game-page');
@@ -29,6 +30,11 @@ let tablebaseAsked = ''; // the game whose values were asked for (once, when it 
 
 const board = new Board(boardEl, { onMove: requestMove, annotations: true });
 const panel = new Panel(root, { onPick: (ply) => showPly(ply) });
+const review = new Review(root, {
+  onPick: (ply) => showPly(ply),
+  board,
+  names: (color) => (state && color === state.human ? 'You' : 'Knightwatch'),
+});
 const socket = new GameSocket(socketURL(), {
   onMessage,
   onStatus: (up) => {
@@ -76,6 +82,15 @@ function onMessage(msg) {
       panel.say(msg.text || '');
       announce(msg.text || '');
       break;
+    case 'analysis': {
+      const was = review.done();
+      review.update(msg);
+      if (state) {
+        review.render(state, shown);
+        if (!was && review.done()) announce(reviewReadyWords());
+      }
+      break;
+    }
     case 'redirect':
       if (typeof msg.url === 'string' && msg.url.startsWith('/')) {
         socket.stop();
@@ -238,6 +253,15 @@ function redraw(anim, keepBoard) {
   panel.setClock(state.clock, state.status === 'over');
   panel.list(state, shown);
   showTablebase();
+  review.render(state, shown);
+}
+
+// reviewReadyWords announces a finished review: the person's accuracy.
+function reviewReadyWords() {
+  const mine = review.msg && review.msg[state.human];
+  return mine && typeof mine.accuracy === 'number'
+    ? `Analysis ready: your accuracy ${Math.round(mine.accuracy)}%, ${mine.blunders} blunders, ${mine.mistakes} mistakes.`
+    : 'Analysis ready.';
 }
 
 function squaresOf(uci) {
@@ -267,7 +291,9 @@ function showPly(n) {
   updateChrome();
   if (shown !== state.ply) {
     const m = state.moves[shown - 1];
-    const words = shown === 0 ? 'Start position' : `Reviewing move ${Math.ceil(shown / 2)}: ${sanWords(m.san)}`;
+    const advice = document.getElementById('review-advice');
+    let words = shown === 0 ? 'Start position' : `Reviewing move ${Math.ceil(shown / 2)}: ${sanWords(m.san)}`;
+    if (advice && !advice.hidden && advice.dataset.judgement) words += `. ${advice.textContent}`;
     announce(tbLine.hidden ? words : `${words}. ${tbLine.textContent}`);
   }
 }
@@ -335,6 +361,8 @@ function updateChrome() {
   setDisabled('draw', over);
   setDisabled('takeback', over || humanPlies === 0);
   moveInput.disabled = over;
+  // A finished game has no use for the move box: its room goes to the review.
+  moveForm.hidden = over;
   let title;
   if (over) title = `${resultWords(state.result)}`;
   else if (state.turn === state.human) title = 'Your turn';

@@ -6,6 +6,7 @@
 import { Board } from './board.js';
 import { GameSocket } from './socket.js';
 import { Panel, sanWords, endWords } from './panel.js';
+import { Review } from './review.js';
 
 const root = document.querySelector('main.watch-page');
 const boardEl = document.getElementById('board');
@@ -17,10 +18,23 @@ let shown = 0;
 let flipped = false;
 
 // No onMove: nothing on this board is movable (setMovable with no side).
-const board = new Board(boardEl, { onMove: () => {} });
+// Annotations: the review's best-move arrow (and the spectator's own marks).
+const board = new Board(boardEl, { onMove: () => {}, annotations: true });
 const panel = new Panel(root, { onPick: (ply) => showPly(ply) });
+const review = new Review(root, {
+  onPick: (ply) => showPly(ply),
+  board,
+  names: (color) => (state && color === state.human ? 'Player' : 'Knightwatch'),
+});
 const socket = new GameSocket(root.dataset.socket || '', {
-  onMessage: (msg) => { if (msg && msg.type === 'state') applyState(msg); },
+  onMessage: (msg) => {
+    if (!msg) return;
+    if (msg.type === 'state') applyState(msg);
+    else if (msg.type === 'analysis') {
+      review.update(msg);
+      if (state) review.render(state, shown);
+    }
+  },
   onStatus: (up) => {
     banner.hidden = up;
     if (!up) panel.freezeClocks();
@@ -71,6 +85,7 @@ function redraw(anim, keepBoard) {
   playerNames();
   panel.setClock(state.clock, state.status === 'over');
   panel.list(state, shown);
+  review.render(state, shown);
 }
 
 // playerNames names the players for a spectator: the Panel says "You"
