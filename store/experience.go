@@ -189,27 +189,50 @@ depth = CASE WHEN depth = 0 OR excluded.depth < depth THEN excluded.depth ELSE d
 	return learnt, nil
 }
 
-// RecordAnalysis stores an analysis' score of move (UCI) in the position
-// whose Polyglot key is key: cp centipawns for the side that plays it,
-// from a search of depth plies. A shallower analysis than the one stored
-// leaves the row as it is. The table is then trimmed to its cap. The
-// post-game analysis calls it for the move played and for its best move
-// at each ply, so that the engine learns which of its moves were mistakes.
+// AnalysedMove is an analysis' verdict on one move in one position: CP
+// centipawns for the side that plays Move (UCI) in the position whose
+// Polyglot key is Key, from a search of Depth plies.
+type AnalysedMove struct {
+	Key   uint64
+	Move  string
+	CP    int
+	Depth int
+}
+
+// RecordAnalysis stores one analysed move (see RecordAnalyses).
 func (s *Store) RecordAnalysis(key uint64, move string, cp, depth int) error {
-	if move == "" || len(move) > 8 || depth < 1 || cp < -100000 || cp > 100000 {
-		return fmt.Errorf("store: record analysis: invalid move %q, score %d or depth %d", move, cp, depth)
+	return s.RecordAnalyses([]AnalysedMove{{Key: key, Move: move, CP: cp, Depth: depth}})
+}
+
+// RecordAnalyses stores the analysed moves in one transaction. A
+// shallower analysis than the one stored leaves that row as it is; the
+// rows' game results are kept. The table is then trimmed to its cap. The
+// post-game review records the move played and the best move at each ply,
+// so that the engine learns which of its moves were mistakes. One invalid
+// entry refuses the whole batch, and nothing is written.
+func (s *Store) RecordAnalyses(moves []AnalysedMove) error {
+	for _, m := range moves {
+		if m.Move == "" || len(m.Move) > 8 || m.Depth < 1 || m.CP < -100000 || m.CP > 100000 {
+			return fmt.Errorf("store: record analysis: invalid move %q, score %d or depth %d", m.Move, m.CP, m.Depth)
+		}
 	}
+	if len(moves) == 0 {
+		return nil
+	}
+	now := time.Now()
 	err := s.db.Transaction(func(tx *gorm.DB) error {
-		err := tx.Exec(`INSERT INTO experiences (key, move, games, wins, draws, losses, weight, points, depth, analysis_cp, analysis_depth, updated_at)
+		for _, m := range moves {
+			err := tx.Exec(`INSERT INTO experiences (key, move, games, wins, draws, losses, weight, points, depth, analysis_cp, analysis_depth, updated_at)
 VALUES (?, ?, 0, 0, 0, 0, 0, 0, 0, ?, ?, ?)
 ON CONFLICT(key, move) DO UPDATE SET
 analysis_cp = CASE WHEN excluded.analysis_depth >= analysis_depth THEN excluded.analysis_cp ELSE analysis_cp END,
 analysis_depth = max(analysis_depth, excluded.analysis_depth), updated_at = excluded.updated_at`,
-			int64(key), move, cp, depth, time.Now()).Error
-		if err != nil {
-			return err
+				int64(m.Key), m.Move, m.CP, m.Depth, now).Error
+			if err != nil {
+				return err
+			}
 		}
-		return s.trimExperience(tx, 1)
+		return s.trimExperience(tx, len(moves))
 	})
 	if err != nil {
 		s.forgetCount()

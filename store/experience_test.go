@@ -334,3 +334,25 @@ func TestRecentLearntGames(t *testing.T) {
 		t.Errorf("got %+v", got)
 	}
 }
+
+// TestExperienceRecordAnalysesBatch: a batch is written whole, and one
+// invalid entry refuses it all, writing nothing.
+func TestExperienceRecordAnalysesBatch(t *testing.T) {
+	s, _ := openTemp(t)
+	bad := []AnalysedMove{{Key: 9, Move: "e2e4", CP: 30, Depth: 12}, {Key: 9, Move: "", CP: 0, Depth: 12}}
+	if err := s.RecordAnalyses(bad); err == nil {
+		t.Fatal("a batch with an empty move: no error")
+	}
+	if rows, err := s.ExperienceFor(9); err != nil || len(rows) != 0 {
+		t.Fatalf("after a refused batch: %v, %v; want nothing written", rows, err)
+	}
+	good := []AnalysedMove{{Key: 9, Move: "e2e4", CP: 30, Depth: 12}, {Key: 9, Move: "g2g4", CP: -180, Depth: 12}, {Key: 10, Move: "e7e5", CP: -25, Depth: 11}}
+	if err := s.RecordAnalyses(good); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range good {
+		if r := row(t, s, m.Key, m.Move); r.AnalysisCP != m.CP || r.AnalysisDepth != m.Depth || r.Games != 0 {
+			t.Errorf("%+v stored as %+v", m, r)
+		}
+	}
+}

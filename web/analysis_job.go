@@ -304,6 +304,11 @@ func (a *analyser) save(j *reviewJob, final bool) {
 	if err != nil {
 		a.srv.logf("review of %s: %v", j.id, err)
 	}
+	if final && err == nil {
+		// Complete and saved: j's positions, moves and plies no longer
+		// change, and the engine learns from them (experience_review.go).
+		a.srv.reviewEnded(j.id, reviewLessons(j.positions, j.moves, j.plies))
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if err != nil && !final {

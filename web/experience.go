@@ -13,6 +13,11 @@ package web
 // ended while the queue was full or just before a stop; paced, so that it
 // holds the database's one writer at most half the time.
 //
+// A complete review of a finished game (analysis.go) teaches too: its
+// scores of the move played and of the best move at each ply are handed
+// to the learner (Server.reviewEnded, never blocking) and recorded in one
+// transaction (store.RecordAnalyses).
+//
 // Reading happens in the search's goroutine, before it asks the pool for
 // an engine: one indexed read by the position's key (store.ExperienceFor).
 
@@ -34,6 +39,10 @@ const (
 	learnQueue = 256
 	// learnBatch is how many unlearnt games one catch-up read fetches.
 	learnBatch = 100
+	// reviewQueue bounds the reviews waiting to be learnt from; a review
+	// that finds it full is not learnt (it is logged), since reviews come
+	// at most as fast as the engine can make them.
+	reviewQueue = 64
 	// minLearnPlies: a game decided off the board (resignation, time,
 	// agreement) in fewer plies teaches nothing: its result says nothing
 	// about its few moves.
@@ -42,9 +51,11 @@ const (
 
 // learner learns from finished games in the background.
 type learner struct {
-	srv    *Server
-	queue  chan string
-	behind atomic.Bool // the queue overflowed: catch up from the database
+	srv   *Server
+	queue chan string
+	// reviews carries complete reviews' analysed moves (reviewLessons).
+	reviews chan []store.AnalysedMove
+	behind  atomic.Bool // the queue overflowed: catch up from the database
 	// learnt counts the games recorded (for tests and the page).
 	learnt atomic.Int64
 }
@@ -57,7 +68,7 @@ func (s *Server) startLearner() {
 	if s.cfg.ExperienceRows > 0 {
 		s.store.SetExperienceCap(s.cfg.ExperienceRows)
 	}
-	l := &learner{srv: s, queue: make(chan string, learnQueue)}
+	l := &learner{srv: s, queue: make(chan string, learnQueue), reviews: make(chan []store.AnalysedMove, reviewQueue)}
 	l.behind.Store(true) // the first catch-up, at start
 	s.learn = l
 	s.conns.Add(1)
@@ -71,6 +82,19 @@ func (s *Server) startLearner() {
 func (s *Server) gameEnded(id string) {
 	if s.learn != nil {
 		s.learn.notify(id)
+	}
+}
+
+// reviewEnded hands the learner what the complete review of game id
+// teaches (reviewLessons).
+func (s *Server) reviewEnded(id string, moves []store.AnalysedMove) {
+	if s.learn == nil || len(moves) == 0 {
+		return
+	}
+	select {
+	case s.learn.reviews <- moves:
+	default:
+		s.logf("experience: the review of game %s is not learnt: %d reviews wait already", id, reviewQueue)
 	}
 }
 
@@ -100,6 +124,10 @@ func (l *learner) run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
+		case moves := <-l.reviews:
+			if err := l.srv.store.RecordAnalyses(moves); err != nil {
+				l.srv.logf("experience: %v", err)
+			}
 		case id := <-l.queue:
 			if id == "" {
 				continue

@@ -156,9 +156,6 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 		cfg.Searchers = o.searchers
 	}
 	cfg.Experience = o.experience
-	if o.searchers > 0 {
-		cfg.Searchers = o.searchers
-	}
 	if o.createRate == 0 {
 		// Tests create games at machine speed; TestCreationLimits sets
 		// its own rate.
