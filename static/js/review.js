@@ -257,7 +257,9 @@ export class Review {
       b.classList.remove('j-inaccuracy', 'j-mistake', 'j-blunder');
       delete b.dataset.judgement;
       if (b.dataset.baseLabel) b.setAttribute('aria-label', b.dataset.baseLabel);
-      b.removeAttribute('title');
+      // A move chosen from experience keeps its sentence as the tooltip.
+      const base = b.dataset.experience || '';
+      if (base) b.title = base; else b.removeAttribute('title');
       const i = Number(b.dataset.ply);
       const p = plies && plies[i];
       const j = p && JUDGEMENTS[p.judgement];
@@ -271,7 +273,7 @@ export class Review {
       s.setAttribute('aria-hidden', 'true');
       b.append(s);
       const words = `${j.word}.${best ? ` Best was ${best}.` : ''}`;
-      b.title = words;
+      b.title = base ? `${words} ${base}` : words;
       if (!b.dataset.baseLabel) b.dataset.baseLabel = b.getAttribute('aria-label') || b.textContent;
       b.setAttribute('aria-label', `${b.dataset.baseLabel}. ${words}`);
     }
