@@ -15,6 +15,13 @@ import (
 // test ends.
 func holdWriteLock(t *testing.T, path string) {
 	t.Helper()
+	t.Cleanup(holdWriteLockUntil(t, path))
+}
+
+// holdWriteLockUntil is holdWriteLock until release is called (at most
+// once; the test's cleanup need not call it).
+func holdWriteLockUntil(t *testing.T, path string) (release func()) {
+	t.Helper()
 	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=5000")
 	if err != nil {
 		t.Fatal(err)
@@ -30,11 +37,16 @@ func holdWriteLock(t *testing.T, path string) {
 	if _, err := conn.ExecContext(ctx, "INSERT INTO settings (key, value) VALUES ('held', 'x')"); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		conn.ExecContext(ctx, "ROLLBACK")
-		conn.Close()
-		db.Close()
-	})
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			conn.ExecContext(ctx, "ROLLBACK")
+			conn.Close()
+			db.Close()
+		})
+	}
+	t.Cleanup(release)
+	return release
 }
 
 // TestPagesDoNotWaitForWriteLock: with the write lock held by another
@@ -174,5 +186,96 @@ func TestJoinDoesNotHoldHubDuringRead(t *testing.T) {
 	r.mu.Unlock()
 	if n != 2 {
 		t.Errorf("the slow game's room has %d tabs, want 2", n)
+	}
+}
+
+// TestListActionsDoNotHoldHub: while a Resign or Delete from the home
+// page's list waits for the database (another process holds the write
+// lock), tabs joining other games get their state, before that action
+// has returned; once the lock is released the action completes. Under
+// the old locking the action ran under hub.mu from its first read to its
+// last write, so every join waited for it.
+func TestListActionsDoNotHoldHub(t *testing.T) {
+	tests := []struct {
+		action string
+		recon  bool
+		open   bool // a tab has the game open (its room is live)
+	}{
+		{"resign", false, false},
+		{"resign", false, true},
+		{"resign", true, false},
+		{"resign", true, true},
+		{"delete", false, false},
+		{"delete", false, true},
+		{"delete", true, false},
+		{"delete", true, true},
+	}
+	for _, tc := range tests {
+		name := tc.action
+		if tc.recon {
+			name += " recon"
+		}
+		if tc.open {
+			name += " open"
+		}
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t, envOpts{noEngine: true})
+			c := e.browser()
+			var id string
+			if tc.recon {
+				id = e.newRecon(c, "white", "random", "15+5")
+			} else {
+				id = e.newGame(c, form("white", "1", "standard", "none"))
+			}
+			var others []string
+			for i := 0; i < 3; i++ {
+				others = append(others, e.newGame(c, form("white", "1", "standard", "none")))
+			}
+			if tc.open {
+				e.mustDial(c, id).next(5 * time.Second)
+			}
+			release := holdWriteLockUntil(t, e.dbPath)
+			done := make(chan int, 1)
+			go func() {
+				code, _ := e.postList(c, id, tc.action, e.ts.URL)
+				done <- code
+			}()
+			time.Sleep(300 * time.Millisecond) // let it reach the write
+
+			var wg sync.WaitGroup
+			errs := make(chan string, len(others))
+			for _, oid := range others {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					w, _, err := e.dial(c, oid)
+					if err != nil {
+						errs <- "dial " + oid + ": " + err.Error()
+						return
+					}
+					if m, ok := w.next(10 * time.Second); !ok || m.Type != "state" {
+						errs <- "no state for " + oid
+					}
+				}()
+			}
+			wg.Wait()
+			code := 0
+			select {
+			case code = <-done:
+				t.Errorf("the %s (%d) returned before the joins of other games could finish: they waited for it", tc.action, code)
+			default:
+			}
+			close(errs)
+			for msg := range errs {
+				t.Error(msg)
+			}
+			release()
+			if code == 0 {
+				code = <-done
+			}
+			if code != http.StatusSeeOther {
+				t.Errorf("%s: %d", tc.action, code)
+			}
+		})
 	}
 }

@@ -281,44 +281,13 @@ func (s *Server) handleListDelete(w http.ResponseWriter, r *http.Request) {
 const resignedNotice = "You resigned this game from your list of games."
 
 // resignFromList resigns the owner's game id as the game page would, in
-// its room: the open one, or one built for the moment and closed again.
-// hub.mu is held throughout (once no room of the game is being opened
-// or closed), so no tab can open a room meanwhile.
+// its room: the open one, or one built for the moment under the game's
+// gate (so that no tab opens a room meanwhile) and closed again. hub.mu is
+// held only to look the room up or to take the gate, never across a read
+// or a commit.
 func (s *Server) resignFromList(id, owner string) error {
-	s.hub.mu.Lock()
-	defer s.hub.mu.Unlock()
-	s.waitGateLocked(id) // a room being opened or closed: wait for it
-	if s.closed {
-		return errRoomGone
-	}
-	now := time.Now()
 	if strings.HasPrefix(id, store.ReconIDPrefix) {
-		rec, err := s.store.GetOwnedReconGame(id, owner)
-		if err != nil {
-			return err
-		}
-		if rec.Status != store.StatusPlaying {
-			return notUnfinished(rec.Status)
-		}
-		rr, live := s.hub.recon[id]
-		if !live {
-			if rr, err = s.loadReconRoom(rec); err != nil {
-				return err
-			}
-		}
-		rr.mu.Lock()
-		defer rr.mu.Unlock()
-		perr := rr.resignLocked(now)
-		if live && perr == nil {
-			for c := range rr.clients {
-				c.trySend(encodeNotice(resignedNotice))
-			}
-			rr.broadcastStateLocked(now)
-		}
-		if !live {
-			rr.shutdownLocked(now)
-		}
-		return protoToErr(perr)
+		return s.resignReconFromList(id, owner)
 	}
 	rec, err := s.store.GetOwnedGame(id, owner)
 	if err != nil {
@@ -327,24 +296,124 @@ func (s *Server) resignFromList(id, owner string) error {
 	if rec.Status != store.StatusPlaying {
 		return notUnfinished(rec.Status)
 	}
-	rm, live := s.hub.rooms[id]
-	if !live {
-		g, human, err := buildGame(rec)
-		if err != nil {
-			return err
+	for {
+		s.hub.mu.Lock()
+		s.waitGateLocked(id) // a room being opened or closed: wait for it
+		if s.closed {
+			s.hub.mu.Unlock()
+			return errRoomGone
 		}
-		rm = &room{srv: s, id: id, rec: *rec, g: g, human: human, clients: map[*client]struct{}{}}
+		if rm := s.hub.rooms[id]; rm != nil {
+			s.hub.mu.Unlock()
+			rm.mu.Lock()
+			if rm.closed { // its last tab left meanwhile: look again
+				rm.mu.Unlock()
+				continue
+			}
+			now := time.Now()
+			perr := rm.resignLocked(now)
+			if perr == nil {
+				rm.broadcastLocked(encodeNotice(resignedNotice))
+				rm.broadcastStateLocked(now)
+			}
+			rm.mu.Unlock()
+			return protoToErr(perr)
+		}
+		s.takeGateLocked(id)
+		s.hub.mu.Unlock()
+		err := s.resignUnopened(id, owner)
+		s.hub.mu.Lock()
+		s.releaseGateLocked(id)
+		s.hub.mu.Unlock()
+		return err
 	}
+}
+
+// resignUnopened resigns game id, which no tab has open, in a room built
+// for the moment; the caller holds the game's gate. The record is read
+// again: a room may have closed since the caller's read, committing its
+// clock or the game's end.
+func (s *Server) resignUnopened(id, owner string) error {
+	rec, err := s.store.GetOwnedGame(id, owner)
+	if err != nil {
+		return err
+	}
+	if rec.Status != store.StatusPlaying {
+		return notUnfinished(rec.Status)
+	}
+	g, human, err := buildGame(rec)
+	if err != nil {
+		return err
+	}
+	rm := &room{srv: s, id: id, rec: *rec, g: g, human: human, clients: map[*client]struct{}{}}
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
+	now := time.Now()
 	perr := rm.resignLocked(now)
-	if live && perr == nil {
-		rm.broadcastLocked(encodeNotice(resignedNotice))
-		rm.broadcastStateLocked(now)
+	rm.shutdownLocked(now)
+	return protoToErr(perr)
+}
+
+// resignReconFromList is resignFromList for Reconnaissance Chess.
+func (s *Server) resignReconFromList(id, owner string) error {
+	rec, err := s.store.GetOwnedReconGame(id, owner)
+	if err != nil {
+		return err
 	}
-	if !live {
-		rm.shutdownLocked(now)
+	if rec.Status != store.StatusPlaying {
+		return notUnfinished(rec.Status)
 	}
+	for {
+		s.hub.mu.Lock()
+		s.waitGateLocked(id)
+		if s.closed {
+			s.hub.mu.Unlock()
+			return errRoomGone
+		}
+		if rr := s.hub.recon[id]; rr != nil {
+			s.hub.mu.Unlock()
+			rr.mu.Lock()
+			if rr.closed {
+				rr.mu.Unlock()
+				continue
+			}
+			now := time.Now()
+			perr := rr.resignLocked(now)
+			if perr == nil {
+				rr.broadcastLocked(encodeNotice(resignedNotice))
+				rr.broadcastStateLocked(now)
+			}
+			rr.mu.Unlock()
+			return protoToErr(perr)
+		}
+		s.takeGateLocked(id)
+		s.hub.mu.Unlock()
+		err := s.resignReconUnopened(id, owner)
+		s.hub.mu.Lock()
+		s.releaseGateLocked(id)
+		s.hub.mu.Unlock()
+		return err
+	}
+}
+
+// resignReconUnopened is resignUnopened for Reconnaissance Chess.
+func (s *Server) resignReconUnopened(id, owner string) error {
+	rec, err := s.store.GetOwnedReconGame(id, owner)
+	if err != nil {
+		return err
+	}
+	if rec.Status != store.StatusPlaying {
+		return notUnfinished(rec.Status)
+	}
+	rr, err := s.loadReconRoom(rec)
+	if err != nil {
+		return err
+	}
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	now := time.Now()
+	perr := rr.resignLocked(now)
+	rr.shutdownLocked(now)
 	return protoToErr(perr)
 }
 
@@ -366,39 +435,14 @@ func protoToErr(perr *ProtoError) error {
 }
 
 // deleteFromList soft-deletes the owner's unfinished game id. A room open
-// on it is shut first (its clock charged and committed, the engine or bot
-// stopped), and its tabs are sent home with a notice, then disconnected.
+// on it is taken out of the hub and shut (its clock charged and
+// committed, the engine or bot stopped), and its tabs are sent home with a
+// notice, then disconnected. All of it happens under the game's gate,
+// which keeps tabs from opening the game meanwhile, and none of it under
+// hub.mu.
 func (s *Server) deleteFromList(id, owner string) error {
-	s.hub.mu.Lock()
-	defer s.hub.mu.Unlock()
-	s.waitGateLocked(id) // a room being opened or closed: wait for it
-	if s.closed {
-		return errRoomGone
-	}
-	now := time.Now()
-	var clients map[*client]struct{}
 	if strings.HasPrefix(id, store.ReconIDPrefix) {
-		rec, err := s.store.GetOwnedReconGame(id, owner)
-		if err != nil {
-			return err
-		}
-		if rec.Status != store.StatusPlaying {
-			return notUnfinished(rec.Status)
-		}
-		if rr := s.hub.recon[id]; rr != nil {
-			rr.mu.Lock()
-			if rr.over() {
-				rr.mu.Unlock()
-				return errNotUnfinished
-			}
-			rr.shutdownLocked(now)
-			clients, rr.clients = rr.clients, map[*client]struct{}{}
-			delete(s.hub.recon, id)
-			rr.mu.Unlock()
-		}
-		err = s.store.DeleteReconGame(id, owner)
-		kick(clients, err == nil)
-		return err
+		return s.deleteReconFromList(id, owner)
 	}
 	rec, err := s.store.GetOwnedGame(id, owner)
 	if err != nil {
@@ -407,22 +451,112 @@ func (s *Server) deleteFromList(id, owner string) error {
 	if rec.Status != store.StatusPlaying {
 		return notUnfinished(rec.Status)
 	}
-	if rm := s.hub.rooms[id]; rm != nil {
+	s.hub.mu.Lock()
+	s.takeGateLocked(id)
+	if s.closed {
+		s.releaseGateLocked(id)
+		s.hub.mu.Unlock()
+		return errRoomGone
+	}
+	rm := s.hub.rooms[id]
+	delete(s.hub.rooms, id) // a gate held means no room in the hub
+	s.hub.mu.Unlock()
+
+	var clients map[*client]struct{}
+	keep := false // the game ended meanwhile: its room stays
+	if rm != nil {
 		rm.mu.Lock()
-		if rm.over() {
-			rm.mu.Unlock()
-			return errNotUnfinished
+		switch {
+		case rm.closed: // its last tab left meanwhile
+		case rm.over():
+			keep, err = true, errNotUnfinished
+		default:
+			rm.shutdownLocked(time.Now())
+			clients, rm.clients = rm.clients, map[*client]struct{}{}
+			for c := range rm.watchers {
+				c.stop() // a spectator is simply let go: the game is gone
+			}
+			rm.watchers = map[*client]struct{}{}
 		}
-		rm.shutdownLocked(now)
-		clients, rm.clients = rm.clients, map[*client]struct{}{}
-		for c := range rm.watchers {
-			c.stop() // a spectator is simply let go: the game is gone
-		}
-		rm.watchers = map[*client]struct{}{}
-		delete(s.hub.rooms, id)
 		rm.mu.Unlock()
 	}
-	err = s.store.DeleteGame(id, owner)
+	if err == nil {
+		err = s.store.DeleteGame(id, owner)
+		if errors.Is(err, store.ErrNotFound) && rm == nil {
+			// Ended or deleted since the read above, by a room now closed.
+			if r, rerr := s.store.GetOwnedGame(id, owner); rerr == nil {
+				err = notUnfinished(r.Status)
+			}
+		}
+	}
+
+	s.hub.mu.Lock()
+	if keep {
+		rm.mu.Lock()
+		if !rm.closed {
+			s.hub.rooms[id] = rm
+		}
+		rm.mu.Unlock()
+	}
+	s.releaseGateLocked(id)
+	s.hub.mu.Unlock()
+	kick(clients, err == nil)
+	return err
+}
+
+// deleteReconFromList is deleteFromList for Reconnaissance Chess.
+func (s *Server) deleteReconFromList(id, owner string) error {
+	rec, err := s.store.GetOwnedReconGame(id, owner)
+	if err != nil {
+		return err
+	}
+	if rec.Status != store.StatusPlaying {
+		return notUnfinished(rec.Status)
+	}
+	s.hub.mu.Lock()
+	s.takeGateLocked(id)
+	if s.closed {
+		s.releaseGateLocked(id)
+		s.hub.mu.Unlock()
+		return errRoomGone
+	}
+	rr := s.hub.recon[id]
+	delete(s.hub.recon, id)
+	s.hub.mu.Unlock()
+
+	var clients map[*client]struct{}
+	keep := false
+	if rr != nil {
+		rr.mu.Lock()
+		switch {
+		case rr.closed:
+		case rr.over():
+			keep, err = true, errNotUnfinished
+		default:
+			rr.shutdownLocked(time.Now())
+			clients, rr.clients = rr.clients, map[*client]struct{}{}
+		}
+		rr.mu.Unlock()
+	}
+	if err == nil {
+		err = s.store.DeleteReconGame(id, owner)
+		if errors.Is(err, store.ErrNotFound) && rr == nil {
+			if r, rerr := s.store.GetOwnedReconGame(id, owner); rerr == nil {
+				err = notUnfinished(r.Status)
+			}
+		}
+	}
+
+	s.hub.mu.Lock()
+	if keep {
+		rr.mu.Lock()
+		if !rr.closed {
+			s.hub.recon[id] = rr
+		}
+		rr.mu.Unlock()
+	}
+	s.releaseGateLocked(id)
+	s.hub.mu.Unlock()
 	kick(clients, err == nil)
 	return err
 }
