@@ -279,3 +279,64 @@ func TestListActionsDoNotHoldHub(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteLockDuringPlay: another process holds the write lock past the
+// busy timeout (5 s) while the engine's move is saved, then while the
+// person's is. The engine's move waits, with a notice, and is played by
+// itself once the lock is released; the person's move is refused in words
+// and plays when sent again. Nothing acknowledged is lost. (About 11 s;
+// not in -short.)
+func TestWriteLockDuringPlay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out the busy timeout twice")
+	}
+	searching := make(chan struct{})
+	locked := make(chan struct{})
+	hs := &hookSearcher{}
+	hs.hook = func(n int) {
+		if n == 2 {
+			searching <- struct{}{}
+			<-locked
+		}
+	}
+	e := newEnv(t, envOpts{searcher: hs, saveRetryFirst: 20 * time.Millisecond, saveRetryMax: 100 * time.Millisecond})
+	c := e.browser()
+	id := e.newGame(c, form("white", "1", "standard", "5+3"))
+	w := e.mustDial(c, id)
+	w.state()
+	w.send(`{"type":"move","move":"e2e4","ply":0}`)
+	w.stateAt(2)
+	w.send(`{"type":"move","move":"d2d4","ply":2}`)
+	<-searching
+	release := holdWriteLockUntil(t, e.dbPath)
+	close(locked)
+	if m := w.waitFor("notice", func(m anyMsg) bool { return m.Type == "notice" }); m.Text != engineMoveUnsavedNotice {
+		t.Errorf("notice %q", m.Text)
+	}
+	s := w.sync()
+	if s.Ply != 3 || !s.Saving || !s.Thinking {
+		t.Fatalf("while the lock is held: ply %d saving %v thinking %v", s.Ply, s.Saving, s.Thinking)
+	}
+	checkNothingLost(t, e, id, s)
+	release()
+	s = w.waitFor("the engine's move", func(m anyMsg) bool { return m.Type == "state" && m.state.Ply == 4 }).state
+	if s.Saving || s.Thinking {
+		t.Errorf("after the release: saving %v thinking %v", s.Saving, s.Thinking)
+	}
+	checkNothingLost(t, e, id, s)
+
+	release = holdWriteLockUntil(t, e.dbPath)
+	w.send(`{"type":"move","move":"g1f3","ply":4}`)
+	m := w.waitFor("error", func(m anyMsg) bool { return m.Type == "error" })
+	if m.Code != CodeServer || m.Message != moveUnsavedText {
+		t.Errorf("move while the lock is held: %s", m.raw)
+	}
+	release()
+	s = w.sync()
+	if s.Ply != 4 {
+		t.Errorf("after the refusal: ply %d", s.Ply)
+	}
+	checkNothingLost(t, e, id, s)
+	w.send(`{"type":"move","move":"g1f3","ply":4}`)
+	checkNothingLost(t, e, id, w.stateAt(6))
+}

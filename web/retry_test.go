@@ -232,3 +232,16 @@ func TestOwnActionsFailCleanly(t *testing.T) {
 		})
 	}
 }
+
+// checkNothingLost compares the stored game with the moves the person
+// was last shown.
+func checkNothingLost(t *testing.T, e *testEnv, id string, s *StateMessage) {
+	t.Helper()
+	var shown []string
+	for _, m := range s.Moves {
+		shown = append(shown, m.UCI)
+	}
+	if got, want := strings.Join(e.row(id).MoveList(), " "), strings.Join(shown, " "); got != want {
+		t.Errorf("stored moves %q, shown %q", got, want)
+	}
+}
