@@ -60,7 +60,7 @@ func parseSecondsClock(v string) (clock, increment time.Duration, err error) {
 }
 
 func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH] [--syzygy DIRS] [--trust-proxy] [--public-origin URL]", stderr)
+	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH] [--syzygy DIRS] [--trust-proxy] [--public-origin URL] [--read-timeout D]", stderr)
 	addr := fs.String("addr", envOr("KNIGHTWATCH_ADDR", ":8080"), "listen address (env KNIGHTWATCH_ADDR)")
 	dbPath := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"), "SQLite database path (env KNIGHTWATCH_DB)")
 	noEngine := fs.Bool("no-engine", false, "never let the engine reply (for benchmarks of the server alone)")
@@ -70,8 +70,13 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		"trust X-Forwarded-Proto from a TLS-terminating proxy: \"https\" there makes the session cookie Secure, sends HSTS and uses wss:// (env KNIGHTWATCH_TRUST_PROXY=1); leave off when clients connect directly")
 	publicOrigin := fs.String("public-origin", os.Getenv("KNIGHTWATCH_PUBLIC_ORIGIN"),
 		"the site's origin as browsers see it, such as https://example.org, for WebSocket URLs, the CSP, the PGN Site tag and the WebSocket Origin check (env KNIGHTWATCH_PUBLIC_ORIGIN; default: the request's scheme and a validated Host)")
+	readTimeout := fs.Duration("read-timeout", web.DefaultRequestReadTimeout,
+		"the longest one request's body may take to arrive (forms, API calls, uploads; not WebSockets): a body trickled in slower is cut off")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *readTimeout <= 0 {
+		return fmt.Errorf("--read-timeout must be above zero, got %v", *readTimeout)
 	}
 	clock, increment, err := parseSecondsClock(*rbcClock)
 	if err != nil {
@@ -105,6 +110,8 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		SyzygyPath:   *syzygyPath,
 		TrustProxy:   *trustProxy,
 		PublicOrigin: *publicOrigin,
+
+		RequestReadTimeout: *readTimeout,
 	})
 	if err != nil {
 		return err
