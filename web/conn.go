@@ -25,7 +25,9 @@ const (
 	// it, messages over MaxMessageBytes are read, discarded and answered
 	// with too_large, so one oversize frame does not cost the tab its game.
 	hardReadLimit = 64 << 10
-	sendQueue     = 32
+	// sendQueue is the least length of a socket's send queue
+	// (sendQueueLen).
+	sendQueue = 32
 )
 
 // client is one open tab's WebSocket. Only readPump reads the connection
@@ -98,7 +100,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return // Upgrade has already replied (403 for a foreign origin)
 	}
-	c := &client{conn: conn, send: make(chan []byte, sendQueue), done: make(chan struct{}), release: release}
+	c := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release}
 	if err := s.join(id, c); err != nil {
 		release()
 		if errors.Is(err, errGameDeleted) {
