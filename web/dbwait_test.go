@@ -1,53 +1,14 @@
 package web
 
 import (
-	"context"
-	"database/sql"
 	"io"
 	"net/http"
 	"sync"
 	"testing"
 	"time"
+
+	"knightwatch/store/storetest"
 )
-
-// holdWriteLock takes SQLite's write lock on path from a connection of its
-// own, as another process would (BEGIN IMMEDIATE plus an insert), until the
-// test ends.
-func holdWriteLock(t *testing.T, path string) {
-	t.Helper()
-	t.Cleanup(holdWriteLockUntil(t, path))
-}
-
-// holdWriteLockUntil is holdWriteLock until release is called (at most
-// once; the test's cleanup need not call it).
-func holdWriteLockUntil(t *testing.T, path string) (release func()) {
-	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=5000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(ctx, "INSERT INTO settings (key, value) VALUES ('held', 'x')"); err != nil {
-		t.Fatal(err)
-	}
-	var once sync.Once
-	release = func() {
-		once.Do(func() {
-			conn.ExecContext(ctx, "ROLLBACK")
-			conn.Close()
-			db.Close()
-		})
-	}
-	t.Cleanup(release)
-	return release
-}
 
 // TestPagesDoNotWaitForWriteLock: with the write lock held by another
 // process and one of the server's own writes waiting for it, a new
@@ -57,7 +18,7 @@ func TestPagesDoNotWaitForWriteLock(t *testing.T) {
 	e := newEnv(t, envOpts{noEngine: true})
 	c := e.browser()
 	id := e.newGame(c, form("white", "1", "standard", "none"))
-	holdWriteLock(t, e.dbPath)
+	storetest.HoldWriteLock(t, e.dbPath)
 	go e.store.SetSetting("pending", "write") // waits for the lock on the writer
 	time.Sleep(100 * time.Millisecond)
 
@@ -234,7 +195,7 @@ func TestListActionsDoNotHoldHub(t *testing.T) {
 			if tc.open {
 				e.mustDial(c, id).next(5 * time.Second)
 			}
-			release := holdWriteLockUntil(t, e.dbPath)
+			release := storetest.HoldWriteLock(t, e.dbPath)
 			done := make(chan int, 1)
 			go func() {
 				code, _ := e.postList(c, id, tc.action, e.ts.URL)
@@ -308,7 +269,7 @@ func TestWriteLockDuringPlay(t *testing.T) {
 	w.stateAt(2)
 	w.send(`{"type":"move","move":"d2d4","ply":2}`)
 	<-searching
-	release := holdWriteLockUntil(t, e.dbPath)
+	release := storetest.HoldWriteLock(t, e.dbPath)
 	close(locked)
 	if m := w.waitFor("notice", func(m anyMsg) bool { return m.Type == "notice" }); m.Text != engineMoveUnsavedNotice {
 		t.Errorf("notice %q", m.Text)
@@ -325,7 +286,7 @@ func TestWriteLockDuringPlay(t *testing.T) {
 	}
 	checkNothingLost(t, e, id, s)
 
-	release = holdWriteLockUntil(t, e.dbPath)
+	release = storetest.HoldWriteLock(t, e.dbPath)
 	w.send(`{"type":"move","move":"g1f3","ply":4}`)
 	m := w.waitFor("error", func(m anyMsg) bool { return m.Type == "error" })
 	if m.Code != CodeServer || m.Message != moveUnsavedText {
