@@ -286,15 +286,9 @@ const resignedNotice = "You resigned this game from your list of games."
 // held only to look the room up or to take the gate, never across a read
 // or a commit.
 func (s *Server) resignFromList(id, owner string) error {
-	if strings.HasPrefix(id, store.ReconIDPrefix) {
-		return s.resignReconFromList(id, owner)
-	}
-	rec, err := s.store.GetOwnedGame(id, owner)
-	if err != nil {
+	k := s.listKindOf(id)
+	if err := k.check(id, owner); err != nil {
 		return err
-	}
-	if rec.Status != store.StatusPlaying {
-		return notUnfinished(rec.Status)
 	}
 	for {
 		s.hub.mu.Lock()
@@ -303,25 +297,25 @@ func (s *Server) resignFromList(id, owner string) error {
 			s.hub.mu.Unlock()
 			return errRoomGone
 		}
-		if rm := s.hub.rooms[id]; rm != nil {
+		if r := k.live(id); r != nil {
 			s.hub.mu.Unlock()
-			rm.mu.Lock()
-			if rm.closed { // its last tab left meanwhile: look again
-				rm.mu.Unlock()
+			r.lock()
+			if r.closedLocked() { // its last tab left meanwhile: look again
+				r.unlock()
 				continue
 			}
 			now := time.Now()
-			perr := rm.resignLocked(now)
+			perr := r.resignLocked(now)
 			if perr == nil {
-				rm.broadcastLocked(encodeNotice(resignedNotice))
-				rm.broadcastStateLocked(now)
+				r.broadcastLocked(encodeNotice(resignedNotice))
+				r.broadcastStateLocked(now)
 			}
-			rm.mu.Unlock()
+			r.unlock()
 			return protoToErr(perr)
 		}
 		s.takeGateLocked(id)
 		s.hub.mu.Unlock()
-		err := s.resignUnopened(id, owner)
+		err := s.resignUnopened(k, id, owner)
 		s.hub.mu.Lock()
 		s.releaseGateLocked(id)
 		s.hub.mu.Unlock()
@@ -333,87 +327,19 @@ func (s *Server) resignFromList(id, owner string) error {
 // for the moment; the caller holds the game's gate. The record is read
 // again: a room may have closed since the caller's read, committing its
 // clock or the game's end.
-func (s *Server) resignUnopened(id, owner string) error {
-	rec, err := s.store.GetOwnedGame(id, owner)
+func (s *Server) resignUnopened(k *listKind, id, owner string) error {
+	if err := k.check(id, owner); err != nil {
+		return err
+	}
+	r, err := k.load(id)
 	if err != nil {
 		return err
 	}
-	if rec.Status != store.StatusPlaying {
-		return notUnfinished(rec.Status)
-	}
-	g, human, err := buildGame(rec)
-	if err != nil {
-		return err
-	}
-	rm := &room{srv: s, id: id, rec: *rec, g: g, human: human, clients: map[*client]struct{}{}}
-	rm.mu.Lock()
-	defer rm.mu.Unlock()
+	r.lock()
+	defer r.unlock()
 	now := time.Now()
-	perr := rm.resignLocked(now)
-	rm.shutdownLocked(now)
-	return protoToErr(perr)
-}
-
-// resignReconFromList is resignFromList for Reconnaissance Chess.
-func (s *Server) resignReconFromList(id, owner string) error {
-	rec, err := s.store.GetOwnedReconGame(id, owner)
-	if err != nil {
-		return err
-	}
-	if rec.Status != store.StatusPlaying {
-		return notUnfinished(rec.Status)
-	}
-	for {
-		s.hub.mu.Lock()
-		s.waitGateLocked(id)
-		if s.closed {
-			s.hub.mu.Unlock()
-			return errRoomGone
-		}
-		if rr := s.hub.recon[id]; rr != nil {
-			s.hub.mu.Unlock()
-			rr.mu.Lock()
-			if rr.closed {
-				rr.mu.Unlock()
-				continue
-			}
-			now := time.Now()
-			perr := rr.resignLocked(now)
-			if perr == nil {
-				rr.broadcastLocked(encodeNotice(resignedNotice))
-				rr.broadcastStateLocked(now)
-			}
-			rr.mu.Unlock()
-			return protoToErr(perr)
-		}
-		s.takeGateLocked(id)
-		s.hub.mu.Unlock()
-		err := s.resignReconUnopened(id, owner)
-		s.hub.mu.Lock()
-		s.releaseGateLocked(id)
-		s.hub.mu.Unlock()
-		return err
-	}
-}
-
-// resignReconUnopened is resignUnopened for Reconnaissance Chess.
-func (s *Server) resignReconUnopened(id, owner string) error {
-	rec, err := s.store.GetOwnedReconGame(id, owner)
-	if err != nil {
-		return err
-	}
-	if rec.Status != store.StatusPlaying {
-		return notUnfinished(rec.Status)
-	}
-	rr, err := s.loadReconRoom(rec)
-	if err != nil {
-		return err
-	}
-	rr.mu.Lock()
-	defer rr.mu.Unlock()
-	now := time.Now()
-	perr := rr.resignLocked(now)
-	rr.shutdownLocked(now)
+	perr := r.resignLocked(now)
+	r.shutdownLocked(now)
 	return protoToErr(perr)
 }
 
@@ -441,15 +367,9 @@ func protoToErr(perr *ProtoError) error {
 // which keeps tabs from opening the game meanwhile, and none of it under
 // hub.mu.
 func (s *Server) deleteFromList(id, owner string) error {
-	if strings.HasPrefix(id, store.ReconIDPrefix) {
-		return s.deleteReconFromList(id, owner)
-	}
-	rec, err := s.store.GetOwnedGame(id, owner)
-	if err != nil {
+	k := s.listKindOf(id)
+	if err := k.check(id, owner); err != nil {
 		return err
-	}
-	if rec.Status != store.StatusPlaying {
-		return notUnfinished(rec.Status)
 	}
 	s.hub.mu.Lock()
 	s.takeGateLocked(id)
@@ -458,102 +378,42 @@ func (s *Server) deleteFromList(id, owner string) error {
 		s.hub.mu.Unlock()
 		return errRoomGone
 	}
-	rm := s.hub.rooms[id]
-	delete(s.hub.rooms, id) // a gate held means no room in the hub
+	r := k.live(id)
+	k.remove(id) // a gate held means no room in the hub
 	s.hub.mu.Unlock()
 
 	var clients map[*client]struct{}
+	var err error
 	keep := false // the game ended meanwhile: its room stays
-	if rm != nil {
-		rm.mu.Lock()
+	if r != nil {
+		r.lock()
 		switch {
-		case rm.closed: // its last tab left meanwhile
-		case rm.over():
+		case r.closedLocked(): // its last tab left meanwhile
+		case r.overLocked():
 			keep, err = true, errNotUnfinished
 		default:
-			rm.shutdownLocked(time.Now())
-			clients, rm.clients = rm.clients, map[*client]struct{}{}
-			for c := range rm.watchers {
-				c.stop() // a spectator is simply let go: the game is gone
-			}
-			rm.watchers = map[*client]struct{}{}
+			r.shutdownLocked(time.Now())
+			clients = r.takeTabsLocked()
 		}
-		rm.mu.Unlock()
+		r.unlock()
 	}
 	if err == nil {
-		err = s.store.DeleteGame(id, owner)
-		if errors.Is(err, store.ErrNotFound) && rm == nil {
+		err = k.delete(id, owner)
+		if errors.Is(err, store.ErrNotFound) && r == nil {
 			// Ended or deleted since the read above, by a room now closed.
-			if r, rerr := s.store.GetOwnedGame(id, owner); rerr == nil {
-				err = notUnfinished(r.Status)
+			if cerr := k.check(id, owner); cerr != nil {
+				err = cerr
 			}
 		}
 	}
 
 	s.hub.mu.Lock()
 	if keep {
-		rm.mu.Lock()
-		if !rm.closed {
-			s.hub.rooms[id] = rm
+		r.lock()
+		if !r.closedLocked() {
+			k.put(id, r)
 		}
-		rm.mu.Unlock()
-	}
-	s.releaseGateLocked(id)
-	s.hub.mu.Unlock()
-	kick(clients, err == nil)
-	return err
-}
-
-// deleteReconFromList is deleteFromList for Reconnaissance Chess.
-func (s *Server) deleteReconFromList(id, owner string) error {
-	rec, err := s.store.GetOwnedReconGame(id, owner)
-	if err != nil {
-		return err
-	}
-	if rec.Status != store.StatusPlaying {
-		return notUnfinished(rec.Status)
-	}
-	s.hub.mu.Lock()
-	s.takeGateLocked(id)
-	if s.closed {
-		s.releaseGateLocked(id)
-		s.hub.mu.Unlock()
-		return errRoomGone
-	}
-	rr := s.hub.recon[id]
-	delete(s.hub.recon, id)
-	s.hub.mu.Unlock()
-
-	var clients map[*client]struct{}
-	keep := false
-	if rr != nil {
-		rr.mu.Lock()
-		switch {
-		case rr.closed:
-		case rr.over():
-			keep, err = true, errNotUnfinished
-		default:
-			rr.shutdownLocked(time.Now())
-			clients, rr.clients = rr.clients, map[*client]struct{}{}
-		}
-		rr.mu.Unlock()
-	}
-	if err == nil {
-		err = s.store.DeleteReconGame(id, owner)
-		if errors.Is(err, store.ErrNotFound) && rr == nil {
-			if r, rerr := s.store.GetOwnedReconGame(id, owner); rerr == nil {
-				err = notUnfinished(r.Status)
-			}
-		}
-	}
-
-	s.hub.mu.Lock()
-	if keep {
-		rr.mu.Lock()
-		if !rr.closed {
-			s.hub.recon[id] = rr
-		}
-		rr.mu.Unlock()
+		r.unlock()
 	}
 	s.releaseGateLocked(id)
 	s.hub.mu.Unlock()
