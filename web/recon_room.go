@@ -32,7 +32,7 @@ type reconRoom struct {
 	markers map[string]string
 	clients map[*client]struct{}
 	closed  bool
-	flag    *time.Timer
+	flag    flagTimer
 	botJob  *job // the bot's turn in progress, or nil
 	// pending is the bot's step or a flag fall waiting to be saved, or
 	// nil; stoppedAt, when set, is the real time at which the game's
@@ -145,16 +145,11 @@ func reconResult(o recon.Outcome) string {
 // syncClockLocked arms the flag timer for the mover's clock; none while
 // the clock stands still for a pending save.
 func (r *reconRoom) syncClockLocked() {
-	if r.flag != nil {
-		r.flag.Stop()
-		r.flag = nil
-	}
 	if r.closed || r.g.IsOver() || len(r.clients) == 0 || !r.stoppedAt.IsZero() {
+		r.flag.stop()
 		return
 	}
-	if d, ok := r.g.Deadline(); ok {
-		r.flag = time.AfterFunc(d.Sub(r.gameNow())+5*time.Millisecond, r.onFlag)
-	}
+	r.flag.arm(r.g, r.onFlag)
 }
 
 func (r *reconRoom) onFlag() {
@@ -505,10 +500,7 @@ func (r *reconRoom) shutdownLocked(now time.Time) {
 		_ = r.commitLocked(now) // logged; at worst the running turn's time is not charged
 	}
 	r.dropPendingLocked(now)
-	if r.flag != nil {
-		r.flag.Stop()
-		r.flag = nil
-	}
+	r.flag.stop()
 	r.closed = true
 	closeBot(r.bot)
 }
