@@ -225,7 +225,14 @@ func (c *client) writePump() {
 	ticker := time.NewTicker(pingPeriod)
 	defer func() {
 		ticker.Stop()
-		c.conn.Close()
+		if c.closeFrame.Load() == nil {
+			c.conn.Close()
+		}
+		// else closeWith, in readPump, closes the connection once the peer
+		// has answered the close frame: closing it here, with the peer's
+		// flood still arriving, resets the connection, and the peer's
+		// system may drop what it had not read yet, the words that
+		// explain the close among them.
 	}()
 	for {
 		select {
