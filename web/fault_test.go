@@ -171,25 +171,7 @@ func TestFullDiskChess(t *testing.T) {
 			e, d := faultEnv(t, envOpts{noEngine: true})
 			c := e.browser()
 			e.newGame(c, form("white", "1", "standard", "none")) // the cookie and a first game
-			before := e.countGames()
-			d.fill()
-			resp, err := c.PostForm(e.ts.URL+"/games", form("white", "1", "standard", "none"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(b), "could not be saved") {
-				t.Errorf("new game on a full disk: %s %.200s", resp.Status, b)
-			}
-			// A new visitor's home page still loads.
-			if code, _, _ := e.get(e.browser(), "/"); code != http.StatusOK {
-				t.Errorf("home page on a full disk: %d", code)
-			}
-			if n := e.countGames(); n != before {
-				t.Errorf("%d games, want %d", n, before)
-			}
-			d.free()
+			newGameOnFullDisk(t, e, d, c, form("white", "1", "standard", "none"))
 			id := e.newGame(c, form("white", "1", "standard", "none"))
 			w := e.mustDial(c, id)
 			w.state()
@@ -245,43 +227,40 @@ func TestFullDiskRecon(t *testing.T) {
 			t.Errorf("on a full disk: %s", f.Raw)
 		}
 	}
+	// personStep sends msg on a full disk (after before, each answered by
+	// a state): refused in words (text), saved actions still saved; then
+	// sends it again with room on the disk: after comes, saved2 actions saved.
+	personStep := func(t *testing.T, before []string, msg, text string, saved int, after func(reconFrame) bool, saved2 int) {
+		e, d := faultEnv(t, envOpts{})
+		w, id := start(t, e)
+		for _, m := range before {
+			w.send(m)
+			w.reconWait("state", nil, isState)
+		}
+		d.fill()
+		w.send(msg)
+		refused(t, w, text)
+		if k, _ := e.reconActions(id); k != saved {
+			t.Errorf("%d actions saved, want %d", k, saved)
+		}
+		d.free()
+		w.send(msg)
+		w.reconWait("the step, saved", nil, after)
+		if k, _ := e.reconActions(id); k != saved2 {
+			t.Errorf("%d actions saved, want %d", k, saved2)
+		}
+	}
 	tests := []struct {
 		name string
 		run  func(t *testing.T)
 	}{
 		{"sense", func(t *testing.T) {
-			e, d := faultEnv(t, envOpts{})
-			w, id := start(t, e)
-			d.fill()
-			w.send(`{"type":"sense","square":"e7","seq":0}`)
-			refused(t, w, senseUnsavedText)
-			if k, _ := e.reconActions(id); k != 0 {
-				t.Errorf("%d actions saved", k)
-			}
-			d.free()
-			w.send(`{"type":"sense","square":"e7","seq":0}`)
-			w.reconWait("move phase", nil, func(f reconFrame) bool { return isState(f) && f.State.Phase == "move" })
-			if k, _ := e.reconActions(id); k != 1 {
-				t.Errorf("%d actions saved, want 1", k)
-			}
+			personStep(t, nil, `{"type":"sense","square":"e7","seq":0}`, senseUnsavedText, 0,
+				func(f reconFrame) bool { return isState(f) && f.State.Phase == "move" }, 1)
 		}},
 		{"move", func(t *testing.T) {
-			e, d := faultEnv(t, envOpts{})
-			w, id := start(t, e)
-			w.send(`{"type":"sense","square":"e7","seq":0}`)
-			w.reconWait("move phase", nil, func(f reconFrame) bool { return isState(f) && f.State.Phase == "move" })
-			d.fill()
-			w.send(`{"type":"move","move":"e2e4","seq":1}`)
-			refused(t, w, moveUnsavedText)
-			if k, _ := e.reconActions(id); k != 1 {
-				t.Errorf("%d actions saved, want 1", k)
-			}
-			d.free()
-			w.send(`{"type":"move","move":"e2e4","seq":1}`)
-			w.reconWait("the bot's turn done", nil, func(f reconFrame) bool { return isState(f) && f.State.Seq == 4 })
-			if k, _ := e.reconActions(id); k != 4 {
-				t.Errorf("%d actions saved, want 4", k)
-			}
+			personStep(t, []string{`{"type":"sense","square":"e7","seq":0}`}, `{"type":"move","move":"e2e4","seq":1}`, moveUnsavedText, 1,
+				func(f reconFrame) bool { return isState(f) && f.State.Seq == 4 }, 4)
 		}},
 		{"bot's move", func(t *testing.T) {
 			var d *tinyDisk
@@ -316,21 +295,7 @@ func TestFullDiskRecon(t *testing.T) {
 			e, d := faultEnv(t, envOpts{})
 			c := e.browser()
 			e.newRecon(c, "white", "random", "5+3")
-			before := e.countGames()
-			d.fill()
-			resp, err := c.PostForm(e.ts.URL+"/games", url.Values{"variant": {"recon"}, "color": {"white"}, "opponent": {"random"}, "clock": {"5+3"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(b), "could not be saved") {
-				t.Errorf("new game on a full disk: %s %.200s", resp.Status, b)
-			}
-			if n := e.countGames(); n != before {
-				t.Errorf("%d games, want %d", n, before)
-			}
-			d.free()
+			newGameOnFullDisk(t, e, d, c, url.Values{"variant": {"recon"}, "color": {"white"}, "opponent": {"random"}, "clock": {"5+3"}})
 			id := e.newRecon(c, "white", "random", "5+3")
 			w := e.mustDial(c, id)
 			w.reconWait("state", nil, isState)
@@ -341,4 +306,29 @@ func TestFullDiskRecon(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, tc.run)
 	}
+}
+
+// newGameOnFullDisk posts the new-game form f with the disk full: 503 and
+// the home page's words, no game created, and a new visitor's home page
+// still loads; then it frees the disk.
+func newGameOnFullDisk(t *testing.T, e *testEnv, d *tinyDisk, c *http.Client, f url.Values) {
+	t.Helper()
+	before := e.countGames()
+	d.fill()
+	resp, err := c.PostForm(e.ts.URL+"/games", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(b), "could not be saved") {
+		t.Errorf("new game on a full disk: %s %.200s", resp.Status, b)
+	}
+	if code, _, _ := e.get(e.browser(), "/"); code != http.StatusOK {
+		t.Errorf("home page on a full disk: %d", code)
+	}
+	if n := e.countGames(); n != before {
+		t.Errorf("%d games, want %d", n, before)
+	}
+	d.free()
 }

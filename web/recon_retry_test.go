@@ -42,6 +42,21 @@ func noticeText(f reconFrame) string {
 	return n.Text
 }
 
+// reconToBotTurn starts a new game against the random bot (5+3, the
+// person White) and plays the person's first turn (sense e7, move e2e4),
+// so that it is the bot's.
+func (e *testEnv) reconToBotTurn() (*wsConn, string) {
+	e.t.Helper()
+	c := e.browser()
+	id := e.newRecon(c, "white", "random", "5+3")
+	w := e.mustDial(c, id)
+	w.reconWait("state", nil, isState)
+	w.send(`{"type":"sense","square":"e7","seq":0}`)
+	w.reconWait("move phase", nil, func(f reconFrame) bool { return isState(f) && f.State.Phase == "move" })
+	w.send(`{"type":"move","move":"e2e4","seq":1}`)
+	return w, id
+}
+
 func (w *wsConn) reconSync() *ReconState {
 	w.t.Helper()
 	w.send(`{"type":"sync"}`)
@@ -73,13 +88,7 @@ func TestReconBotActionSaveRetried(t *testing.T) {
 				}
 			}
 			t.Cleanup(func() { testHookBotAction = nil })
-			c := e.browser()
-			id := e.newRecon(c, "white", "random", "5+3")
-			w := e.mustDial(c, id)
-			w.reconWait("state", nil, isState)
-			w.send(`{"type":"sense","square":"e7","seq":0}`)
-			w.reconWait("move phase", nil, func(f reconFrame) bool { return isState(f) && f.State.Phase == "move" })
-			w.send(`{"type":"move","move":"e2e4","seq":1}`)
+			w, id := e.reconToBotTurn()
 
 			n := w.reconWait("notice", nil, func(f reconFrame) bool { return f.Type == "notice" })
 			if got := noticeText(n); got != reconBotUnsavedNotice {
@@ -239,13 +248,7 @@ func TestReconResignDropsPendingBotStep(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() { testHookBotAction = nil })
-	c := e.browser()
-	id := e.newRecon(c, "white", "random", "5+3")
-	w := e.mustDial(c, id)
-	w.reconWait("state", nil, isState)
-	w.send(`{"type":"sense","square":"e7","seq":0}`)
-	w.reconWait("move phase", nil, func(f reconFrame) bool { return isState(f) && f.State.Phase == "move" })
-	w.send(`{"type":"move","move":"e2e4","seq":1}`)
+	w, id := e.reconToBotTurn()
 	w.reconWait("notice", nil, func(f reconFrame) bool { return noticeText(f) == reconBotUnsavedNotice })
 	fault.set(false)
 	w.send(`{"type":"resign"}`)

@@ -58,6 +58,21 @@ func fuzzClient() *client {
 	return c
 }
 
+// fuzzJoin opens game id in a tab (fuzzClient), which leaves when the
+// test ends.
+func fuzzJoin(t *testing.T, srv *Server, id string) *client {
+	t.Helper()
+	c := fuzzClient()
+	if err := srv.join(id, c); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.leave(c)
+		srv.conns.Done()
+	})
+	return c
+}
+
 // fuzzLines splits an input into its messages.
 func fuzzLines(data []byte) [][]byte {
 	lines := bytes.Split(data, []byte("\n"))
@@ -94,14 +109,7 @@ func FuzzChessRoom(f *testing.F) {
 		if err := st.CreateGame(rec); err != nil {
 			t.Fatal(err)
 		}
-		c := fuzzClient()
-		if err := srv.join(rec.ID, c); err != nil {
-			t.Fatal(err)
-		}
-		defer func() {
-			srv.leave(c)
-			srv.conns.Done()
-		}()
+		c := fuzzJoin(t, srv, rec.ID)
 		r := c.room
 		for _, line := range fuzzLines(data) {
 			m, perr := DecodeMessage(line)
@@ -160,14 +168,7 @@ func FuzzReconRoom(f *testing.F) {
 		if err := st.CreateReconGame(rec); err != nil {
 			t.Fatal(err)
 		}
-		c := fuzzClient()
-		if err := srv.join(rec.ID, c); err != nil {
-			t.Fatal(err)
-		}
-		defer func() {
-			srv.leave(c)
-			srv.conns.Done()
-		}()
+		c := fuzzJoin(t, srv, rec.ID)
 		r := c.recon
 		for _, line := range fuzzLines(data) {
 			m, perr := DecodeReconMessage(line)

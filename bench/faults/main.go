@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -239,6 +240,25 @@ func play(base string, reconKind bool, rng *rand.Rand, stop chan struct{}, c *co
 	}
 }
 
+// heard counts a notice about saving or a refusal because the server
+// could not save, and reports whether the message was one; after a
+// refusal it asks for the state again, to try the step once more.
+func (c *counts) heard(conn *websocket.Conn, typ, code, text string) bool {
+	switch {
+	case typ == "notice" && text == "The server can save again; the game goes on.":
+		c.savedAgainNow()
+	case typ == "notice" && strings.HasPrefix(text, "The server cannot save right now"):
+		c.notices.Add(1)
+	case typ == "error" && code == "server":
+		c.refused.Add(1)
+		time.Sleep(200 * time.Millisecond)
+		conn.WriteJSON(map[string]string{"type": "sync"})
+	default:
+		return false
+	}
+	return true
+}
+
 // chessState is the part of a chess state the player reads.
 type chessState struct {
 	Type, Code, Text, Turn, Human, Status string
@@ -256,14 +276,7 @@ func playChess(conn *websocket.Conn, id string, rng *rand.Rand, stop chan struct
 			return
 		}
 		switch {
-		case m.Type == "notice" && m.Text == "The server can save again; the game goes on.":
-			c.savedAgainNow()
-		case m.Type == "notice" && len(m.Text) > 30 && m.Text[:30] == "The server cannot save right n":
-			c.notices.Add(1)
-		case m.Type == "error" && m.Code == "server":
-			c.refused.Add(1)
-			time.Sleep(200 * time.Millisecond)
-			conn.WriteJSON(map[string]string{"type": "sync"})
+		case c.heard(conn, m.Type, m.Code, m.Text):
 		case m.Type == "state":
 			if len(m.Moves) > last {
 				if last >= 0 {
@@ -304,14 +317,7 @@ func playRecon(conn *websocket.Conn, id string, rng *rand.Rand, stop chan struct
 			return
 		}
 		switch {
-		case m.Type == "notice" && m.Text == "The server can save again; the game goes on.":
-			c.savedAgainNow()
-		case m.Type == "notice" && len(m.Text) > 30 && m.Text[:30] == "The server cannot save right n":
-			c.notices.Add(1)
-		case m.Type == "error" && m.Code == "server":
-			c.refused.Add(1)
-			time.Sleep(200 * time.Millisecond)
-			conn.WriteJSON(map[string]string{"type": "sync"})
+		case c.heard(conn, m.Type, m.Code, m.Text):
 		case m.Type == "recon_state":
 			if m.Seq > last {
 				if last >= 0 {
