@@ -53,7 +53,8 @@ func run(m *testing.M) int {
 		}
 	}
 	bin = filepath.Join(dir, "knightwatch-limited")
-	script := fmt.Sprintf("#!/bin/sh\nulimit -n %d || exit 1\nexec %q \"$@\"\n", fdLimit, real)
+	// Where the hard limit is lower already, that lower one.
+	script := fmt.Sprintf("#!/bin/sh\nulimit -n %d 2>/dev/null || ulimit -n \"$(ulimit -H -n)\" || exit 1\nexec %q \"$@\"\n", fdLimit, real)
 	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
