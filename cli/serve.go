@@ -80,7 +80,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH] [--syzygy DIRS] [--experience=false] [--trust-proxy] [--public-origin URL]", stderr)
+	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH] [--syzygy DIRS] [--experience=false] [--trust-proxy] [--public-origin URL] [--read-timeout D] [--max-conns-per-addr N]", stderr)
 	addr := fs.String("addr", envOr("KNIGHTWATCH_ADDR", ":8080"), "listen address (env KNIGHTWATCH_ADDR)")
 	dbPath := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"), "SQLite database path (env KNIGHTWATCH_DB)")
 	noEngine := fs.Bool("no-engine", false, "never let the engine reply (for benchmarks of the server alone)")
@@ -95,8 +95,15 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		"trust X-Forwarded-Proto from a TLS-terminating proxy: \"https\" there makes the session cookie Secure, sends HSTS and uses wss:// (env KNIGHTWATCH_TRUST_PROXY=1); leave off when clients connect directly")
 	publicOrigin := fs.String("public-origin", os.Getenv("KNIGHTWATCH_PUBLIC_ORIGIN"),
 		"the site's origin as browsers see it, such as https://example.org, for WebSocket URLs, the CSP, the PGN Site tag and the WebSocket Origin check (env KNIGHTWATCH_PUBLIC_ORIGIN; default: the request's scheme and a validated Host)")
+	maxConns := fs.Int("max-conns-per-addr", -1,
+		fmt.Sprintf("the most connections one client address may hold open at once; more are closed as they arrive (0: no cap; -1: %d, or no cap with --trust-proxy, where every connection comes from the proxy)", web.DefaultMaxConnsPerAddr))
+	readTimeout := fs.Duration("read-timeout", web.DefaultRequestReadTimeout,
+		"the longest one request's body may take to arrive (forms, API calls, uploads; not WebSockets): a body trickled in slower is cut off")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *readTimeout <= 0 {
+		return fmt.Errorf("--read-timeout must be above zero, got %v", *readTimeout)
 	}
 	clock, increment, err := parseSecondsClock(*rbcClock)
 	if err != nil {
@@ -142,6 +149,8 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		AnalysisNodes:  *analysisNodes,
 		TrustProxy:     *trustProxy,
 		PublicOrigin:   *publicOrigin,
+
+		RequestReadTimeout: *readTimeout,
 	})
 	if err != nil {
 		return err
@@ -150,6 +159,12 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	if err != nil {
 		srv.Close()
 		return err
+	}
+	if *maxConns < 0 && !*trustProxy {
+		*maxConns = web.DefaultMaxConnsPerAddr
+	}
+	if *maxConns > 0 {
+		ln = web.LimitConnsPerAddr(ln, *maxConns)
 	}
 	// Header and idle timeouts here; web bounds each request's body and
 	// response itself, so that WebSockets are not cut short.

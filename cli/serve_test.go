@@ -33,6 +33,7 @@ func TestServeBadInvocations(t *testing.T) {
 		{"database in a missing folder", []string{"serve", "--db", filepath.Join(dir, "no", "such", "x.db")}, 1, "store:"},
 		{"bad address", []string{"serve", "--db", filepath.Join(dir, "b.db"), "--addr", "256.0.0.1:bad"}, 1, ""},
 		{"missing Syzygy folder", []string{"serve", "--db", filepath.Join(dir, "c.db"), "--addr", "127.0.0.1:0", "--syzygy", filepath.Join(dir, "no-tables")}, 1, "Syzygy tables"},
+		{"read timeout not above zero", []string{"serve", "--db", filepath.Join(dir, "e.db"), "--read-timeout", "0s"}, 1, "--read-timeout must be above zero"},
 		{"Syzygy folder without tables", []string{"serve", "--db", filepath.Join(dir, "d.db"), "--addr", "127.0.0.1:0", "--syzygy", dir}, 1, "no .rtbw table found"},
 		{"negative review budget", []string{"serve", "--db", filepath.Join(dir, "e.db"), "--analysis-nodes", "-5"}, 1, "--analysis-nodes"},
 	}

@@ -6,35 +6,8 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver, for a second process's connection
+	"knightwatch/store/storetest"
 )
-
-// holdWriteLock takes SQLite's write lock on path from a connection of its
-// own, the way another process (a sqlite3 shell, a backup) would: BEGIN
-// IMMEDIATE plus an insert, not committed until the test ends.
-func holdWriteLock(t *testing.T, path string) {
-	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=5000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(ctx, "INSERT INTO settings (key, value) VALUES ('held', 'x')"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn.ExecContext(ctx, "ROLLBACK")
-		conn.Close()
-		db.Close()
-	})
-}
 
 // TestReadsDoNotWaitForWriteLock: while another connection holds the write
 // lock and one of the store's own writes is waiting for it (up to the busy
@@ -53,7 +26,7 @@ func TestReadsDoNotWaitForWriteLock(t *testing.T) {
 	if err := s.SetSetting("k", "v"); err != nil {
 		t.Fatal(err)
 	}
-	holdWriteLock(t, path)
+	storetest.HoldWriteLock(t, path)
 	// A write of our own, waiting for the lock on the writer connection.
 	writing := make(chan error, 1)
 	go func() { writing <- s.SetSetting("k", "w") }()

@@ -34,7 +34,7 @@ type apiTable struct {
 	botSpec  string
 	live     bool // held in the server's table map, with its timer and bot
 	closed   bool
-	flag     *time.Timer
+	flag     flagTimer
 	botJob   *job
 	// botRunning is true while a bot goroutine may be inside the bot's
 	// methods; the bot is closed only after it returns.
@@ -295,10 +295,7 @@ func (t *apiTable) retireLocked() {
 	}
 	t.closed = true
 	t.cancelBotLocked()
-	if t.flag != nil {
-		t.flag.Stop()
-		t.flag = nil
-	}
+	t.flag.stop()
 	t.closeBotLocked()
 	if t.botSpec != "" {
 		if err := t.srv.store.FinishGameInvitations(t.id, t.ids[t.botColor]); err != nil {
@@ -324,16 +321,11 @@ func (t *apiTable) checkClockLocked(now time.Time) {
 
 // syncClockLocked arms the flag timer for the mover's clock.
 func (t *apiTable) syncClockLocked() {
-	if t.flag != nil {
-		t.flag.Stop()
-		t.flag = nil
-	}
 	if !t.live || t.closed || t.g.IsOver() {
+		t.flag.stop()
 		return
 	}
-	if d, ok := t.g.Deadline(); ok {
-		t.flag = time.AfterFunc(time.Until(d)+5*time.Millisecond, t.onFlag)
-	}
+	t.flag.arm(t.g, t.onFlag)
 }
 
 func (t *apiTable) onFlag() {
@@ -361,10 +353,7 @@ func (t *apiTable) shutdown() {
 	if t.started() && !t.g.IsOver() {
 		_ = t.commitLocked(t.rec, time.Now())
 	}
-	if t.flag != nil {
-		t.flag.Stop()
-		t.flag = nil
-	}
+	t.flag.stop()
 	t.closed = true
 	t.closeBotLocked()
 }

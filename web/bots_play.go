@@ -233,7 +233,7 @@ func (s *Server) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return
 	}
-	cl := &client{conn: conn, send: make(chan []byte, sendQueue), done: make(chan struct{}), table: t, seat: c, user: u, release: release}
+	cl := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), table: t, seat: c, user: u, release: release}
 	s.hub.mu.Lock()
 	if s.closed {
 		s.hub.mu.Unlock()

@@ -25,7 +25,9 @@ const (
 	// it, messages over MaxMessageBytes are read, discarded and answered
 	// with too_large, so one oversize frame does not cost the tab its game.
 	hardReadLimit = 64 << 10
-	sendQueue     = 32
+	// sendQueue is the least length of a socket's send queue
+	// (sendQueueLen).
+	sendQueue = 32
 )
 
 // client is one open tab's WebSocket. Only readPump reads the connection
@@ -102,7 +104,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return // Upgrade has already replied (403 for a foreign origin)
 	}
-	c := &client{conn: conn, send: make(chan []byte, sendQueue), done: make(chan struct{}), release: release}
+	c := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release}
 	if err := s.join(id, c); err != nil {
 		release()
 		if errors.Is(err, errGameDeleted) {
@@ -230,7 +232,14 @@ func (c *client) writePump() {
 	ticker := time.NewTicker(pingPeriod)
 	defer func() {
 		ticker.Stop()
-		c.conn.Close()
+		if c.closeFrame.Load() == nil {
+			c.conn.Close()
+		}
+		// else closeWith, in readPump, closes the connection once the peer
+		// has answered the close frame: closing it here, with the peer's
+		// flood still arriving, resets the connection, and the peer's
+		// system may drop what it had not read yet, the words that
+		// explain the close among them.
 	}()
 	for {
 		select {

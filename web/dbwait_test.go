@@ -1,41 +1,14 @@
 package web
 
 import (
-	"context"
-	"database/sql"
 	"io"
 	"net/http"
 	"sync"
 	"testing"
 	"time"
-)
 
-// holdWriteLock takes SQLite's write lock on path from a connection of its
-// own, as another process would (BEGIN IMMEDIATE plus an insert), until the
-// test ends.
-func holdWriteLock(t *testing.T, path string) {
-	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=5000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(ctx, "INSERT INTO settings (key, value) VALUES ('held', 'x')"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn.ExecContext(ctx, "ROLLBACK")
-		conn.Close()
-		db.Close()
-	})
-}
+	"knightwatch/store/storetest"
+)
 
 // TestPagesDoNotWaitForWriteLock: with the write lock held by another
 // process and one of the server's own writes waiting for it, a new
@@ -45,7 +18,7 @@ func TestPagesDoNotWaitForWriteLock(t *testing.T) {
 	e := newEnv(t, envOpts{noEngine: true})
 	c := e.browser()
 	id := e.newGame(c, form("white", "1", "standard", "none"))
-	holdWriteLock(t, e.dbPath)
+	storetest.HoldWriteLock(t, e.dbPath)
 	go e.store.SetSetting("pending", "write") // waits for the lock on the writer
 	time.Sleep(100 * time.Millisecond)
 
@@ -175,4 +148,156 @@ func TestJoinDoesNotHoldHubDuringRead(t *testing.T) {
 	if n != 2 {
 		t.Errorf("the slow game's room has %d tabs, want 2", n)
 	}
+}
+
+// TestListActionsDoNotHoldHub: while a Resign or Delete from the home
+// page's list waits for the database (another process holds the write
+// lock), tabs joining other games get their state, before that action
+// has returned; once the lock is released the action completes. Under
+// the old locking the action ran under hub.mu from its first read to its
+// last write, so every join waited for it.
+func TestListActionsDoNotHoldHub(t *testing.T) {
+	tests := []struct {
+		action string
+		recon  bool
+		open   bool // a tab has the game open (its room is live)
+	}{
+		{"resign", false, false},
+		{"resign", false, true},
+		{"resign", true, false},
+		{"resign", true, true},
+		{"delete", false, false},
+		{"delete", false, true},
+		{"delete", true, false},
+		{"delete", true, true},
+	}
+	for _, tc := range tests {
+		name := tc.action
+		if tc.recon {
+			name += " recon"
+		}
+		if tc.open {
+			name += " open"
+		}
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t, envOpts{noEngine: true})
+			c := e.browser()
+			var id string
+			if tc.recon {
+				id = e.newRecon(c, "white", "random", "15+5")
+			} else {
+				id = e.newGame(c, form("white", "1", "standard", "none"))
+			}
+			var others []string
+			for i := 0; i < 3; i++ {
+				others = append(others, e.newGame(c, form("white", "1", "standard", "none")))
+			}
+			if tc.open {
+				e.mustDial(c, id).next(5 * time.Second)
+			}
+			release := storetest.HoldWriteLock(t, e.dbPath)
+			done := make(chan int, 1)
+			go func() {
+				code, _ := e.postList(c, id, tc.action, e.ts.URL)
+				done <- code
+			}()
+			time.Sleep(300 * time.Millisecond) // let it reach the write
+
+			var wg sync.WaitGroup
+			errs := make(chan string, len(others))
+			for _, oid := range others {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					w, _, err := e.dial(c, oid)
+					if err != nil {
+						errs <- "dial " + oid + ": " + err.Error()
+						return
+					}
+					if m, ok := w.next(10 * time.Second); !ok || m.Type != "state" {
+						errs <- "no state for " + oid
+					}
+				}()
+			}
+			wg.Wait()
+			code := 0
+			select {
+			case code = <-done:
+				t.Errorf("the %s (%d) returned before the joins of other games could finish: they waited for it", tc.action, code)
+			default:
+			}
+			close(errs)
+			for msg := range errs {
+				t.Error(msg)
+			}
+			release()
+			if code == 0 {
+				code = <-done
+			}
+			if code != http.StatusSeeOther {
+				t.Errorf("%s: %d", tc.action, code)
+			}
+		})
+	}
+}
+
+// TestWriteLockDuringPlay: another process holds the write lock past the
+// busy timeout (5 s) while the engine's move is saved, then while the
+// person's is. The engine's move waits, with a notice, and is played by
+// itself once the lock is released; the person's move is refused in words
+// and plays when sent again. Nothing acknowledged is lost. (About 11 s;
+// not in -short.)
+func TestWriteLockDuringPlay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out the busy timeout twice")
+	}
+	searching := make(chan struct{})
+	locked := make(chan struct{})
+	hs := &hookSearcher{}
+	hs.hook = func(n int) {
+		if n == 2 {
+			searching <- struct{}{}
+			<-locked
+		}
+	}
+	e := newEnv(t, envOpts{searcher: hs, saveRetryFirst: 20 * time.Millisecond, saveRetryMax: 100 * time.Millisecond})
+	c := e.browser()
+	id := e.newGame(c, form("white", "1", "standard", "5+3"))
+	w := e.mustDial(c, id)
+	w.state()
+	w.send(`{"type":"move","move":"e2e4","ply":0}`)
+	w.stateAt(2)
+	w.send(`{"type":"move","move":"d2d4","ply":2}`)
+	<-searching
+	release := storetest.HoldWriteLock(t, e.dbPath)
+	close(locked)
+	if m := w.waitFor("notice", func(m anyMsg) bool { return m.Type == "notice" }); m.Text != engineMoveUnsavedNotice {
+		t.Errorf("notice %q", m.Text)
+	}
+	s := w.sync()
+	if s.Ply != 3 || !s.Saving || !s.Thinking {
+		t.Fatalf("while the lock is held: ply %d saving %v thinking %v", s.Ply, s.Saving, s.Thinking)
+	}
+	checkNothingLost(t, e, id, s)
+	release()
+	s = w.waitFor("the engine's move", func(m anyMsg) bool { return m.Type == "state" && m.state.Ply == 4 }).state
+	if s.Saving || s.Thinking {
+		t.Errorf("after the release: saving %v thinking %v", s.Saving, s.Thinking)
+	}
+	checkNothingLost(t, e, id, s)
+
+	release = storetest.HoldWriteLock(t, e.dbPath)
+	w.send(`{"type":"move","move":"g1f3","ply":4}`)
+	m := w.waitFor("error", func(m anyMsg) bool { return m.Type == "error" })
+	if m.Code != CodeServer || m.Message != moveUnsavedText {
+		t.Errorf("move while the lock is held: %s", m.raw)
+	}
+	release()
+	s = w.sync()
+	if s.Ply != 4 {
+		t.Errorf("after the refusal: ply %d", s.Ply)
+	}
+	checkNothingLost(t, e, id, s)
+	w.send(`{"type":"move","move":"g1f3","ply":4}`)
+	checkNothingLost(t, e, id, w.stateAt(6))
 }

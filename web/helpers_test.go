@@ -133,6 +133,21 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv, err := New(testConfig(st, o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.api.bcryptCost = bcrypt.MinCost // the hashes are real, only faster to make and check
+	ts := httptest.NewServer(srv)
+	e := &testEnv{t: t, srv: srv, ts: ts, store: st, dbPath: o.dbPath}
+	t.Cleanup(e.close)
+	return e
+}
+
+// testConfig is the server configuration of the tests: the fallback
+// templates, a quick searcher, no natural pause, a silent log, and o's
+// limits.
+func testConfig(st *store.Store, o envOpts) Config {
 	if o.searcher == nil {
 		o.searcher = &fakeSearcher{}
 	}
@@ -172,15 +187,7 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 	if o.real {
 		cfg.NewSearcher, cfg.Levels, cfg.ReplyPause = NewEngineSearcher, EngineLevels(), 0
 	}
-	srv, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.api.bcryptCost = bcrypt.MinCost // the hashes are real, only faster to make and check
-	ts := httptest.NewServer(srv)
-	e := &testEnv{t: t, srv: srv, ts: ts, store: st, dbPath: o.dbPath}
-	t.Cleanup(e.close)
-	return e
+	return cfg
 }
 
 func (e *testEnv) close() {

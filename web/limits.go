@@ -77,6 +77,10 @@ func (s *Server) acquireSocket(w http.ResponseWriter, owner, game string) (relea
 	}
 	if msg != "" {
 		w.Header().Set("Retry-After", "10")
+		// Hang up after the answer: a client that keeps asking, and keeps
+		// each refused connection open, would otherwise hold a descriptor
+		// per refusal.
+		w.Header().Set("Connection", "close")
 		http.Error(w, msg, http.StatusTooManyRequests)
 		return nil
 	}

@@ -43,7 +43,9 @@ const (
 	limitClose                     // close the socket, 1008
 )
 
-func (s *Server) newMsgLimiter() *msgLimiter {
+// messageLimits returns the per-socket message rate and burst: Config's,
+// or the defaults.
+func (s *Server) messageLimits() (float64, int) {
 	r, b := s.cfg.MessageRate, s.cfg.MessageBurst
 	if r <= 0 {
 		r = DefaultMessageRate
@@ -51,8 +53,26 @@ func (s *Server) newMsgLimiter() *msgLimiter {
 	if b <= 0 {
 		b = DefaultMessageBurst
 	}
+	return r, b
+}
+
+func (s *Server) newMsgLimiter() *msgLimiter {
+	r, b := s.messageLimits()
 	return &msgLimiter{lim: rate.NewLimiter(rate.Limit(r), b), max: b}
 }
+
+// sendQueueLen is the length of a socket's send queue: at least sendQueue,
+// and room for the answers to a whole burst of messages, the rate_limited
+// error and a few broadcasts besides (at most maxSendQueue). A socket
+// whose queue overflows is dropped without a word (trySend), so a queue
+// shorter than the burst dropped a flood before it could be told why.
+func (s *Server) sendQueueLen() int {
+	_, b := s.messageLimits()
+	return min(max(sendQueue, b+sendQueue/2), maxSendQueue)
+}
+
+// maxSendQueue bounds sendQueueLen whatever the configured burst.
+const maxSendQueue = 1024
 
 // check rates one incoming message.
 func (m *msgLimiter) check(now time.Time) limitVerdict {

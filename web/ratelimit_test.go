@@ -17,15 +17,22 @@ func TestMessageRateLimit(t *testing.T) {
 		name  string
 		recon bool
 		flood bool
+		rate  float64
+		burst int
 	}{
-		{"game flood", false, true},
-		{"recon flood", true, true},
-		{"game within the limit", false, false},
-		{"recon within the limit", true, false},
+		{"game flood", false, true, 5, 5},
+		{"recon flood", true, true, 5, 5},
+		{"game within the limit", false, false, 5, 5},
+		{"recon within the limit", true, false, 5, 5},
+		// The defaults: a burst larger than the send queue used to be, so
+		// the flood's answers overflowed it and the socket was dropped
+		// (1006) without the error.
+		{"game flood, default limits", false, true, DefaultMessageRate, DefaultMessageBurst},
+		{"recon flood, default limits", true, true, DefaultMessageRate, DefaultMessageBurst},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, envOpts{noEngine: true, messageRate: 5, messageBurst: 5})
+			e := newEnv(t, envOpts{noEngine: true, messageRate: tc.rate, messageBurst: tc.burst})
 			c := e.browser()
 			var id string
 			if tc.recon {
@@ -36,12 +43,15 @@ func TestMessageRateLimit(t *testing.T) {
 			w := e.mustDial(c, id)
 			var sent int
 			if tc.flood {
-				for range 100 {
-					if w.conn.WriteMessage(websocket.TextMessage, []byte(`{"type":"sync"}`)) != nil {
-						break
+				// Sent while the answers are read, as a browser would: a
+				// tab that reads nothing is dropped for that alone.
+				go func() {
+					for range 500 {
+						if w.conn.WriteMessage(websocket.TextMessage, []byte(`{"type":"sync"}`)) != nil {
+							return
+						}
 					}
-					sent++
-				}
+				}()
 			} else {
 				for range 8 {
 					w.send(`{"type":"sync"}`)
@@ -83,8 +93,8 @@ func TestMessageRateLimit(t *testing.T) {
 				if closeErr == nil || closeErr.Code != websocket.ClosePolicyViolation || closeErr.Text != "too many messages" {
 					t.Errorf("close %v, want 1008 \"too many messages\"", closeErr)
 				}
-				if states > 5+1+1 {
-					t.Errorf("%d states for a flood with burst 5", states)
+				if states > tc.burst+1+1 {
+					t.Errorf("%d states for a flood with burst %d", states, tc.burst)
 				}
 				return
 			}

@@ -199,6 +199,9 @@ type ReconState struct {
 	Status string          `json:"status"`
 	Result string          `json:"result"`
 	Reason string          `json:"reason"`
+	// Saving is set while the server cannot save the opponent's action or
+	// a flag fall and keeps trying (recon_retry.go).
+	Saving bool `json:"saving,omitempty"`
 	// The rest is sent only once the game is over.
 	TrueFEN    string `json:"trueFen,omitempty"`
 	HistoryURL string `json:"historyUrl,omitempty"`

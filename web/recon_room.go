@@ -32,8 +32,16 @@ type reconRoom struct {
 	markers map[string]string
 	clients map[*client]struct{}
 	closed  bool
-	flag    *time.Timer
+	flag    flagTimer
 	botJob  *job // the bot's turn in progress, or nil
+	// pending is the bot's step or a flag fall waiting to be saved, or
+	// nil; stoppedAt, when set, is the real time at which the game's
+	// clock stands still meanwhile, and stoppedFor the real time it has
+	// stood still in all, which the arbiter's time leaves out
+	// (recon_retry.go).
+	pending    *reconPending
+	stoppedAt  time.Time
+	stoppedFor time.Duration
 }
 
 // reconConfig returns the arbiter configuration of a stored game: its
@@ -65,16 +73,17 @@ func (s *Server) loadReconRoom(rec *store.ReconGame) (*reconRoom, error) {
 		}
 	}
 	clocks := [2]time.Duration{time.Duration(rec.WhiteMS) * time.Millisecond, time.Duration(rec.BlackMS) * time.Millisecond}
-	g, err := recon.Restore(reconConfig(rec), h, clocks, bot, human.Other())
-	if err != nil {
+	r := &reconRoom{srv: s, id: rec.ID, rec: *rec, bot: bot, human: human, markers: map[string]string{}, clients: map[*client]struct{}{}}
+	cfg := reconConfig(rec)
+	cfg.Now = r.gameNow
+	if r.g, err = recon.Restore(cfg, h, clocks, bot, human.Other()); err != nil {
 		closeBot(bot)
 		return nil, fmt.Errorf("game %s: %w", rec.ID, err)
 	}
-	markers := map[string]string{}
-	if err := json.Unmarshal([]byte(rec.Markers), &markers); err != nil {
-		markers = map[string]string{}
+	if err := json.Unmarshal([]byte(rec.Markers), &r.markers); err != nil {
+		r.markers = map[string]string{}
 	}
-	return &reconRoom{srv: s, id: rec.ID, rec: *rec, g: g, bot: bot, human: human, markers: markers, clients: map[*client]struct{}{}}, nil
+	return r, nil
 }
 
 func closeBot(p recon.Player) {
@@ -133,41 +142,27 @@ func reconResult(o recon.Outcome) string {
 	return "0-1"
 }
 
-// syncClockLocked arms the flag timer for the mover's clock.
+// syncClockLocked arms the flag timer for the mover's clock; none while
+// the clock stands still for a pending save.
 func (r *reconRoom) syncClockLocked() {
-	if r.flag != nil {
-		r.flag.Stop()
-		r.flag = nil
-	}
-	if r.closed || r.g.IsOver() || len(r.clients) == 0 {
+	if r.closed || r.g.IsOver() || len(r.clients) == 0 || !r.stoppedAt.IsZero() {
+		r.flag.stop()
 		return
 	}
-	if d, ok := r.g.Deadline(); ok {
-		r.flag = time.AfterFunc(time.Until(d)+5*time.Millisecond, r.onFlag)
-	}
+	r.flag.arm(r.g, r.onFlag)
 }
 
 func (r *reconRoom) onFlag() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closed || r.over() {
+	if r.closed || r.over() || r.g.IsOver() || r.pending != nil {
 		return
 	}
-	if !r.g.CheckClock() {
+	if r.g.SecondsLeft(r.g.Turn()) > 0 {
 		r.syncClockLocked() // woke early
 		return
 	}
-	r.endedLocked(time.Now())
-}
-
-// endedLocked commits a game that has just ended and tells every tab.
-func (r *reconRoom) endedLocked(now time.Time) {
-	r.cancelBotLocked()
-	if err := r.commitLocked(now); err != nil {
-		return
-	}
-	r.syncClockLocked()
-	r.broadcastStateLocked(now)
+	r.flagLocked(time.Now())
 }
 
 func (r *reconRoom) cancelBotLocked() {
@@ -196,9 +191,9 @@ func (r *reconRoom) handle(c *client, m ReconMessage) {
 		c.trySend(r.stateLocked(now))
 		return
 	case ReconMsgSense:
-		perr = r.humanSenseLocked(m.Square, now)
+		perr = r.act(now, senseUnsavedText, func() error { _, err := r.g.Sense(m.Square); return err })
 	case ReconMsgMove:
-		perr = r.humanMoveLocked(m.Move, now)
+		perr = r.act(now, moveUnsavedText, func() error { _, err := r.g.Move(m.Move); return err })
 	case ReconMsgResign:
 		perr = r.resignLocked(now)
 	case ReconMsgMarker:
@@ -235,6 +230,9 @@ func arbiterErr(err error) *ProtoError {
 
 // humanTurnLocked refuses an action when it is not the person's turn.
 func (r *reconRoom) humanTurnLocked() *ProtoError {
+	if perr := r.pendingFlagErr(); perr != nil {
+		return perr
+	}
 	if r.over() || r.g.IsOver() {
 		return protoErr(CodeGameOver, "the game is over")
 	}
@@ -248,12 +246,18 @@ func (r *reconRoom) humanTurnLocked() *ProtoError {
 var errCommit = errors.New("could not save the game")
 
 // changeLocked applies f, one or more arbiter actions, and commits the
-// result. When f fails the arbiter refused (and changed nothing, unless a
-// flag fell, which the caller handles); when the commit fails the arbiter
-// is put back as it was, so no client ever sees an uncommitted change.
+// result. When f fails the arbiter refused and changed nothing, unless a
+// flag fell on the way: then the arbiter is put back and the game ends on
+// time as the flag timer would end it (flagLocked). When the commit fails
+// the arbiter is put back as it was, so no client ever sees an
+// uncommitted change.
 func (r *reconRoom) changeLocked(now time.Time, f func() error) error {
 	saved := *r.g // a value copy: the arbiter, history included
 	if err := f(); err != nil {
+		if r.g.IsOver() && !saved.IsOver() {
+			*r.g = saved
+			r.flagLocked(now)
+		}
 		return err
 	}
 	if err := r.commitLocked(now); err != nil {
@@ -264,9 +268,9 @@ func (r *reconRoom) changeLocked(now time.Time, f func() error) error {
 }
 
 // act runs one arbiter action for the person (ending the turn after a
-// move) and commits it; on a refusal or a failed commit the game is as
-// before.
-func (r *reconRoom) act(now time.Time, f func() error) *ProtoError {
+// move) and commits it; on a refusal or a failed commit (answered with
+// unsaved) the game is as before.
+func (r *reconRoom) act(now time.Time, unsaved string, f func() error) *ProtoError {
 	if perr := r.humanTurnLocked(); perr != nil {
 		return perr
 	}
@@ -280,13 +284,7 @@ func (r *reconRoom) act(now time.Time, f func() error) *ProtoError {
 		return nil
 	})
 	if err != nil {
-		if r.g.IsOver() && !r.over() { // the flag fell as the action arrived
-			r.endedLocked(now)
-		}
-		if errors.Is(err, errCommit) {
-			return protoErr(CodeServer, "could not save the game")
-		}
-		return arbiterErr(err)
+		return r.refusalLocked(err, unsaved)
 	}
 	if r.g.IsOver() {
 		r.cancelBotLocked()
@@ -295,24 +293,32 @@ func (r *reconRoom) act(now time.Time, f func() error) *ProtoError {
 	return nil
 }
 
-func (r *reconRoom) humanSenseLocked(s game.Square, now time.Time) *ProtoError {
-	return r.act(now, func() error { _, err := r.g.Sense(s); return err })
+// refusalLocked words an action's failure from changeLocked: unsaved when
+// the database refused it, the flag's pending save when the flag fell on
+// the way and could not be saved, else the arbiter's refusal.
+func (r *reconRoom) refusalLocked(err error, unsaved string) *ProtoError {
+	if errors.Is(err, errCommit) {
+		return protoErr(CodeServer, "%s", unsaved)
+	}
+	if perr := r.pendingFlagErr(); perr != nil {
+		return perr
+	}
+	return arbiterErr(err)
 }
 
-func (r *reconRoom) humanMoveLocked(m game.Move, now time.Time) *ProtoError {
-	return r.act(now, func() error { _, err := r.g.Move(m); return err })
-}
-
+// resignLocked resigns for the person, at any moment of either side's
+// turn; a step of the bot waiting to be saved is dropped.
 func (r *reconRoom) resignLocked(now time.Time) *ProtoError {
+	if perr := r.pendingFlagErr(); perr != nil {
+		return perr
+	}
 	if r.over() || r.g.IsOver() {
 		return protoErr(CodeGameOver, "the game is over")
 	}
 	if err := r.changeLocked(now, func() error { return r.g.Resign(r.human) }); err != nil {
-		if errors.Is(err, errCommit) {
-			return protoErr(CodeServer, "could not save the game")
-		}
-		return arbiterErr(err)
+		return r.refusalLocked(err, resignUnsavedText)
 	}
+	r.dropPendingLocked(now)
 	r.cancelBotLocked()
 	r.syncClockLocked()
 	return nil
@@ -338,7 +344,7 @@ func (r *reconRoom) markerLocked(s game.Square, p game.Piece, now time.Time) *Pr
 		} else {
 			delete(r.markers, name)
 		}
-		return protoErr(CodeServer, "could not save the marker")
+		return protoErr(CodeServer, "%s", markerUnsavedText)
 	}
 	return nil
 }
@@ -363,29 +369,38 @@ func (r *reconRoom) rematchLocked(c *client) {
 
 // maybeStartBotLocked starts the bot's turn when it is the bot's to play.
 func (r *reconRoom) maybeStartBotLocked() {
-	if r.closed || r.g.IsOver() || r.botJob != nil || len(r.clients) == 0 || r.g.Turn() == r.human {
+	if r.closed || r.g.IsOver() || r.botJob != nil || r.pending != nil || len(r.clients) == 0 || r.g.Turn() == r.human {
 		return
 	}
 	ctx, cancel := context.WithCancel(r.srv.ctx)
-	if d, ok := r.g.Deadline(); ok {
-		ctx, cancel = context.WithDeadline(r.srv.ctx, d)
-	}
 	j := &job{cancel: cancel}
 	r.botJob = j
 	go r.runBot(ctx, j, r.g.Phase(), r.g.OpponentCapture(), r.g.SenseActions(), r.g.MoveActions(), r.g.SecondsLeft(r.human.Other()))
 }
 
+// testHookBotAction, when set (by tests), runs as the bot of game id has
+// chosen its action for phase (a sense or a move), before it is applied
+// and saved; no lock is held.
+var testHookBotAction func(id string, phase recon.Phase)
+
 // runBot plays the bot's turn from phase: each of its choices is applied
-// under the lock (and committed) only if its turn is still on. The bot's
-// calls are made one at a time from this goroutine, its MoveResult
-// included; the job ends only after it, so the bot's next turn cannot
-// start before.
+// under the lock (and committed) only if its turn is still on; a choice
+// the database refuses is saved later while the bot waits
+// (botStepLocked). The bot's calls are made one at a time from this
+// goroutine, its MoveResult included; the job ends only after it, so the
+// bot's next turn cannot start before. Its thinking is bounded by the
+// time it has left at each step.
 func (r *reconRoom) runBot(ctx context.Context, j *job, phase recon.Phase, capture game.Square, senseActions []game.Square, moveActions []game.Move, left time.Duration) {
 	defer j.cancel()
 	current := func() bool { return r.botJob == j && !r.closed && !r.g.IsOver() }
 	if phase == recon.PhaseSense {
 		r.bot.OpponentMoveResult(capture)
-		s := r.bot.ChooseSense(ctx, senseActions, moveActions, left)
+		think, stop := thinkContext(ctx, left)
+		s := r.bot.ChooseSense(think, senseActions, moveActions, left)
+		stop()
+		if testHookBotAction != nil {
+			testHookBotAction(r.id, recon.PhaseSense)
+		}
 		r.mu.Lock()
 		if !current() {
 			r.finishBotLocked(j)
@@ -393,7 +408,7 @@ func (r *reconRoom) runBot(ctx context.Context, j *job, phase recon.Phase, captu
 			return
 		}
 		var result recon.SenseResult
-		err := r.changeLocked(time.Now(), func() error {
+		ok, _ := r.botStepLocked(j, time.Now(), func() error {
 			var err error
 			result, err = r.g.Sense(s)
 			if err != nil && !r.g.IsOver() {
@@ -402,8 +417,7 @@ func (r *reconRoom) runBot(ctx context.Context, j *job, phase recon.Phase, captu
 			}
 			return err
 		})
-		if err != nil {
-			r.finishBotLocked(j)
+		if !ok {
 			r.mu.Unlock()
 			return
 		}
@@ -411,7 +425,9 @@ func (r *reconRoom) runBot(ctx context.Context, j *job, phase recon.Phase, captu
 		r.mu.Unlock()
 		r.bot.SenseResult(result)
 	}
-	m := r.bot.ChooseMove(ctx, moveActions, left)
+	think, stop := thinkContext(ctx, left)
+	m := r.bot.ChooseMove(think, moveActions, left)
+	stop()
 	// A bot's reply is never instant: the person should see the turn pass.
 	if pause := r.srv.replyPause(); pause > 0 {
 		t := time.NewTimer(pause)
@@ -421,6 +437,9 @@ func (r *reconRoom) runBot(ctx context.Context, j *job, phase recon.Phase, captu
 			t.Stop()
 		}
 	}
+	if testHookBotAction != nil {
+		testHookBotAction(r.id, recon.PhaseMove)
+	}
 	r.mu.Lock()
 	if !current() {
 		r.finishBotLocked(j)
@@ -429,7 +448,7 @@ func (r *reconRoom) runBot(ctx context.Context, j *job, phase recon.Phase, captu
 	}
 	var res recon.MoveResult
 	now := time.Now()
-	err := r.changeLocked(now, func() error {
+	ok, waited := r.botStepLocked(j, now, func() error {
 		var err error
 		res, err = r.g.Move(m)
 		if err != nil && !r.g.IsOver() {
@@ -441,13 +460,14 @@ func (r *reconRoom) runBot(ctx context.Context, j *job, phase recon.Phase, captu
 		}
 		return err
 	})
-	if err != nil {
-		r.finishBotLocked(j)
+	if !ok {
 		r.mu.Unlock()
 		return
 	}
-	r.syncClockLocked()
-	r.broadcastStateLocked(now)
+	if !waited { // a pending step, once saved, was told by retryPending
+		r.syncClockLocked()
+		r.broadcastStateLocked(now)
+	}
 	r.mu.Unlock()
 	r.bot.MoveResult(res)
 	r.mu.Lock()
@@ -455,9 +475,10 @@ func (r *reconRoom) runBot(ctx context.Context, j *job, phase recon.Phase, captu
 	r.mu.Unlock()
 }
 
-// finishBotLocked ends the bot's job j: when the game ended meanwhile (the
-// flag fell while it thought) that is committed and told, and when it is
-// the bot's turn again (never, in a game between two sides) it starts.
+// finishBotLocked ends the bot's job j and, when it is the bot's turn
+// again (never, in a game between two sides), starts the next. A flag
+// that fell while the bot thought was dealt with where it was found
+// (changeLocked, onFlag).
 func (r *reconRoom) finishBotLocked(j *job) {
 	if r.botJob != j {
 		return
@@ -466,30 +487,27 @@ func (r *reconRoom) finishBotLocked(j *job) {
 	if r.closed {
 		return
 	}
-	if r.g.IsOver() && !r.over() {
-		r.endedLocked(time.Now())
-		return
-	}
 	r.maybeStartBotLocked()
 }
 
 // shutdownLocked runs when the last tab leaves: the bot stops and the
-// clock stops, so time away is never charged.
+// clock stops, so time away is never charged. A step waiting to be saved
+// is dropped (the bot's turn is played again when the game next opens;
+// a flag fall is found again at once).
 func (r *reconRoom) shutdownLocked(now time.Time) {
 	r.cancelBotLocked()
 	if !r.g.IsOver() && r.g.Config().Clock > 0 {
 		_ = r.commitLocked(now) // logged; at worst the running turn's time is not charged
 	}
-	if r.flag != nil {
-		r.flag.Stop()
-		r.flag = nil
-	}
+	r.dropPendingLocked(now)
+	r.flag.stop()
 	r.closed = true
 	closeBot(r.bot)
 }
 
-func (r *reconRoom) broadcastStateLocked(now time.Time) {
-	b := r.stateLocked(now)
+func (r *reconRoom) broadcastStateLocked(now time.Time) { r.broadcastLocked(r.stateLocked(now)) }
+
+func (r *reconRoom) broadcastLocked(b []byte) {
 	for c := range r.clients {
 		c.trySend(b)
 	}
@@ -500,7 +518,7 @@ func (r *reconRoom) stateLocked(now time.Time) []byte { return mustJSON(r.buildS
 // buildStateLocked builds what the person may see of the room's game.
 func (r *reconRoom) buildStateLocked(now time.Time) *ReconState {
 	return buildReconState(r.g, reconSeat{
-		id: r.id, human: r.human, opponent: r.rec.Opponent, opponentName: opponentName(r.rec.Opponent),
+		id: r.id, human: r.human, opponent: r.rec.Opponent, opponentName: opponentName(r.rec.Opponent), saving: r.pending != nil,
 		markers: r.markers, status: r.rec.Status.String(), result: r.rec.Result, reason: r.rec.Reason.String(),
 		timed: r.rec.Timed(), clockMS: r.rec.ClockInitialMS, incrementMS: r.rec.ClockIncrementMS,
 		historyURL: "/game/" + r.id + "/history.json", replayURL: "/game/" + r.id + "/replay",
@@ -519,6 +537,7 @@ type reconSeat struct {
 	clockMS, incrementMS   int64
 	historyURL, replayURL  string
 	notStarted             bool // the opponent has not said it is ready
+	saving                 bool // a step waits to be saved; the clock stands still
 }
 
 // seqOf counts the actions taken in g: every sense and every move of both
@@ -541,7 +560,7 @@ func buildReconState(g *recon.Game, seat reconSeat) *ReconState {
 		Type: ReconMsgState, ID: seat.id, Human: seat.human.String(),
 		Opponent: seat.opponent, OpponentName: seat.opponentName,
 		Seq: seqOf(g), Pieces: map[string]string{}, Turns: []ReconTurnView{}, MoveActions: []LegalView{},
-		Markers: seat.markers, Status: seat.status, Result: seat.result, Reason: seat.reason,
+		Markers: seat.markers, Status: seat.status, Result: seat.result, Reason: seat.reason, Saving: seat.saving,
 	}
 	board := g.Board()
 	for s := game.A1; s <= game.H8; s++ {
@@ -568,7 +587,7 @@ func buildReconState(g *recon.Game, seat reconSeat) *ReconState {
 	if seat.timed {
 		cv := &ReconClockView{Initial: seat.clockMS, Increment: seat.incrementMS}
 		cv.Mine = max(g.SecondsLeft(seat.human).Milliseconds(), 0)
-		cv.Running = !g.IsOver() && !seat.notStarted && g.Turn() == seat.human
+		cv.Running = !g.IsOver() && !seat.notStarted && !seat.saving && g.Turn() == seat.human
 		st.Clock = cv
 	}
 	if g.IsOver() {

@@ -14,10 +14,10 @@ import (
 	"knightwatch/store"
 )
 
-// dbFault makes the games table refuse every insert and update while it
-// is on, the way a full disk or a write lock held past the busy timeout
-// would: triggers that RAISE while the table fault holds a row, set from a
-// second connection.
+// dbFault makes the games tables (chess and Reconnaissance Chess) refuse
+// every insert and update while it is on, the way a full disk or a write
+// lock held past the busy timeout would: triggers that RAISE while the
+// table fault holds a row, set from a second connection.
 type dbFault struct {
 	t  *testing.T
 	db *gorm.DB
@@ -33,6 +33,8 @@ func newDBFault(t *testing.T, e *testEnv) *dbFault {
 		"CREATE TABLE fault (x INTEGER)",
 		"CREATE TRIGGER fault_update BEFORE UPDATE ON games WHEN EXISTS (SELECT 1 FROM fault) BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
 		"CREATE TRIGGER fault_insert BEFORE INSERT ON games WHEN EXISTS (SELECT 1 FROM fault) BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
+		"CREATE TRIGGER fault_recon_update BEFORE UPDATE ON recon_games WHEN EXISTS (SELECT 1 FROM fault) BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
+		"CREATE TRIGGER fault_recon_insert BEFORE INSERT ON recon_games WHEN EXISTS (SELECT 1 FROM fault) BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
 	} {
 		if err := db.Exec(q).Error; err != nil {
 			t.Fatal(err)
@@ -228,5 +230,18 @@ func TestOwnActionsFailCleanly(t *testing.T) {
 			w.send(tc.msg)
 			tc.after(t, w)
 		})
+	}
+}
+
+// checkNothingLost compares the stored game with the moves the person
+// was last shown.
+func checkNothingLost(t *testing.T, e *testEnv, id string, s *StateMessage) {
+	t.Helper()
+	var shown []string
+	for _, m := range s.Moves {
+		shown = append(shown, m.UCI)
+	}
+	if got, want := strings.Join(e.row(id).MoveList(), " "), strings.Join(shown, " "); got != want {
+		t.Errorf("stored moves %q, shown %q", got, want)
 	}
 }

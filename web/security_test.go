@@ -134,30 +134,43 @@ func (e *testEnv) newGameFrom(c *http.Client, origin string) string {
 	return strings.TrimPrefix(resp.Header.Get("Location"), "/game/")
 }
 
-// The WebSocket Origin check compares the scheme as well as the host.
-func TestOriginCheckScheme(t *testing.T) {
+// Sockets and form posts are held to one origin rule, scheme included:
+// the page must come from the server's own origin (its public origin, or
+// the request's scheme, a trusted proxy's, and host); a foreign or "null"
+// origin gets 403; a request without Origin (no browser's) is let through.
+// how says which is tried: "socket" (the game's WebSocket) or "form"
+// (POST /games).
+func TestOriginScheme(t *testing.T) {
 	tests := []struct {
+		how                string
 		name, publicOrigin string
 		trustProxy         bool
 		proto              string // X-Forwarded-Proto
 		origin             string // "SELF" is replaced by the test server's host
 		ok                 bool
 	}{
-		{"http page, http server", "", false, "", "http://SELF", true},
-		{"https page, http server", "", false, "", "https://SELF", false},
-		{"http page behind https proxy", "", true, "https", "http://SELF", false},
-		{"https page behind https proxy", "", true, "https", "https://SELF", true},
-		{"untrusted proxy header", "", false, "https", "https://SELF", false},
-		{"public origin", "https://chess.example", false, "", "https://chess.example", true},
-		{"public origin, http", "https://chess.example", false, "", "http://chess.example", false},
-		{"public origin, other host", "https://chess.example", false, "", "https://SELF", false},
-		{"no origin", "", false, "", "", true},
+		{"socket", "http page, http server", "", false, "", "http://SELF", true},
+		{"socket", "https page, http server", "", false, "", "https://SELF", false},
+		{"socket", "http page behind https proxy", "", true, "https", "http://SELF", false},
+		{"socket", "https page behind https proxy", "", true, "https", "https://SELF", true},
+		{"socket", "untrusted proxy header", "", false, "https", "https://SELF", false},
+		{"socket", "public origin", "https://chess.example", false, "", "https://chess.example", true},
+		{"socket", "public origin, http", "https://chess.example", false, "", "http://chess.example", false},
+		{"socket", "public origin, other host", "https://chess.example", false, "", "https://SELF", false},
+		{"socket", "no origin", "", false, "", "", true},
+		{"form", "http page, http server", "", false, "", "http://SELF", true},
+		{"form", "https page, http server", "", false, "", "https://SELF", false},
+		{"form", "http page behind https proxy", "", true, "https", "http://SELF", false},
+		{"form", "https page behind https proxy", "", true, "https", "https://SELF", true},
+		{"form", "public origin, http", "https://chess.example", false, "", "http://chess.example", false},
+		{"form", "other site", "", false, "", "http://evil.example", false},
+		{"form", "null origin", "", false, "", "null", false},
+		{"form", "no origin", "", false, "", "", true},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.how+"/"+tc.name, func(t *testing.T) {
 			e := newEnv(t, envOpts{noEngine: true, trustProxy: tc.trustProxy, publicOrigin: tc.publicOrigin})
 			c := e.browser()
-			id := e.newGameFrom(c, tc.publicOrigin)
 			h := http.Header{}
 			if tc.origin != "" {
 				h.Set("Origin", strings.Replace(tc.origin, "SELF", strings.TrimPrefix(e.ts.URL, "http://"), 1))
@@ -165,13 +178,33 @@ func TestOriginCheckScheme(t *testing.T) {
 			if tc.proto != "" {
 				h.Set("X-Forwarded-Proto", tc.proto)
 			}
-			conn, resp, err := wsDialer(c).Dial("ws"+strings.TrimPrefix(e.ts.URL, "http")+"/ws/game/"+id, h)
-			if tc.ok != (err == nil) {
-				t.Fatalf("err %v, want ok %v", err, tc.ok)
+			var ok bool
+			var resp *http.Response
+			switch tc.how {
+			case "socket":
+				id := e.newGameFrom(c, tc.publicOrigin)
+				conn, r, err := wsDialer(c).Dial("ws"+strings.TrimPrefix(e.ts.URL, "http")+"/ws/game/"+id, h)
+				if ok, resp = err == nil, r; ok {
+					conn.Close()
+				}
+			case "form":
+				form := url.Values{"color": {"white"}, "level": {"1"}, "variant": {"standard"}, "clock": {"none"}}
+				req, err := http.NewRequest(http.MethodPost, e.ts.URL+"/games", strings.NewReader(form.Encode()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.Header = h
+				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+				if resp, err = c.Do(req); err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				ok = resp.StatusCode == http.StatusSeeOther // to the new game
 			}
-			if err == nil {
-				conn.Close()
-			} else if resp == nil || resp.StatusCode != http.StatusForbidden {
+			if ok != tc.ok {
+				t.Fatalf("accepted %v (%v), want %v", ok, resp, tc.ok)
+			}
+			if !ok && (resp == nil || resp.StatusCode != http.StatusForbidden) {
 				t.Errorf("want 403, got %v", resp)
 			}
 		})
@@ -202,56 +235,5 @@ func TestCSPNoInlineScript(t *testing.T) {
 	csp := resp.Header.Get("Content-Security-Policy")
 	if !strings.Contains(csp, "script-src 'self';") || strings.Contains(csp, "script-src 'self' 'unsafe-inline'") {
 		t.Errorf("CSP %q", csp)
-	}
-}
-
-// Form posts are held to the same origin rule as sockets, scheme included;
-// a "null" origin is refused too.
-func TestFormPostOriginScheme(t *testing.T) {
-	tests := []struct {
-		name, publicOrigin string
-		trustProxy         bool
-		proto              string // X-Forwarded-Proto
-		origin             string // "SELF" is replaced by the test server's host
-		ok                 bool
-	}{
-		{"http page, http server", "", false, "", "http://SELF", true},
-		{"https page, http server", "", false, "", "https://SELF", false},
-		{"http page behind https proxy", "", true, "https", "http://SELF", false},
-		{"https page behind https proxy", "", true, "https", "https://SELF", true},
-		{"public origin, http", "https://chess.example", false, "", "http://chess.example", false},
-		{"other site", "", false, "", "http://evil.example", false},
-		{"null origin", "", false, "", "null", false},
-		{"no origin", "", false, "", "", true},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, envOpts{noEngine: true, trustProxy: tc.trustProxy, publicOrigin: tc.publicOrigin})
-			c := e.browser()
-			c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-			form := url.Values{"color": {"white"}, "level": {"1"}, "variant": {"standard"}, "clock": {"none"}}
-			req, err := http.NewRequest(http.MethodPost, e.ts.URL+"/games", strings.NewReader(form.Encode()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-			if tc.origin != "" {
-				req.Header.Set("Origin", strings.Replace(tc.origin, "SELF", strings.TrimPrefix(e.ts.URL, "http://"), 1))
-			}
-			if tc.proto != "" {
-				req.Header.Set("X-Forwarded-Proto", tc.proto)
-			}
-			resp, err := c.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if tc.ok && resp.StatusCode != http.StatusSeeOther {
-				t.Errorf("status %s, want 303 to the new game", resp.Status)
-			}
-			if !tc.ok && resp.StatusCode != http.StatusForbidden {
-				t.Errorf("status %s, want 403", resp.Status)
-			}
-		})
 	}
 }

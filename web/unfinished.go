@@ -281,70 +281,65 @@ func (s *Server) handleListDelete(w http.ResponseWriter, r *http.Request) {
 const resignedNotice = "You resigned this game from your list of games."
 
 // resignFromList resigns the owner's game id as the game page would, in
-// its room: the open one, or one built for the moment and closed again.
-// hub.mu is held throughout (once no room of the game is being opened
-// or closed), so no tab can open a room meanwhile.
+// its room: the open one, or one built for the moment under the game's
+// gate (so that no tab opens a room meanwhile) and closed again. hub.mu is
+// held only to look the room up or to take the gate, never across a read
+// or a commit.
 func (s *Server) resignFromList(id, owner string) error {
-	s.hub.mu.Lock()
-	defer s.hub.mu.Unlock()
-	s.waitGateLocked(id) // a room being opened or closed: wait for it
-	if s.closed {
-		return errRoomGone
+	k := s.listKindOf(id)
+	if err := k.check(id, owner); err != nil {
+		return err
 	}
-	now := time.Now()
-	if strings.HasPrefix(id, store.ReconIDPrefix) {
-		rec, err := s.store.GetOwnedReconGame(id, owner)
-		if err != nil {
-			return err
+	for {
+		s.hub.mu.Lock()
+		s.waitGateLocked(id) // a room being opened or closed: wait for it
+		if s.closed {
+			s.hub.mu.Unlock()
+			return errRoomGone
 		}
-		if rec.Status != store.StatusPlaying {
-			return notUnfinished(rec.Status)
-		}
-		rr, live := s.hub.recon[id]
-		if !live {
-			if rr, err = s.loadReconRoom(rec); err != nil {
-				return err
+		if r := k.live(id); r != nil {
+			s.hub.mu.Unlock()
+			r.lock()
+			if r.closedLocked() { // its last tab left meanwhile: look again
+				r.unlock()
+				continue
 			}
-		}
-		rr.mu.Lock()
-		defer rr.mu.Unlock()
-		perr := rr.resignLocked(now)
-		if live && perr == nil {
-			for c := range rr.clients {
-				c.trySend(encodeNotice(resignedNotice))
+			now := time.Now()
+			perr := r.resignLocked(now)
+			if perr == nil {
+				r.broadcastLocked(encodeNotice(resignedNotice))
+				r.broadcastStateLocked(now)
 			}
-			rr.broadcastStateLocked(now)
+			r.unlock()
+			return protoToErr(perr)
 		}
-		if !live {
-			rr.shutdownLocked(now)
-		}
-		return protoToErr(perr)
+		s.takeGateLocked(id)
+		s.hub.mu.Unlock()
+		err := s.resignUnopened(k, id, owner)
+		s.hub.mu.Lock()
+		s.releaseGateLocked(id)
+		s.hub.mu.Unlock()
+		return err
 	}
-	rec, err := s.store.GetOwnedGame(id, owner)
+}
+
+// resignUnopened resigns game id, which no tab has open, in a room built
+// for the moment; the caller holds the game's gate. The record is read
+// again: a room may have closed since the caller's read, committing its
+// clock or the game's end.
+func (s *Server) resignUnopened(k *listKind, id, owner string) error {
+	if err := k.check(id, owner); err != nil {
+		return err
+	}
+	r, err := k.load(id)
 	if err != nil {
 		return err
 	}
-	if rec.Status != store.StatusPlaying {
-		return notUnfinished(rec.Status)
-	}
-	rm, live := s.hub.rooms[id]
-	if !live {
-		g, human, err := buildGame(rec)
-		if err != nil {
-			return err
-		}
-		rm = &room{srv: s, id: id, rec: *rec, g: g, human: human, clients: map[*client]struct{}{}}
-	}
-	rm.mu.Lock()
-	defer rm.mu.Unlock()
-	perr := rm.resignLocked(now)
-	if live && perr == nil {
-		rm.broadcastLocked(encodeNotice(resignedNotice))
-		rm.broadcastStateLocked(now)
-	}
-	if !live {
-		rm.shutdownLocked(now)
-	}
+	r.lock()
+	defer r.unlock()
+	now := time.Now()
+	perr := r.resignLocked(now)
+	r.shutdownLocked(now)
 	return protoToErr(perr)
 }
 
@@ -366,63 +361,62 @@ func protoToErr(perr *ProtoError) error {
 }
 
 // deleteFromList soft-deletes the owner's unfinished game id. A room open
-// on it is shut first (its clock charged and committed, the engine or bot
-// stopped), and its tabs are sent home with a notice, then disconnected.
+// on it is taken out of the hub and shut (its clock charged and
+// committed, the engine or bot stopped), and its tabs are sent home with a
+// notice, then disconnected. All of it happens under the game's gate,
+// which keeps tabs from opening the game meanwhile, and none of it under
+// hub.mu.
 func (s *Server) deleteFromList(id, owner string) error {
+	k := s.listKindOf(id)
+	if err := k.check(id, owner); err != nil {
+		return err
+	}
 	s.hub.mu.Lock()
-	defer s.hub.mu.Unlock()
-	s.waitGateLocked(id) // a room being opened or closed: wait for it
+	s.takeGateLocked(id)
 	if s.closed {
+		s.releaseGateLocked(id)
+		s.hub.mu.Unlock()
 		return errRoomGone
 	}
-	now := time.Now()
+	r := k.live(id)
+	k.remove(id) // a gate held means no room in the hub
+	s.hub.mu.Unlock()
+
 	var clients map[*client]struct{}
-	if strings.HasPrefix(id, store.ReconIDPrefix) {
-		rec, err := s.store.GetOwnedReconGame(id, owner)
-		if err != nil {
-			return err
+	var err error
+	keep := false // the game ended meanwhile: its room stays
+	if r != nil {
+		r.lock()
+		switch {
+		case r.closedLocked(): // its last tab left meanwhile
+		case r.overLocked():
+			keep, err = true, errNotUnfinished
+		default:
+			r.shutdownLocked(time.Now())
+			clients = r.takeTabsLocked()
 		}
-		if rec.Status != store.StatusPlaying {
-			return notUnfinished(rec.Status)
-		}
-		if rr := s.hub.recon[id]; rr != nil {
-			rr.mu.Lock()
-			if rr.over() {
-				rr.mu.Unlock()
-				return errNotUnfinished
+		r.unlock()
+	}
+	if err == nil {
+		err = k.delete(id, owner)
+		if errors.Is(err, store.ErrNotFound) && r == nil {
+			// Ended or deleted since the read above, by a room now closed.
+			if cerr := k.check(id, owner); cerr != nil {
+				err = cerr
 			}
-			rr.shutdownLocked(now)
-			clients, rr.clients = rr.clients, map[*client]struct{}{}
-			delete(s.hub.recon, id)
-			rr.mu.Unlock()
 		}
-		err = s.store.DeleteReconGame(id, owner)
-		kick(clients, err == nil)
-		return err
 	}
-	rec, err := s.store.GetOwnedGame(id, owner)
-	if err != nil {
-		return err
-	}
-	if rec.Status != store.StatusPlaying {
-		return notUnfinished(rec.Status)
-	}
-	if rm := s.hub.rooms[id]; rm != nil {
-		rm.mu.Lock()
-		if rm.over() {
-			rm.mu.Unlock()
-			return errNotUnfinished
+
+	s.hub.mu.Lock()
+	if keep {
+		r.lock()
+		if !r.closedLocked() {
+			k.put(id, r)
 		}
-		rm.shutdownLocked(now)
-		clients, rm.clients = rm.clients, map[*client]struct{}{}
-		for c := range rm.watchers {
-			c.stop() // a spectator is simply let go: the game is gone
-		}
-		rm.watchers = map[*client]struct{}{}
-		delete(s.hub.rooms, id)
-		rm.mu.Unlock()
+		r.unlock()
 	}
-	err = s.store.DeleteGame(id, owner)
+	s.releaseGateLocked(id)
+	s.hub.mu.Unlock()
 	kick(clients, err == nil)
 	return err
 }

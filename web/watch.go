@@ -110,7 +110,7 @@ func (s *Server) handleWatchWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return
 	}
-	c := &client{conn: conn, send: make(chan []byte, sendQueue), done: make(chan struct{}), release: release, watcher: true}
+	c := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, watcher: true}
 	if err := s.join(g.ID, c); err != nil {
 		release()
 		if !errors.Is(err, errGameDeleted) {

@@ -83,8 +83,9 @@ func startServer(flags ...string) (*server, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("go build: %v\n%s", err, out)
 	}
-	// No learning from the games: every run plays the same engine.
-	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "kw.db"), "--experience=false"}, flags...)
+	// No learning from the games: every run plays the same engine; every
+	// client here shares the loopback address, so no per-address cap.
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "kw.db"), "--experience=false", "--max-conns-per-addr", "0"}, flags...)
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "KNIGHTWATCH_SECRET=")
 	cmd.Stderr = os.Stderr

@@ -1,0 +1,74 @@
+package attack
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+// floodGames is how many games each of the flood's browsers plays, each
+// with a socket open.
+const floodGames = 4
+
+// floodOwners is how many browsers flood: 8 (32 sockets, as in issue 35),
+// or one per core on a larger machine, so that the flood always queues
+// far more searches than the server has searchers (one per core).
+func floodOwners() int { return max(8, runtime.NumCPU()) }
+
+// 32 sockets keep full-strength (level-8, 3 s) searches queued: each plays
+// a random legal move as soon as the engine has replied. Another player's
+// level-1 reply is still served, and ahead of the flood's queue: while it
+// waits, only the flood's searches already running when it asked can end
+// (at most one per searcher; twice that is allowed for replies in flight
+// as it asks and as it is answered). Before engine time was shared
+// between owners the queue was first come first served, so the reply
+// waited for the 30 searches queued before it (issue 35). How long the
+// reply takes under the flood is measured by bench/starvation.sh, not
+// asserted here.
+func TestEngineStarvationSearches(t *testing.T) {
+	s := startServer(t)
+	f, err := StartSearchFlood(s.URL(), floodOwners(), floodGames, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Stop()
+	time.Sleep(200 * time.Millisecond) // every first move in and queued
+	_, atSend, atReply, err := Reply(s.URL(), 1, 3*time.Minute, f.Replies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Stop()
+	searchers := int64(runtime.NumCPU())
+	t.Logf("flood replies while the level-1 reply waited: %d (searchers: %d, flood sockets: %d)", atReply-atSend, searchers, f.Sockets())
+	if n := atReply - atSend; n > 2*searchers {
+		t.Errorf("%d of the flood's searches ended while another player's level-1 reply waited; at most %d (two per searcher) may", n, 2*searchers)
+	}
+}
+
+// 32 sockets offer draws in a loop, from a position past move 30, where an
+// offer needs an evaluation. Before, every offer was a 400 ms
+// full-strength search (and one accepted at move 1 started a new game to
+// offer again). Now each socket's first offer gets one short evaluation
+// and an answer in words, every later one "You offered a draw recently",
+// and another player's level-1 reply is served.
+func TestEngineStarvationDrawOffers(t *testing.T) {
+	s := startServer(t)
+	f, err := StartDrawFlood(s.URL(), floodOwners(), floodGames, 8, 100*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Stop()
+	time.Sleep(time.Second)
+	if _, _, _, err := Reply(s.URL(), 1, 3*time.Minute, nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond) // the last evaluations answered
+	f.Stop()
+	t.Logf("draw verdicts %d, \"offered recently\" %d, from %d sockets", f.DrawVerdicts(), f.DrawsTooSoon(), f.Sockets())
+	if v := f.DrawVerdicts(); v > int64(f.Sockets()) {
+		t.Errorf("%d draw offers were evaluated; at most one per socket (%d) may be", v, f.Sockets())
+	}
+	if f.DrawsTooSoon() == 0 {
+		t.Error("no offer was refused as too soon")
+	}
+}

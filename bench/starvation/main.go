@@ -1,0 +1,122 @@
+// Command starvation measures how long another player waits for a
+// level-1 reply while others flood the engine (issue 35): alone, under 32
+// sockets keeping full-strength (level-8) searches queued, and under 32
+// sockets offering draws in a loop. The attack test (attack/) asserts the
+// order of service under the same floods; this times it.
+//
+//	go run ./bench/starvation [-samples 10] [-bin PATH] [-owners 8] [-games 4]
+//	(or bash bench/starvation.sh)
+//
+// It builds the real binary (or runs the one -bin names, say an older
+// build, for a before/after) and starts `serve` on a loopback port with a
+// temporary database, the engine at its defaults (one searcher per core).
+// Each sample is a new browser's new level-1 game: 1. e4, timed until the
+// engine's reply is on the board (the natural pause included: a reply is
+// never sent sooner than 150 ms at level 1). Samples are taken one after
+// another, the flood running throughout.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"knightwatch/attack"
+	"knightwatch/e2e"
+)
+
+func main() {
+	samples := flag.Int("samples", 10, "level-1 replies timed per condition")
+	bin := flag.String("bin", "", "the knightwatch binary to measure (default: build this tree)")
+	owners := flag.Int("owners", 8, "browsers in each flood")
+	games := flag.Int("games", 4, "games (sockets) per flooding browser")
+	flag.Parse()
+	if err := run(*bin, *samples, *owners, *games); err != nil {
+		fmt.Fprintln(os.Stderr, "starvation:", err)
+		os.Exit(1)
+	}
+}
+
+func run(bin string, samples, owners, games int) error {
+	dir, err := os.MkdirTemp("", "knightwatch-starvation-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if bin == "" {
+		root, err := e2e.ModuleRoot(".")
+		if err != nil {
+			return err
+		}
+		bin = filepath.Join(dir, "knightwatch")
+		if err := e2e.BuildBinary(root, bin); err != nil {
+			return err
+		}
+	}
+	addr, err := e2e.FreeAddr()
+	if err != nil {
+		return err
+	}
+	// No cap on connections per address: every browser here is on loopback.
+	srv, err := e2e.StartServer(bin, filepath.Join(dir, "kw.db"), addr, filepath.Join(dir, "server.log"), maxConnsFlag(bin)...)
+	if err != nil {
+		return err
+	}
+	defer srv.Stop(15 * time.Second)
+	base := srv.URL()
+	fmt.Printf("machine: %d cores; server %s; flood %d browsers x %d games\n", runtime.NumCPU(), bin, owners, games)
+	fmt.Printf("%-34s %8s %10s %10s %10s  %s\n", "condition", "samples", "p50", "p90", "max", "flood")
+
+	measure := func(name string, note func() string) error {
+		var ds []time.Duration
+		for range samples {
+			d, _, _, err := attack.Reply(base, 1, 5*time.Minute, nil)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			ds = append(ds, d)
+		}
+		slices.Sort(ds)
+		q := func(p float64) time.Duration { return ds[int(p*float64(len(ds)-1))].Round(time.Millisecond) }
+		fmt.Printf("%-34s %8d %10s %10s %10s  %s\n", name, len(ds), q(0.5), q(0.9), ds[len(ds)-1].Round(time.Millisecond), note())
+		return nil
+	}
+	if err := measure("alone", func() string { return "" }); err != nil {
+		return err
+	}
+	f, err := attack.StartSearchFlood(base, owners, games, 8)
+	if err != nil {
+		return err
+	}
+	time.Sleep(time.Second)
+	err = measure("level-8 searches, 1 move each", func() string { return fmt.Sprintf("%d replies to the flood", f.Replies()) })
+	f.Stop()
+	if err != nil {
+		return err
+	}
+	d, err := attack.StartDrawFlood(base, owners, games, 8, 100*time.Millisecond)
+	if err != nil {
+		return err
+	}
+	time.Sleep(time.Second)
+	err = measure("draw offers, 10 a second each", func() string {
+		return fmt.Sprintf("%d offers weighed, %d refused as too soon", d.DrawVerdicts(), d.DrawsTooSoon())
+	})
+	d.Stop()
+	return err
+}
+
+// maxConnsFlag lifts the per-address connection cap, for a binary that
+// has one (older builds have neither the cap nor the flag).
+func maxConnsFlag(bin string) []string {
+	out, _ := execOutput(bin, "serve", "-h")
+	if strings.Contains(out, "max-conns-per-addr") {
+		return []string{"--max-conns-per-addr", "0"}
+	}
+	return nil
+}

@@ -1,0 +1,222 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"knightwatch/game"
+	"knightwatch/recon"
+	"knightwatch/store"
+)
+
+// The socket handlers under fuzzing: each input is a few lines, each line
+// one message from a tab, handed to a live room exactly as readPump hands
+// a decoded message (DecodeMessage, DecodeReconMessage). After every
+// message the room must hold what the database holds, and what the
+// database holds must load; nothing may panic. The engine (fakeSearcher)
+// and the bot (random) answer meanwhile, as in play.
+
+// fuzzMaxMessages bounds the messages of one input.
+const fuzzMaxMessages = 24
+
+// fuzzServer is a server for the fuzz targets, with its own database; it
+// closes when the fuzz target ends.
+func fuzzServer(f *testing.F) (*Server, *store.Store) {
+	st, err := store.Open(filepath.Join(f.TempDir(), "fuzz.db"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	srv, err := New(testConfig(st, envOpts{}))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() {
+		srv.Close()
+		st.Close()
+	})
+	return srv, st
+}
+
+// fuzzClient is a tab without a connection: what the room sends it is
+// read and dropped.
+func fuzzClient() *client {
+	c := &client{send: make(chan []byte, 4096), done: make(chan struct{})}
+	go func() {
+		for {
+			select {
+			case <-c.send:
+			case <-c.done:
+				return
+			}
+		}
+	}()
+	return c
+}
+
+// fuzzJoin opens game id in a tab (fuzzClient), which leaves when the
+// test ends.
+func fuzzJoin(t *testing.T, srv *Server, id string) *client {
+	t.Helper()
+	c := fuzzClient()
+	if err := srv.join(id, c); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.leave(c)
+		srv.conns.Done()
+	})
+	return c
+}
+
+// fuzzLines splits an input into its messages.
+func fuzzLines(data []byte) [][]byte {
+	lines := bytes.Split(data, []byte("\n"))
+	if len(lines) > fuzzMaxMessages {
+		lines = lines[:fuzzMaxMessages]
+	}
+	return lines
+}
+
+var fuzzOwners atomic.Int64
+
+func FuzzChessRoom(f *testing.F) {
+	for _, s := range []string{
+		"{\"type\":\"move\",\"move\":\"e2e4\",\"ply\":0}\n{\"type\":\"move\",\"move\":\"d2d4\",\"ply\":2}\n{\"type\":\"takeback\",\"ply\":4}",
+		"{\"type\":\"move\",\"move\":\"Nf3\",\"ply\":0}\n{\"type\":\"draw\",\"ply\":2}\n{\"type\":\"resign\",\"ply\":2}\n{\"type\":\"rematch\"}",
+		"{\"type\":\"move\",\"move\":\"e2e5\",\"ply\":0}\n{\"type\":\"move\",\"move\":\"e7e5\",\"ply\":0}\n{\"type\":\"move\",\"move\":\"e2e4\",\"ply\":7}",
+		"{\"type\":\"takeback\",\"ply\":0}\n{\"type\":\"sync\"}\n{\"type\":\"draw\",\"ply\":0}\n{\"type\":\"draw\",\"ply\":0}",
+		"{\"type\":\"move\",\"move\":\"e2e4\",\"ply\":0}\n{\"type\":\"takeback\",\"ply\":1}\n{\"type\":\"move\",\"move\":\"a2a4\",\"ply\":0}",
+		"{\"type\":\"resign\",\"ply\":0}\n{\"type\":\"move\",\"move\":\"e2e4\",\"ply\":0}\n{\"type\":\"takeback\",\"ply\":0}",
+	} {
+		f.Add(byte(0), []byte(s))
+		f.Add(byte(1), []byte(s))
+	}
+	srv, st := fuzzServer(f)
+	f.Fuzz(func(t *testing.T, setup byte, data []byte) {
+		rec := &store.Game{Owner: fmt.Sprintf("fuzz%d", fuzzOwners.Add(1)), Variant: VariantStandard, StartFEN: game.StartFEN, Human: store.White, Level: 1}
+		if setup&1 == 1 { // a clock, a fast one
+			rec.ClockInitialMS, rec.ClockIncrementMS = 60000, 1000
+			rec.WhiteMS, rec.BlackMS = 60000, 60000
+		}
+		if setup&2 == 2 {
+			rec.Human = store.Black
+		}
+		if err := st.CreateGame(rec); err != nil {
+			t.Fatal(err)
+		}
+		c := fuzzJoin(t, srv, rec.ID)
+		r := c.room
+		for _, line := range fuzzLines(data) {
+			m, perr := DecodeMessage(line)
+			if perr != nil {
+				continue
+			}
+			r.handle(c, m)
+			checkChessRoom(t, r, st)
+		}
+	})
+}
+
+// checkChessRoom: the room's record and game are what the database holds,
+// and the stored game loads.
+func checkChessRoom(t *testing.T, r *room, st *store.Store) {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	db, err := st.GetGame(r.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if db.Moves != r.rec.Moves || db.Status != r.rec.Status || db.Result != r.rec.Result || db.WhiteMS != r.rec.WhiteMS || db.BlackMS != r.rec.BlackMS {
+		t.Fatalf("room %+v, database %+v", r.rec, db)
+	}
+	g, _, err := buildGame(db)
+	if err != nil {
+		t.Fatalf("the stored game does not load: %v", err)
+	}
+	if got, want := g.PositionAt(g.Len()).FEN(), r.pos().FEN(); got != want {
+		t.Fatalf("stored position %s, the room's %s", got, want)
+	}
+}
+
+func FuzzReconRoom(f *testing.F) {
+	for _, s := range []string{
+		"{\"type\":\"sense\",\"square\":\"e7\",\"seq\":0}\n{\"type\":\"move\",\"move\":\"e2e4\",\"seq\":1}\n{\"type\":\"sync\"}",
+		"{\"type\":\"sense\",\"square\":\"\",\"seq\":0}\n{\"type\":\"move\",\"move\":\"pass\",\"seq\":1}\n{\"type\":\"resign\"}",
+		"{\"type\":\"marker\",\"square\":\"e5\",\"piece\":\"bN\"}\n{\"type\":\"marker\",\"square\":\"e5\",\"piece\":\"\"}\n{\"type\":\"rematch\"}",
+		"{\"type\":\"move\",\"move\":\"e2e4\",\"seq\":0}\n{\"type\":\"sense\",\"square\":\"z9\",\"seq\":0}\n{\"type\":\"sense\",\"square\":\"a1\",\"seq\":5}",
+		"{\"type\":\"sense\",\"square\":\"d5\",\"seq\":0}\n{\"type\":\"move\",\"move\":\"e7e8q\",\"seq\":1}\n{\"type\":\"move\",\"move\":\"a2a4\",\"seq\":1}",
+	} {
+		f.Add(byte(0), []byte(s))
+		f.Add(byte(2), []byte(s))
+	}
+	srv, st := fuzzServer(f)
+	f.Fuzz(func(t *testing.T, setup byte, data []byte) {
+		rec := &store.ReconGame{Owner: fmt.Sprintf("fuzz%d", fuzzOwners.Add(1)), Human: store.White, Opponent: "random", Seed: uint64(setup)}
+		if setup&1 == 1 {
+			rec.ClockInitialMS, rec.ClockIncrementMS = 60000, 1000
+			rec.WhiteMS, rec.BlackMS = 60000, 60000
+		}
+		if setup&2 == 2 {
+			rec.Human = store.Black
+		}
+		if err := st.CreateReconGame(rec); err != nil {
+			t.Fatal(err)
+		}
+		c := fuzzJoin(t, srv, rec.ID)
+		r := c.recon
+		for _, line := range fuzzLines(data) {
+			m, perr := DecodeReconMessage(line)
+			if perr != nil {
+				continue
+			}
+			r.handle(c, m)
+			checkReconRoom(t, srv, r, st)
+		}
+		// The bot's turn, if it is one, ends before the room closes.
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			r.mu.Lock()
+			idle := r.botJob == nil
+			r.mu.Unlock()
+			if idle || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		checkReconRoom(t, srv, r, st)
+	})
+}
+
+// checkReconRoom: the room's record is the database's, its arbiter's
+// history is the stored one, and the stored game loads.
+func checkReconRoom(t *testing.T, srv *Server, r *reconRoom, st *store.Store) {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	db, err := st.GetReconGame(r.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if db.History != r.rec.History || db.Status != r.rec.Status || db.Markers != r.rec.Markers {
+		t.Fatalf("room %+v, database %+v", r.rec, db)
+	}
+	if h := string(recon.MarshalHistory(r.g.History())); db.History != "" && h != db.History {
+		t.Fatalf("the arbiter's history differs from the stored one:\n%s\n%s", h, db.History)
+	}
+	if (db.Status == store.StatusOver) != r.g.IsOver() {
+		t.Fatalf("stored status %s, the arbiter over: %v", db.Status, r.g.IsOver())
+	}
+	loaded, err := srv.loadReconRoom(db)
+	if err != nil && !strings.Contains(err.Error(), "bot") {
+		t.Fatalf("the stored game does not load: %v", err)
+	}
+	if loaded != nil {
+		closeBot(loaded.bot)
+	}
+}
