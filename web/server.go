@@ -449,6 +449,9 @@ type HomeData struct {
 	// FEN is the start position typed into a rejected form, shown again in
 	// its field so the person can correct it rather than retype it.
 	FEN string
+	// DefaultLevel is the level checked in the new-game form until the
+	// browser remembers the person's own choice (static/js/home.js).
+	DefaultLevel int
 	// Reconnaissance Chess: the bots, the clocks, and the person's games.
 	ReconOpponents []ReconOpponent
 	ReconClocks    []string
@@ -495,6 +498,14 @@ func (s *Server) levelViews() []LevelView {
 	return out
 }
 
+// defaultLevel is the new-game form's level for a newcomer: the middle of
+// n levels, the lower one when n is even. With the eight engine levels that
+// is level 4, "Club" (about 1450 Elo): near the middle of online players'
+// ratings (lichess starts everyone at 1500), strong enough to be a game,
+// and still beatable by someone who is learning; level 5 (about 1600) would
+// be the stronger of the two middles.
+func defaultLevel(n int) int { return (n + 1) / 2 }
+
 func formatMoveTime(d time.Duration) string {
 	if d < time.Second {
 		return fmt.Sprintf("%d ms", d.Milliseconds())
@@ -503,7 +514,7 @@ func formatMoveTime(d time.Duration) string {
 }
 
 func (s *Server) homeData(owner, errText string) (*HomeData, error) {
-	d := &HomeData{Levels: s.levelViews(), Clocks: ClockChoices, Error: errText, Finished: []GameSummary{},
+	d := &HomeData{Levels: s.levelViews(), DefaultLevel: defaultLevel(len(s.cfg.Levels)), Clocks: ClockChoices, Error: errText, Finished: []GameSummary{},
 		ReconOpponents: ReconOpponents, ReconClocks: ReconClockChoices}
 	if err := s.reconLists(d, owner); err != nil {
 		return nil, err
