@@ -53,11 +53,12 @@ func (s *Server) pgnTags(rec *store.Game, site string) []game.PGNTag {
 	return tags
 }
 
-// writePGN writes the stored game as PGN.
+// writePGN writes the stored game as PGN, with the ECO and Opening tags
+// of the opening it reached (openings.go).
 func (s *Server) writePGN(w io.Writer, rec *store.Game, site string) error {
 	g, _, err := buildGame(rec)
 	if err != nil {
 		return err
 	}
-	return game.WritePGN(w, g, s.pgnTags(rec, site))
+	return game.WritePGN(w, g, append(s.pgnTags(rec, site), openingTags(g)...))
 }

@@ -426,6 +426,8 @@ type GameSummary struct {
 	Variant         string
 	LevelName       string
 	Moves           int // moves as players count them: a move is one by each side
+	// Opening is the opening the game reached, "B20 Sicilian Defense", or "".
+	Opening string
 }
 
 // HomeData is home.html's data.
@@ -485,7 +487,7 @@ func (s *Server) summary(g *store.Game) GameSummary {
 		ID: g.ID, URL: "/game/" + g.ID, PGNURL: "/game/" + g.ID + "/pgn",
 		White: white, Black: black, Result: g.Result, Reason: g.Reason.String(),
 		Date: date.UTC().Format("2006-01-02"), Variant: g.Variant, LevelName: lv.Name,
-		Moves: (len(g.MoveList()) + 1) / 2,
+		Moves: (len(g.MoveList()) + 1) / 2, Opening: gameOpening(g),
 	}
 }
 
