@@ -54,6 +54,7 @@ var gameKeys = [][2]string{
 	{"offer draw", `[data-action="draw"]`},
 	{"resign", `[data-action="resign"]`},
 	{"status line", "#status-line"},
+	{"opening line", "#opening-line"},
 }
 
 // reconKeys are the same for the Reconnaissance Chess page.

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"log"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -363,4 +365,25 @@ func (w *wsConn) quiet(d time.Duration, bad func(anyMsg) bool) *StateMessage {
 
 func wsDialer(c *http.Client) *websocket.Dialer {
 	return &websocket.Dialer{Jar: c.Jar, HandshakeTimeout: 5 * time.Second}
+}
+
+// realHomeServer is a server rendering the real templates (without
+// listening: render pages with srv.render, or serve it with httptest).
+func realHomeServer(t *testing.T) *Server {
+	t.Helper()
+	tmpl := os.DirFS("../templates")
+	if _, err := fs.Stat(tmpl, "home.html"); err != nil {
+		t.Skip("no templates folder beside web/")
+	}
+	st, err := store.Open(t.TempDir() + "/kw.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Config{Store: st, Templates: tmpl, Static: fstest.MapFS{}, NoEngine: true, Levels: testLevels,
+		Logger: log.New(io.Discard, "", 0), MatchEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close(); st.Close() })
+	return srv
 }

@@ -185,6 +185,8 @@ type StateMessage struct {
 	Material  int           `json:"material"`
 	Clock     *ClockView    `json:"clock"`
 	Thinking  bool          `json:"thinking"`
+	// Openings lists the game's named positions (OpeningView, openings.go).
+	Openings []OpeningView `json:"openings"`
 	// Saving is set while the server cannot save the engine's move or a
 	// flag fall and keeps trying (retry.go); the clock is stopped.
 	Saving bool `json:"saving,omitempty"`

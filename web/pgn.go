@@ -60,13 +60,14 @@ func (s *Server) pgnTags(rec *store.Game, site string) []game.PGNTag {
 // its evaluation as a comment, [%eval 0.17] in pawns from White's point
 // of view or [%eval #-3] for a mate (none after a checkmating move), and
 // on a judged move the NAG ($6 ?!, $2 ?, $4 ??) and "Mistake. Nf3 was
-// best." in the comment.
+// best." in the comment; and the ECO and Opening tags of the opening it
+// reached (openings.go).
 func (s *Server) writePGN(w io.Writer, rec *store.Game, site string) error {
 	g, _, err := buildGame(rec)
 	if err != nil {
 		return err
 	}
-	pg, err := game.PGNGameOf(g, s.pgnTags(rec, site))
+	pg, err := game.PGNGameOf(g, append(s.pgnTags(rec, site), openingTags(g)...))
 	if err != nil {
 		return err
 	}

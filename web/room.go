@@ -609,6 +609,7 @@ func (r *room) buildStateLocked(now time.Time) *StateMessage {
 		Captured:  CapturedView{White: []string{}, Black: []string{}},
 		Thinking:  r.search != nil || (r.retry != nil && r.retry.move != nil),
 		Saving:    r.retry != nil,
+		Openings:  openingViews(r.g),
 	}
 	moves := r.g.Moves()
 	notes := r.notesByPlyLocked()

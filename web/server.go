@@ -456,6 +456,8 @@ type GameSummary struct {
 	Variant         string
 	LevelName       string
 	Moves           int // moves as players count them: a move is one by each side
+	// Opening is the opening the game reached, "B20 Sicilian Defense", or "".
+	Opening string
 }
 
 // HomeData is home.html's data.
@@ -482,6 +484,9 @@ type HomeData struct {
 	// why beside it (Error says it at the top of the page too).
 	FEN      string
 	FENError string
+	// DefaultLevel is the level checked in the new-game form until the
+	// browser remembers the person's own choice (static/js/home.js).
+	DefaultLevel int
 	// Reconnaissance Chess: the bots, the clocks, and the person's games.
 	ReconOpponents []ReconOpponent
 	ReconClocks    []string
@@ -515,7 +520,7 @@ func (s *Server) summary(g *store.Game) GameSummary {
 		ID: g.ID, URL: "/game/" + g.ID, PGNURL: "/game/" + g.ID + "/pgn",
 		White: white, Black: black, Result: g.Result, Reason: g.Reason.String(),
 		Date: date.UTC().Format("2006-01-02"), Variant: g.Variant, LevelName: lv.Name,
-		Moves: (len(g.MoveList()) + 1) / 2,
+		Moves: (len(g.MoveList()) + 1) / 2, Opening: gameOpening(g),
 	}
 }
 
@@ -528,6 +533,14 @@ func (s *Server) levelViews() []LevelView {
 	return out
 }
 
+// defaultLevel is the new-game form's level for a newcomer: the middle of
+// n levels, the lower one when n is even. With the eight engine levels that
+// is level 4, "Club" (about 1450 Elo): near the middle of online players'
+// ratings (lichess starts everyone at 1500), strong enough to be a game,
+// and still beatable by someone who is learning; level 5 (about 1600) would
+// be the stronger of the two middles.
+func defaultLevel(n int) int { return (n + 1) / 2 }
+
 func formatMoveTime(d time.Duration) string {
 	if d < time.Second {
 		return fmt.Sprintf("%d ms", d.Milliseconds())
@@ -536,7 +549,7 @@ func formatMoveTime(d time.Duration) string {
 }
 
 func (s *Server) homeData(owner, errText string) (*HomeData, error) {
-	d := &HomeData{Levels: s.levelViews(), Clocks: ClockChoices, Error: errText, Finished: []GameSummary{},
+	d := &HomeData{Levels: s.levelViews(), DefaultLevel: defaultLevel(len(s.cfg.Levels)), Clocks: ClockChoices, Error: errText, Finished: []GameSummary{},
 		ReconOpponents: ReconOpponents, ReconClocks: ReconClockChoices}
 	if err := s.reconLists(d, owner); err != nil {
 		return nil, err

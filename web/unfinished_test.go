@@ -3,16 +3,12 @@ package web
 import (
 	"html"
 	"io"
-	"io/fs"
-	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"knightwatch/store"
@@ -315,21 +311,7 @@ func TestListReconActions(t *testing.T) {
 // game's actions, each asking first), the count, and the new-game form's
 // word that the other games stay.
 func TestHomeTemplateUnfinished(t *testing.T) {
-	tmpl := os.DirFS("../templates")
-	if _, err := fs.Stat(tmpl, "home.html"); err != nil {
-		t.Skip("no templates folder beside web/")
-	}
-	st, err := store.Open(t.TempDir() + "/kw.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	srv, err := New(Config{Store: st, Templates: tmpl, Static: fstest.MapFS{}, NoEngine: true, Levels: testLevels,
-		Logger: log.New(io.Discard, "", 0), MatchEvery: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := realHomeServer(t)
 	now := time.Now()
 	d := &HomeData{Levels: srv.levelViews(), Clocks: ClockChoices, ReconOpponents: ReconOpponents, ReconClocks: ReconClockChoices, UnfinishedCount: 3}
 	for _, g := range []store.Game{

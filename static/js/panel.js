@@ -69,6 +69,7 @@ export class Panel {
     this.turn = this.status.querySelector('[data-turn-words]'); // whose move, check, the result
     this.msg = this.status.querySelector('[data-status-msg]'); // notices and refusals
     this.backLive = root.querySelector('#back-live');
+    this.opening = root.querySelector('#opening-line'); // the opening at the shown ply
     this.clockBase = null; // {white, black, running, at}
     this.tick = 0;
     this.moves.addEventListener('click', (e) => {
@@ -220,6 +221,29 @@ export class Panel {
       this.moves.scrollTop = this.moves.scrollHeight;
     }
     this.backLive.hidden = shownPly === state.ply;
+    this.showOpening(state, shownPly);
+  }
+
+  /**
+   * showOpening names the opening at the shown ply ("B20 Sicilian Defense"),
+   * the latest named position at or before it; hidden in Chess960, whose
+   * positions have no names.
+   */
+  showOpening(state, shownPly) {
+    const el = this.opening;
+    if (!el) return;
+    el.hidden = state.variant === 'chess960';
+    const o = openingAt(state.openings, shownPly);
+    const key = o ? `${o.eco} ${o.name}` : '';
+    if (el.dataset.opening === key) return;
+    el.dataset.opening = key;
+    el.textContent = '';
+    el.title = o ? `Opening: ${key}` : 'Opening (ECO code and name)';
+    if (!o) return;
+    const eco = document.createElement('span');
+    eco.className = 'eco';
+    eco.textContent = o.eco;
+    el.append(eco, ' ' + o.name);
   }
 
   /** say shows a short message in the status line; error messages are red. */
@@ -242,6 +266,19 @@ export class Panel {
   turnWords(text) {
     if (this.turn.textContent !== text) this.turn.textContent = text;
   }
+}
+
+/**
+ * openingAt is the opening at ply from the state's openings list (sorted by
+ * ply): the last entry at or before it, or null before the first.
+ */
+export function openingAt(openings, ply) {
+  let found = null;
+  for (const o of openings || []) {
+    if (o.ply > ply) break;
+    found = o;
+  }
+  return found;
 }
 
 /** formatClock: 5:03 normally, 0:09.4 in the last ten seconds. */
