@@ -32,6 +32,7 @@ type AckConfig struct {
 type AckReport struct {
 	Config             AckConfig
 	Machine            string
+	Fsync              Summary // the disk, just before (fsyncLatency)
 	Latency            Summary
 	Elapsed            time.Duration
 	RSSBefore, RSSIdle int // KiB
@@ -59,6 +60,9 @@ func Ack(cfg AckConfig) (*AckReport, error) {
 	}
 	defer srv.Stop(10 * time.Second)
 	rep := &AckReport{Config: cfg, Machine: Machine()}
+	if rep.Fsync, err = fsyncLatency(dir, 200); err != nil {
+		return nil, err
+	}
 
 	visitors := make([]*visitor, cfg.Games)
 	ids := make([]string, cfg.Games)
@@ -170,6 +174,7 @@ func (r *AckReport) KiBPerGame() float64 {
 func (r *AckReport) Print(w io.Writer) {
 	c := r.Config
 	fmt.Fprintf(w, "machine: %s\n", r.Machine)
+	fmt.Fprintf(w, "disk: fsync of 4 KiB %s\n", r.Fsync)
 	fmt.Fprintf(w, "games %d, rounds %d, pause up to %v, %d acknowledged changes in %.1fs (%.0f/s)\n",
 		c.Games, c.Rounds, c.Pause, r.Latency.N, r.Elapsed.Seconds(), float64(r.Latency.N)/r.Elapsed.Seconds())
 	fmt.Fprintf(w, "ack latency: %s\n", r.Latency)

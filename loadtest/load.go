@@ -61,8 +61,9 @@ func (c *LoadConfig) check() error {
 // LoadReport is what a load run measured.
 type LoadReport struct {
 	Config  LoadConfig
-	Machine string // at the start
-	LoadEnd string // load average at the end
+	Machine string  // at the start
+	Fsync   Summary // 4 KiB writes synced in the database's folder, just before (fsyncLatency)
+	LoadEnd string  // load average at the end
 	Elapsed time.Duration
 	// Latencies: the player's chess move acknowledged; the engine's reply
 	// by level (from that acknowledgement to the engine's move arriving,
@@ -100,6 +101,9 @@ func Run(cfg LoadConfig) (*LoadReport, error) {
 	}
 	defer os.RemoveAll(dir)
 	rep := &LoadReport{Config: cfg, Machine: Machine()}
+	if rep.Fsync, err = fsyncLatency(dir, 200); err != nil {
+		return nil, err
+	}
 	srv, err := startServer(cfg.Bin, dir, cfg.ServerArgs...)
 	if err != nil {
 		return nil, err
@@ -188,6 +192,7 @@ func logf(w io.Writer, format string, args ...any) {
 func (r *LoadReport) Print(w io.Writer) {
 	c := r.Config
 	fmt.Fprintf(w, "machine: %s\n", r.Machine)
+	fmt.Fprintf(w, "disk: fsync of 4 KiB %s\n", r.Fsync)
 	fmt.Fprintf(w, "games %d (level 8 %.0f%%, recon %.0f%% against %s), clock %s, think up to %v, warm-up %v, measured %.1fs, load average at the end %s\n",
 		c.Games, 100*c.Level8, 100*c.Recon, c.ReconBot, c.Clock, c.Think, c.Warmup, r.Elapsed.Seconds(), r.LoadEnd)
 	fmt.Fprintf(w, "moves/s %.1f (player %d, engine %d, recon actions %d)\n", r.MovesPerSecond(), r.PlayerMoves, r.EngineMoves, r.ReconActions)

@@ -49,3 +49,21 @@ func TestSampleProc(t *testing.T) {
 		t.Errorf("no endpoint: %d, want -1", got)
 	}
 }
+
+// The fsync probe times every sync and leaves nothing behind.
+func TestFsyncLatency(t *testing.T) {
+	dir := t.TempDir()
+	s, err := fsyncLatency(dir, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.N != 5 || s.Max <= 0 {
+		t.Errorf("summary %+v, want 5 timed syncs", s)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("%d files left in the folder", len(ents))
+	}
+	if _, err := fsyncLatency(dir+"/missing", 1); err == nil {
+		t.Error("no error for a missing folder")
+	}
+}

@@ -75,14 +75,14 @@ func StepSearch(base LoadConfig, maxGames int, target time.Duration, progress io
 func (s *StepResult) Print(w io.Writer) {
 	runs := append([]*LoadReport(nil), s.Runs...)
 	sort.Slice(runs, func(i, j int) bool { return runs[i].Config.Games < runs[j].Config.Games })
-	fmt.Fprintln(w, "| games | ack p50 | ack p99 | ack p999 | moves/s | level 1 reply p50 / p99 | level 8 reply p50 / p99 | recon ack p99 | server CPU (cores) | server RSS peak | goroutines peak | fds peak | errors | load at end |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| games | ack p50 | ack p99 | ack p999 | moves/s | level 1 reply p50 / p99 | level 8 reply p50 / p99 | recon ack p99 | server CPU (cores) | server RSS peak | goroutines peak | fds peak | errors | load at end | fsync p99 before |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range runs {
 		t := Tally{m: r.Errors}
-		fmt.Fprintf(w, "| %d | %s | %s | %s | %.1f | %s | %s | %s | %.2f | %.0f MiB | %d | %d | %s | %s |\n",
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %.1f | %s | %s | %s | %.2f | %.0f MiB | %d | %d | %s | %s | %s |\n",
 			r.Config.Games, Ms(r.Ack.P50), Ms(r.Ack.P99), Ms(r.Ack.P999), r.MovesPerSecond(),
 			pair(r.Engine[1]), pair(r.Engine[8]), Ms(r.ReconAck.P99), r.ServerCPU,
-			float64(r.Peak.RSSKiB)/1024, r.Peak.Goroutines, r.Peak.FDs, t.String(), r.LoadEnd)
+			float64(r.Peak.RSSKiB)/1024, r.Peak.Goroutines, r.Peak.FDs, t.String(), r.LoadEnd, Ms(r.Fsync.P99))
 	}
 	if s.Best > 0 {
 		fmt.Fprintf(w, "\nmost games held with the acknowledgement p99 under %v: %d\n", s.Target, s.Best)
