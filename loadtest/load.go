@@ -80,7 +80,9 @@ type LoadReport struct {
 	Start, Peak, End ProcSample
 	// ServerCPU is the server's CPU time over the measured window divided
 	// by its length: 2 would be both cores of this machine, all the time.
-	ServerCPU float64
+	// ClientCPU is the same for this process, the players, which share
+	// the cores with the server.
+	ServerCPU, ClientCPU float64
 }
 
 // MovesPerSecond is every acknowledged move and recon action per second:
@@ -127,7 +129,7 @@ func Run(cfg LoadConfig) (*LoadReport, error) {
 	rep.Start = srv.sample()
 	rep.Peak = rep.Start
 	rec.on.Store(true)
-	start, cpu0 := time.Now(), srv.cpu()
+	start, cpu0, self0 := time.Now(), srv.cpu(), cpuSeconds(os.Getpid())
 	tick := time.NewTicker(time.Second)
 	for time.Since(start) < cfg.Duration {
 		<-tick.C
@@ -137,6 +139,7 @@ func Run(cfg LoadConfig) (*LoadReport, error) {
 	rec.on.Store(false)
 	rep.Elapsed = time.Since(start)
 	rep.ServerCPU = (srv.cpu() - cpu0) / rep.Elapsed.Seconds()
+	rep.ClientCPU = (cpuSeconds(os.Getpid()) - self0) / rep.Elapsed.Seconds()
 	rep.End = srv.sample()
 	rep.Peak = peak(rep.Peak, rep.End)
 	rep.LoadEnd = LoadAverage()
@@ -212,5 +215,6 @@ func (r *LoadReport) Print(w io.Writer) {
 	if len(r.Violations) > 0 {
 		fmt.Fprintf(w, "VIOLATIONS: %s\n", strings.Join(r.Violations, "; "))
 	}
+	fmt.Fprintf(w, "players (this process): CPU %.2f cores\n", r.ClientCPU)
 	fmt.Fprintf(w, "server: CPU %.2f cores; after warm-up %s; peak %s; end %s\n", r.ServerCPU, r.Start, r.Peak, r.End)
 }
