@@ -12,14 +12,15 @@ import (
 type StepResult struct {
 	Target time.Duration
 	Runs   []*LoadReport
-	Best   int // 0 when even the first step missed the target
+	Best   int // 0 when even one game missed the target
 }
 
-// StepSearch runs base at base.Games players, doubling until the p99 of
-// the player's move acknowledgement reaches target (or maxGames is held),
-// then bisects between the last step held and the first missed until
-// they are within an eighth of each other. Each run starts its own server
-// on a fresh database. Each run's report goes to progress as it ends.
+// StepSearch runs base at base.Games players, doubling while the p99 of
+// the player's move acknowledgement stays under target (up to maxGames),
+// or halving while it does not (down to one game), then bisects between
+// the most games held and the fewest missed until they are within an
+// eighth of each other. Each run starts its own server on a fresh
+// database; each run's report goes to progress as it ends.
 func StepSearch(base LoadConfig, maxGames int, target time.Duration, progress io.Writer) (*StepResult, error) {
 	if err := checkCount("largest step", maxGames, MaxActiveGames); err != nil {
 		return nil, err
@@ -39,26 +40,40 @@ func StepSearch(base LoadConfig, maxGames int, target time.Duration, progress io
 		}
 		return rep.Ack.N > 0 && rep.Ack.P99 < target && len(rep.Violations) == 0, nil
 	}
-	lo, hi := 0, 0
-	for n := base.Games; ; n = min(2*n, maxGames) {
+	best, err := searchSteps(base.Games, maxGames, held)
+	res.Best = best
+	return res, err
+}
+
+// searchSteps is StepSearch's search: held(n) runs n games and says
+// whether they held the target. It returns the most games held (0: not
+// even one).
+func searchSteps(start, maxGames int, held func(n int) (bool, error)) (int, error) {
+	lo, hi := 0, 0 // the most games held, the fewest missed (0: none yet)
+	for n := min(max(start, 1), maxGames); n > 0; {
 		ok, err := held(n)
 		if err != nil {
-			return res, err
+			return lo, err
 		}
-		if !ok {
+		if ok {
+			lo = n
+		} else {
 			hi = n
-			break
 		}
-		lo = n
-		if n >= maxGames {
-			break
+		switch {
+		case ok && hi == 0 && n < maxGames:
+			n = min(2*n, maxGames)
+		case !ok && lo == 0 && n > 1:
+			n /= 2
+		default:
+			n = 0
 		}
 	}
 	for hi > 0 && lo > 0 && hi-lo > max(lo/8, 1) {
 		mid := (lo + hi) / 2
 		ok, err := held(mid)
 		if err != nil {
-			return res, err
+			return lo, err
 		}
 		if ok {
 			lo = mid
@@ -66,8 +81,7 @@ func StepSearch(base LoadConfig, maxGames int, target time.Duration, progress io
 			hi = mid
 		}
 	}
-	res.Best = lo
-	return res, nil
+	return lo, nil
 }
 
 // Print writes the curve as a Markdown table, fewest games first, and the
@@ -87,7 +101,7 @@ func (s *StepResult) Print(w io.Writer) {
 	if s.Best > 0 {
 		fmt.Fprintf(w, "\nmost games held with the acknowledgement p99 under %v: %d\n", s.Target, s.Best)
 	} else {
-		fmt.Fprintf(w, "\nthe first step already missed p99 under %v\n", s.Target)
+		fmt.Fprintf(w, "\neven one game missed p99 under %v\n", s.Target)
 	}
 }
 

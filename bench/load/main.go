@@ -123,7 +123,7 @@ func runLoad(args []string) error {
 
 func runStep(args []string) error {
 	fs := flag.NewFlagSet("step", flag.ExitOnError)
-	start := fs.Int("start", 50, "games of the first step; doubled until the p99 passes the target, then bisected")
+	start := fs.Int("start", 50, "games of the first step; doubled while the p99 stays under the target, halved while it does not, then bisected")
 	maxGames := fs.Int("max", loadtest.MaxActiveGames, "never more games than this")
 	target := fs.Duration("target", 50*time.Millisecond, "the acknowledgement p99 to stay under")
 	lf := addLoadFlags(fs)
