@@ -80,8 +80,9 @@ type playerConfig struct {
 	// actions, so that the load is a crowd rather than a lock-step loop.
 	think time.Duration
 	// takebacks: now and then take back instead of moving, and now and
-	// then right after a move, racing the engine's reply (the crash
-	// test's players; the load's only move).
+	// then right after a move, racing the engine's reply. The crash
+	// test's players do; the load's only move, so that every action it
+	// times is a move.
 	takebacks bool
 }
 
@@ -111,7 +112,8 @@ type player struct {
 	ownAcks atomic.Int64
 }
 
-// pauses between attempts while the server cannot be reached.
+// retryPause is the pause between attempts while the server cannot be
+// reached.
 const retryPause = 100 * time.Millisecond
 
 // readWait bounds the wait for any message: far above a level-8 reply
