@@ -22,7 +22,7 @@ type CrashConfig struct {
 	// Recon and Level8 are the shares of players in Reconnaissance Chess
 	// and at level 8; the rest play level 1.
 	Recon, Level8 float64
-	ReconBot      string
+	ReconBot      string // default "random"
 	// MinUp and MaxUp bound the random time from a restart to the next
 	// kill.
 	MinUp, MaxUp time.Duration
@@ -49,6 +49,12 @@ func (c *CrashConfig) check() error {
 	}
 	if err := checkShare("level-8 share", c.Level8); err != nil {
 		return err
+	}
+	if c.Level8+c.Recon > 1 {
+		return fmt.Errorf("loadtest: level-8 share %v plus recon share %v exceed 1", c.Level8, c.Recon)
+	}
+	if c.ReconBot == "" {
+		c.ReconBot = "random"
 	}
 	if c.MinUp <= 0 || c.MaxUp < c.MinUp || c.MaxUp > time.Minute {
 		return fmt.Errorf("loadtest: time between kills %v..%v: must be above 0, rising, at most 1m", c.MinUp, c.MaxUp)

@@ -65,6 +65,7 @@ func TestRunsAreBounded(t *testing.T) {
 		{"no kills", crash(func(c *CrashConfig) { c.Kills = 0 }), "kills"},
 		{"too many kills", crash(func(c *CrashConfig) { c.Kills = MaxKills + 1 }), "kills"},
 		{"too many crash games", crash(func(c *CrashConfig) { c.Games = MaxActiveGames + 1 }), "games"},
+		{"crash shares above one together", crash(func(c *CrashConfig) { c.Level8, c.Recon = 0.5, 0.6 }), "exceed"},
 		{"up times reversed", crash(func(c *CrashConfig) { c.MinUp, c.MaxUp = 2*time.Second, time.Second }), "between kills"},
 		{"crash run too long", crash(func(c *CrashConfig) { c.Kills, c.MaxUp = 400, 50*time.Second }), "whole run"},
 		{"idle steps falling", func() error { _, err := Idle(IdleConfig{Bin: "/nonexistent", Steps: []int{10, 5}}); return err }(), "rise"},

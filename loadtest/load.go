@@ -22,8 +22,8 @@ type LoadConfig struct {
 	// Level8 and Recon are the shares of players at level 8 and playing
 	// Reconnaissance Chess; the rest play level 1.
 	Level8, Recon float64
-	ReconBot      string        // the recon opponent's spec, such as "random"
-	Clock         string        // the new-game form's clock, such as "5+3"
+	ReconBot      string        // the recon opponent's spec; default "random"
+	Clock         string        // the new-game form's clock; default "5+3"
 	Think         time.Duration // longest random pause before each action
 	Seed          uint64
 	ServerArgs    []string  // more serve flags
@@ -51,6 +51,12 @@ func (c *LoadConfig) check() error {
 	}
 	if c.Level8+c.Recon > 1 {
 		return fmt.Errorf("loadtest: level-8 share %v plus recon share %v exceed 1", c.Level8, c.Recon)
+	}
+	if c.ReconBot == "" {
+		c.ReconBot = "random"
+	}
+	if c.Clock == "" {
+		c.Clock = "5+3"
 	}
 	if c.Think < 0 || c.Think > time.Minute {
 		return fmt.Errorf("loadtest: think %v: must be from 0 to 1m", c.Think)
