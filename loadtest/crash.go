@@ -44,14 +44,8 @@ func (c *CrashConfig) check() error {
 	if err := checkCount("games", c.Games, MaxActiveGames); err != nil {
 		return err
 	}
-	if err := checkShare("recon share", c.Recon); err != nil {
+	if err := checkShares(c.Level8, c.Recon); err != nil {
 		return err
-	}
-	if err := checkShare("level-8 share", c.Level8); err != nil {
-		return err
-	}
-	if c.Level8+c.Recon > 1 {
-		return fmt.Errorf("loadtest: level-8 share %v plus recon share %v exceed 1", c.Level8, c.Recon)
 	}
 	if c.ReconBot == "" {
 		c.ReconBot = "random"

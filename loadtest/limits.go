@@ -52,10 +52,19 @@ func checkDuration(what string, d time.Duration) error {
 	return nil
 }
 
-// checkShare refuses a fraction outside [0, 1].
-func checkShare(what string, f float64) error {
-	if !(f >= 0 && f <= 1) {
-		return fmt.Errorf("loadtest: %s %v: must be from 0 to 1", what, f)
+// checkShares refuses a share of level-8 players or of recon players
+// outside [0, 1], and the two together above 1.
+func checkShares(level8, recon float64) error {
+	for _, sh := range []struct {
+		what string
+		f    float64
+	}{{"level-8 share", level8}, {"recon share", recon}} {
+		if !(sh.f >= 0 && sh.f <= 1) {
+			return fmt.Errorf("loadtest: %s %v: must be from 0 to 1", sh.what, sh.f)
+		}
+	}
+	if level8+recon > 1 {
+		return fmt.Errorf("loadtest: level-8 share %v plus recon share %v exceed 1", level8, recon)
 	}
 	return nil
 }
