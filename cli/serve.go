@@ -93,6 +93,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	rbcClock := fs.String("rbc-clock", "900+5", "clock of Reconnaissance Chess games of the HTTP API: seconds each + seconds added per turn")
 	trustProxy := fs.Bool("trust-proxy", envBool("KNIGHTWATCH_TRUST_PROXY"),
 		"trust X-Forwarded-Proto from a TLS-terminating proxy: \"https\" there makes the session cookie Secure, sends HSTS and uses wss:// (env KNIGHTWATCH_TRUST_PROXY=1); leave off when clients connect directly")
+	debugAddr := fs.String("debug-addr", "", "serve GET /debug/goroutines (the goroutine count, for the load tests under bench/) on this loopback address, such as 127.0.0.1:6060; off when empty")
 	publicOrigin := fs.String("public-origin", os.Getenv("KNIGHTWATCH_PUBLIC_ORIGIN"),
 		"the site's origin as browsers see it, such as https://example.org, for WebSocket URLs, the CSP, the PGN Site tag and the WebSocket Origin check (env KNIGHTWATCH_PUBLIC_ORIGIN; default: the request's scheme and a validated Host)")
 	maxConns := fs.Int("max-conns-per-addr", -1,
@@ -122,6 +123,13 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		*analysisNodes = -1 // web.Config: negative is off
 	}
 	logger := log.New(stderr, "", log.LstdFlags)
+	if *debugAddr != "" {
+		stop, err := startDebugServer(*debugAddr, stderr)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	st, err := store.Open(*dbPath)
 	if err != nil {
 		return err

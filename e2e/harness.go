@@ -193,6 +193,17 @@ func (s *Server) Running() bool {
 	return s.cmd != nil
 }
 
+// PID is the running process's ID, or 0 when none runs; the load tests
+// read its memory and descriptors from /proc.
+func (s *Server) PID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd == nil {
+		return 0
+	}
+	return s.cmd.Process.Pid
+}
+
 // Stop asks the server to shut down (SIGTERM) and waits up to grace for it
 // to exit. A server that ignores the signal is killed and Stop reports it,
 // because a graceful shutdown that hangs is a bug worth seeing; so is one

@@ -1,6 +1,6 @@
 package main
 
-// The -review mode: what the reviews of finished games (web/analysis.go)
+// The benchmark: what the reviews of finished games (web/analysis.go)
 // cost. It starts the real server with the engine and reviews on, and
 //
 //  1. plays 1+backlog games of 40 moves against level 1 at once, the
@@ -257,7 +257,7 @@ func runReview(backlog, replies int) error {
 		return err
 	}
 	defer srv.stop()
-	pid := srv.cmd.Process.Pid
+	pid := srv.PID()
 	fmt.Printf("machine: %d cores, %s, %s\n", runtime.NumCPU(), cpuModel(), runtime.Version())
 
 	// 1. The games.
