@@ -39,15 +39,9 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	root, err := e2e.ModuleRoot(".")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
 	real := os.Getenv(BinEnv)
 	if real == "" {
-		real = filepath.Join(dir, "knightwatch")
-		if err := e2e.BuildBinary(root, real); err != nil {
+		if real, err = e2e.BuildInto(dir); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}

@@ -40,6 +40,21 @@ func BuildBinary(moduleDir, out string) error {
 	return nil
 }
 
+// BuildInto compiles the knightwatch command of the module around the
+// working directory into dir (dir/knightwatch) and returns its path: what
+// the tests, the load and attack programs and the benchmarks run.
+func BuildInto(dir string) (string, error) {
+	root, err := ModuleRoot(".")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "knightwatch")
+	if err := BuildBinary(root, bin); err != nil {
+		return "", err
+	}
+	return bin, nil
+}
+
 // ModuleRoot walks up from dir to the folder holding go.mod, so the helpers
 // work both from e2e/ (go test's working directory) and from the repo root.
 func ModuleRoot(dir string) (string, error) {

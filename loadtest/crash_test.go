@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"knightwatch/e2e"
 )
 
 // The crash test's short form (the long form is bench/crash.sh): the real
@@ -17,7 +19,7 @@ func TestCrashShort(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and kills the real server; runs in make test (unit)")
 	}
-	bin, err := Build(t.TempDir())
+	bin, err := e2e.BuildInto(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,20 +8,6 @@ import (
 	"knightwatch/e2e"
 )
 
-// Build compiles the knightwatch binary of the module around the working
-// directory into dir and returns its path.
-func Build(dir string) (string, error) {
-	root, err := e2e.ModuleRoot(".")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "knightwatch")
-	if err := e2e.BuildBinary(root, bin); err != nil {
-		return "", err
-	}
-	return bin, nil
-}
-
 // server is the binary under test on loopback, with its database and log
 // in a folder of its own and its goroutine count on a loopback debug
 // address. Restarts (e2e.Server.Start) keep the address, the database and

@@ -76,12 +76,7 @@ func run(bin string, dur time.Duration, players int) error {
 	}
 	defer os.RemoveAll(dir)
 	if bin == "" {
-		root, err := e2e.ModuleRoot(".")
-		if err != nil {
-			return err
-		}
-		bin = filepath.Join(dir, "knightwatch")
-		if err := e2e.BuildBinary(root, bin); err != nil {
+		if bin, err = e2e.BuildInto(dir); err != nil {
 			return err
 		}
 	}

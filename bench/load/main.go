@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"knightwatch/e2e"
 	"knightwatch/loadtest"
 )
 
@@ -100,7 +101,7 @@ func withBinary(run func(bin string) (printer, error)) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	bin, err := loadtest.Build(dir)
+	bin, err := e2e.BuildInto(dir)
 	if err != nil {
 		return err
 	}

@@ -72,17 +72,13 @@ func main() {
 }
 
 func run(runs int, verbose bool) error {
-	root, err := e2e.ModuleRoot(".")
-	if err != nil {
-		return err
-	}
 	tmp, err := os.MkdirTemp("", "kw-pageload-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "knightwatch")
-	if err := e2e.BuildBinary(root, bin); err != nil {
+	bin, err := e2e.BuildInto(tmp)
+	if err != nil {
 		return err
 	}
 	addr, err := e2e.FreeAddr()

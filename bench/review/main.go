@@ -47,10 +47,7 @@ func startServer() (*server, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := e2e.ModuleRoot(".")
-	if err == nil {
-		err = e2e.BuildBinary(root, filepath.Join(dir, "knightwatch"))
-	}
+	bin, err := e2e.BuildInto(dir)
 	var addr string
 	if err == nil {
 		addr, err = e2e.FreeAddr()
@@ -59,7 +56,7 @@ func startServer() (*server, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	s, err := e2e.StartServer(filepath.Join(dir, "knightwatch"), filepath.Join(dir, "kw.db"), addr, filepath.Join(dir, "server.log"),
+	s, err := e2e.StartServer(bin, filepath.Join(dir, "kw.db"), addr, filepath.Join(dir, "server.log"),
 		"--experience=false", "--max-conns-per-addr", "0")
 	if err != nil {
 		os.RemoveAll(dir)

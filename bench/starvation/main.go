@@ -49,12 +49,7 @@ func run(bin string, samples, owners, games int) error {
 	}
 	defer os.RemoveAll(dir)
 	if bin == "" {
-		root, err := e2e.ModuleRoot(".")
-		if err != nil {
-			return err
-		}
-		bin = filepath.Join(dir, "knightwatch")
-		if err := e2e.BuildBinary(root, bin); err != nil {
+		if bin, err = e2e.BuildInto(dir); err != nil {
 			return err
 		}
 	}
