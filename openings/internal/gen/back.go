@@ -195,14 +195,14 @@ func unmoves(b board) []unmove {
 
 // maxBack is the most unmoves backward takes from a target: a way back is
 // kept in a tail's fixed array, so that the map holds no pointers and each
-// way costs no allocation of its own (the map holds millions of ways: a
-// slice for each made the generator need 7 GB).
+// way costs no allocation of its own: the map holds tens of millions of
+// ways, and a slice for each would take about three times the memory.
 const maxBack = 3
 
 // tail is a way from a board to a target: the target's index and the moves.
 type tail struct {
 	target int32
-	next   int32 // the next way from the same board, in backMap.tails; -1 for none
+	next   int32 // the next way from the same board (backMap.at); -1 for none
 	n      uint8
 	moves  [maxBack]game.Move
 }
@@ -211,25 +211,40 @@ type tail struct {
 func (t *tail) line() []game.Move { return t.moves[:t.n] }
 
 // backMap holds, for the key of every board up to a few unmoves before a
-// target, the ways from it to targets (a board may lead to several).
+// target, the ways from it to targets (a board may lead to several). The
+// ways are kept in fixed-size chunks rather than one slice, so that the
+// map's growth never copies them all while the old copy is still held.
 type backMap struct {
-	first map[uint64]int32 // the board's first way, in tails
-	tails []tail
+	first  map[uint64]int32 // the board's first way, an index into chunks
+	chunks [][]tail
+	n      int32 // ways held
 }
+
+// chunkBits sets the ways per chunk: 1<<16 of 16 bytes, 1 MB.
+const chunkBits = 16
+
+func newBackMap() *backMap { return &backMap{first: map[uint64]int32{}} }
+
+// at is way i.
+func (b *backMap) at(i int32) *tail { return &b.chunks[i>>chunkBits][i&(1<<chunkBits-1)] }
 
 // add records a way from board k, after those already recorded for it.
 func (b *backMap) add(k uint64, t tail) {
 	t.next = -1
-	i := int32(len(b.tails))
+	i := b.n
+	if i&(1<<chunkBits-1) == 0 {
+		b.chunks = append(b.chunks, make([]tail, 1<<chunkBits))
+	}
+	*b.at(i) = t
+	b.n++
 	if j, ok := b.first[k]; ok {
-		for b.tails[j].next >= 0 {
-			j = b.tails[j].next
+		for b.at(j).next >= 0 {
+			j = b.at(j).next
 		}
-		b.tails[j].next = i
+		b.at(j).next = i
 	} else {
 		b.first[k] = i
 	}
-	b.tails = append(b.tails, t)
 }
 
 // from lists the ways from board k, in the order they were added.
@@ -239,8 +254,8 @@ func (b *backMap) from(k uint64) iter.Seq[*tail] {
 		if !ok {
 			return
 		}
-		for ; j >= 0; j = b.tails[j].next {
-			if !yield(&b.tails[j]) {
+		for ; j >= 0; j = b.at(j).next {
+			if !yield(b.at(j)) {
 				return
 			}
 		}
@@ -255,7 +270,7 @@ func backward(targets []*game.Position, depth int, want func(int) bool) *backMap
 	if depth > maxBack {
 		panic("gen: backward deeper than maxBack")
 	}
-	out := &backMap{first: map[uint64]int32{}}
+	out := newBackMap()
 	type step struct {
 		b    board
 		tail tail

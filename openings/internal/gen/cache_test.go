@@ -115,20 +115,26 @@ func TestReadLinesRefusesDamage(t *testing.T) {
 }
 
 // TestBackMapKeepsOrder: the ways from a board come in the order they were
-// added (the search's tie-breaks, and so its output, depend on it), and a
-// board with none has none.
+// added (the search's tie-breaks, and so its output, depend on it), across
+// chunks too, and a board with none has none.
 func TestBackMapKeepsOrder(t *testing.T) {
-	b := &backMap{first: map[uint64]int32{}}
+	b := newBackMap()
 	for _, w := range []struct {
 		key    uint64
 		target int32
 	}{{7, 3}, {9, 5}, {7, 1}, {7, 2}, {9, 0}} {
 		b.add(w.key, tail{target: w.target, n: 1})
 	}
+	// A chunk's worth of ways from other boards, and then one more from
+	// board 7, in the next chunk.
+	for i := range 1 << chunkBits {
+		b.add(uint64(1000+i), tail{target: 9, n: 1})
+	}
+	b.add(7, tail{target: 4, n: 1})
 	for _, c := range []struct {
 		key  uint64
 		want []int32
-	}{{7, []int32{3, 1, 2}}, {9, []int32{5, 0}}, {8, nil}} {
+	}{{7, []int32{3, 1, 2, 4}}, {9, []int32{5, 0}}, {8, nil}, {1000, []int32{9}}} {
 		var got []int32
 		for tl := range b.from(c.key) {
 			got = append(got, tl.target)
