@@ -88,6 +88,25 @@ func TestStateOpeningsFromFENAndChess960(t *testing.T) {
 	}
 }
 
+// playAndResign starts a game as White against level 1, plays moves (UCI;
+// the fake engine answers each), resigns, and returns the game's ID once
+// the server says it is over.
+func playAndResign(e *testEnv, c *http.Client, variant string, moves ...string) string {
+	e.t.Helper()
+	id := e.newGame(c, form("white", "1", variant, "none"))
+	w := e.mustDial(c, id)
+	w.state()
+	ply := 0
+	for _, mv := range moves {
+		w.send(`{"type":"move","move":"` + mv + `","ply":` + strconv.Itoa(ply) + `}`)
+		ply += 2
+		w.stateAt(ply)
+	}
+	w.send(`{"type":"resign","ply":` + strconv.Itoa(ply) + `}`)
+	w.waitFor("over", func(m anyMsg) bool { return m.Type == "state" && m.state.Status == "over" })
+	return id
+}
+
 // TestPGNOpeningTags: the PGN names the opening the game reached in ECO and
 // Opening tags; a Chess960 game's has neither.
 func TestPGNOpeningTags(t *testing.T) {
@@ -95,17 +114,7 @@ func TestPGNOpeningTags(t *testing.T) {
 	c := e.browser()
 	pgnOf := func(variant string, moves ...string) string {
 		t.Helper()
-		id := e.newGame(c, form("white", "1", variant, "none"))
-		w := e.mustDial(c, id)
-		ply := 0
-		w.state()
-		for _, mv := range moves {
-			w.send(`{"type":"move","move":"` + mv + `","ply":` + strconv.Itoa(ply) + `}`)
-			ply += 2
-			w.stateAt(ply)
-		}
-		w.send(`{"type":"resign","ply":` + strconv.Itoa(ply) + `}`)
-		w.waitFor("over", func(m anyMsg) bool { return m.Type == "state" && m.state.Status == "over" })
+		id := playAndResign(e, c, variant, moves...)
 		resp, err := c.Get(e.ts.URL + "/game/" + id + "/pgn")
 		if err != nil {
 			t.Fatal(err)
@@ -192,20 +201,6 @@ func lastNamedOf(t *testing.T, rec *store.Game) string {
 func TestFinishedGameStoresOpening(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	c := e.browser()
-	inGame := func(variant string, moves ...string) string {
-		id := e.newGame(c, form("white", "1", variant, "none"))
-		w := e.mustDial(c, id)
-		w.state()
-		ply := 0
-		for _, mv := range moves {
-			w.send(`{"type":"move","move":"` + mv + `","ply":` + strconv.Itoa(ply) + `}`)
-			ply += 2
-			w.stateAt(ply)
-		}
-		w.send(`{"type":"resign","ply":` + strconv.Itoa(ply) + `}`)
-		w.waitFor("over", func(m anyMsg) bool { return m.Type == "state" && m.state.Status == "over" })
-		return id
-	}
 	fromList := func(moves string) string {
 		rec := &store.Game{Owner: e.ownerOf(c), Variant: VariantStandard, StartFEN: game.StartFEN, Moves: moves, Human: store.White, Level: 1}
 		if err := e.store.CreateGame(rec); err != nil {
@@ -221,9 +216,9 @@ func TestFinishedGameStoresOpening(t *testing.T) {
 		end   func() string
 		named bool
 	}{
-		{"resigned in the game", func() string { return inGame(VariantStandard, "e2e4", "d1h5") }, true},
+		{"resigned in the game", func() string { return playAndResign(e, c, VariantStandard, "e2e4", "d1h5") }, true},
 		{"resigned from the list", func() string { return fromList("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6") }, true},
-		{"Chess960", func() string { return inGame(VariantChess960) }, false},
+		{"Chess960", func() string { return playAndResign(e, c, VariantChess960) }, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
