@@ -5,6 +5,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 run() { echo; echo "=== $*"; "$@" || echo "(failed: $*)"; }
 run go test -run '^$' -bench . -benchtime 3x ./game/
+run go test -run '^$' -bench BenchmarkHomeOpenings -benchmem ./web/
 run bash bench/perft_vs_stockfish.sh
 run bash bench/engine-speed.sh
 run bash bench/rbc-speed.sh

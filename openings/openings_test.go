@@ -3,6 +3,7 @@ package openings
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,10 +12,13 @@ import (
 
 var ecoCode = regexp.MustCompile(`^[A-E][0-9][0-9]$`)
 
-// checkRows replays every row's moves from the standard start and checks
-// that each is legal and that the line arrives at the row's position; that
-// the code has the ECO form; and that no position is named twice. It
-// returns one error per bad row.
+// checkRows checks each row of eco.tsv: the code has the ECO form; the
+// EPD is a legal standard-chess position (the game package's FEN parser:
+// two kings, the side not to move not in check, castling rights with king
+// and rook at home, an en passant square behind a pawn just pushed) written
+// as the game package writes it; no position is named twice; and, where
+// the row has moves, they are legal from the standard start and arrive at
+// the position. It returns one error per bad row.
 func checkRows(rows []row) []error {
 	var errs []error
 	seen := map[uint64]int{}
@@ -30,28 +34,34 @@ func checkRows(rows []row) []error {
 			fail("EPD: %v", err)
 			continue
 		}
-		p := game.NewPosition()
-		ok := true
-		for i, san := range r.moves {
-			m, err := p.ParseSAN(san)
-			if err != nil {
-				fail("move %d %q: %v", i+1, san, err)
-				ok = false
-				break
-			}
-			p.MakeMove(m)
-		}
-		if !ok {
+		if want.Chess960() {
+			fail("EPD %q has Chess960 castling rights, and Chess960 positions have no name", r.epd)
 			continue
 		}
-		if p.RepetitionKey() != want.RepetitionKey() {
-			fail("the moves arrive at %s, not at the row's %s", p.EPD(), r.epd)
+		if want.EPD() != r.epd {
+			fail("EPD %q is %q as the game package writes it", r.epd, want.EPD())
 			continue
 		}
 		if prev, dup := seen[want.RepetitionKey()]; dup {
 			fail("the position of line %d again", prev)
+			continue
 		}
 		seen[want.RepetitionKey()] = r.line
+		p := game.NewPosition()
+		for i, san := range r.moves {
+			m, err := p.ParseSAN(san)
+			if err == nil && m == game.NullMove {
+				err = fmt.Errorf("a null move")
+			}
+			if err != nil {
+				fail("move %d %q: %v", i+1, san, err)
+				break
+			}
+			p.MakeMove(m)
+			if i == len(r.moves)-1 && p.RepetitionKey() != want.RepetitionKey() {
+				fail("the moves arrive at %s, not at the row's %s", p.EPD(), r.epd)
+			}
+		}
 	}
 	return errs
 }
@@ -74,21 +84,132 @@ func TestTable(t *testing.T) {
 	}
 }
 
+// TestHeaderCounts: the header's counts are the rows': every position of
+// the package is there, and as many have no line as it says.
+func TestHeaderCounts(t *testing.T) {
+	rows, err := parseRows(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := regexp.MustCompile(`(?m)^#.*Every one of the package's (\d+) positions is here;`).FindStringSubmatch(data)
+	empty := regexp.MustCompile(`(?m)^#\s+(\d+) have an empty moves column`).FindStringSubmatch(data)
+	if all == nil || empty == nil {
+		t.Fatalf("eco.tsv's header does not say how many positions there are and how many have no line")
+	}
+	noLine := 0
+	for _, r := range rows {
+		if len(r.moves) == 0 {
+			noLine++
+		}
+	}
+	if got := strconv.Itoa(len(rows)); got != all[1] {
+		t.Errorf("%s rows, the header says %s", got, all[1])
+	}
+	if got := strconv.Itoa(noLine); got != empty[1] {
+		t.Errorf("%s rows without a line, the header says %s", got, empty[1])
+	}
+}
+
+// TestRowsWithoutLineAreNamed: positions gen found no line to are in the
+// table, with an empty moves column, and a game that reaches one by a real
+// move order gets its name, as the position and as the game's opening.
+func TestRowsWithoutLineAreNamed(t *testing.T) {
+	rows, err := parseRows(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byEPD := map[string]row{}
+	for _, r := range rows {
+		byEPD[r.epd] = r
+	}
+	cases := []struct {
+		moves, eco, name string
+	}{
+		{"d4 d5 c4 c6 Nf3 Nf6 Nc3 e6 Bg5 dxc4 e4 b5 e5 h6 Bh4 g5 exf6 gxh4 Ne5",
+			"D44", "Semi-Slav Defense: Botvinnik Variation, Ekstrom Variation"},
+		{"e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O d4 Bg4 Nbd2 Na5 Bc2 c5 Nf1 Qc7 Ne3 Bxf3 Qxf3",
+			"C88", "Ruy Lopez: Closed, Alekhine Gambit"},
+		{"e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6 Bg5 Nbd7 Bc4 Qa5 Qd2 e6 O-O-O b5 Bb3 Bb7 Rhe1 Nc5 e5",
+			"B94", "Sicilian Defense: Najdorf Variation, Ivkov Variation"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := play(t, "", c.moves)
+			r, ok := byEPD[g.Position().EPD()]
+			if !ok {
+				t.Fatalf("eco.tsv has no row for %s", g.Position().EPD())
+			}
+			if len(r.moves) != 0 {
+				t.Fatalf("line %d has a line now (%s): pick a position without one", r.line, strings.Join(r.moves, " "))
+			}
+			want := Opening{ECO: c.eco, Name: c.name}
+			if got := (Opening{ECO: r.eco, Name: r.name}); got != want {
+				t.Fatalf("line %d is %+v, want %+v", r.line, got, want)
+			}
+			if got, ok := Lookup(g.Position()); !ok || got != want {
+				t.Errorf("Lookup: %+v %v, want %+v", got, ok, want)
+			}
+			if got, ok := At(Trail(g), g.Len()); !ok || got != want {
+				t.Errorf("the game's opening: %+v %v, want %+v", got, ok, want)
+			}
+		})
+	}
+}
+
+// TestBuildTableKeepsRowsWithoutLine: a row with an empty moves column is
+// read and named like a row with a line.
+func TestBuildTableKeepsRowsWithoutLine(t *testing.T) {
+	const text = "# a header\n" +
+		"B20\tSicilian Defense\trnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -\te4 c5\n" +
+		"C20\tKing's Pawn Game\trnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -\t\n"
+	rows, err := parseRows(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := checkRows(rows); len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	table, err := buildTable(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ moves, eco string }{{"e4 c5", "B20"}, {"e4 e5", "C20"}} {
+		g := play(t, "", c.moves)
+		if o, ok := table[g.Position().RepetitionKey()]; !ok || o.ECO != c.eco {
+			t.Errorf("after %s: %+v %v, want %s", c.moves, o, ok, c.eco)
+		}
+	}
+}
+
 // TestCorruptRowsFail: checkRows catches each kind of damage to a line.
 func TestCorruptRowsFail(t *testing.T) {
 	const good = "B20\tSicilian Defense\trnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -\te4 c5\n"
+	// A row without a line: the position of 1.e4 e5, checked by itself.
+	const noLine = "C20\tKing's Pawn Game\trnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -\t\n"
 	cases := []struct {
 		name, text, want string
 	}{
 		{"illegal move", strings.Replace(good, "e4 c5", "e4 c4", 1), "move 2"},
 		{"not a move", strings.Replace(good, "e4 c5", "e4 Kx9", 1), "move 2"},
+		{"null moves", strings.Replace(good, "e4 c5", "e4 c5 -- --", 1), "null move"},
 		{"moves reach another position", strings.Replace(good, "e4 c5", "e4 e5", 1), "arrive"},
 		{"bad EPD", strings.Replace(good, "2p5", "2p6", 1), "EPD"},
 		{"bad ECO code", strings.Replace(good, "B20", "B2", 1), "ECO code"},
 		{"a position twice", good + strings.Replace(good, "Sicilian Defense", "Other", 1), "again"},
+		{"no line: bad EPD", strings.Replace(noLine, "4p3/4P3", "4p3/4P4", 1), "EPD"},
+		{"no line: the side not to move in check", strings.Replace(noLine,
+			"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR b", 1), "in check"},
+		{"no line: Chess960 castling", strings.Replace(noLine, "KQkq", "HAha", 1), "Chess960"},
+		{"no line: an en passant square no pawn can take", strings.Replace(noLine, "w KQkq -", "w KQkq e6", 1), "as the game package writes it"},
+		{"no line: castling rights out of order", strings.Replace(noLine, "KQkq", "kqKQ", 1), "as the game package writes it"},
+		{"no line: the position of a row with a line", good + strings.Replace(noLine,
+			"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR", "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR", 1), "again"},
+		{"no line: bad ECO code", strings.Replace(noLine, "C20", "F20", 1), "ECO code"},
 	}
-	if rows, err := parseRows(good); err != nil || len(checkRows(rows)) != 0 {
-		t.Fatalf("the good row: %v %v", err, checkRows(rows))
+	for _, ok := range []string{good, noLine, good + noLine} {
+		if rows, err := parseRows(ok); err != nil || len(rows) == 0 || len(checkRows(rows)) != 0 {
+			t.Fatalf("the good rows %q: %v %v", ok, err, checkRows(rows))
+		}
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -105,11 +226,13 @@ func TestCorruptRowsFail(t *testing.T) {
 }
 
 // TestParseRowsRefusesShortRows: a row without its four fields is an error
-// naming its line, not a row with empty fields.
+// naming its line, not a row with empty fields. (The moves column may be
+// empty, but it is there.)
 func TestParseRowsRefusesShortRows(t *testing.T) {
 	for _, text := range []string{
 		"# header\nB20\tSicilian Defense\te4 c5\n",
 		"B20\t\trnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -\te4 c5\n",
+		"B20\tSicilian Defense\trnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -\n", // no moves column at all
 	} {
 		if _, err := parseRows(text); err == nil || !strings.Contains(err.Error(), "line") {
 			t.Errorf("parseRows(%q): %v, want an error naming the line", text, err)

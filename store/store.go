@@ -54,6 +54,14 @@ type Game struct {
 	// ExperienceNotes are the notes of the engine's moves that came from
 	// experience, as JSON (Notes, SetNotes); empty when there are none.
 	ExperienceNotes string `gorm:"type:text;not null;default:''"`
+	// Opening is the opening the game ended in, in words, "B20 Sicilian
+	// Defense" (ECO code and name), or "" when it reached no named
+	// position; written when the game ends, so that the home page's list
+	// of finished games need not replay every game on every load. NULL
+	// while the game is played, and in rows older than the column until a
+	// list shows them (SaveOpenings). It is the name the table gave when it
+	// was written: a later table renames no stored game.
+	Opening *string `gorm:"size:200"`
 }
 
 // MoveList returns the stored moves as a slice of UCI strings.
@@ -252,11 +260,12 @@ func (s *Store) CreateGame(g *Game) error {
 // mutableColumns are the columns a game changes after creation; the rest
 // (owner, variant, start, colours, level, clock settings) are fixed, and
 // leaving them out keeps the per-move UPDATE small and its indexes untouched.
-var mutableColumns = []string{"moves", "white_ms", "black_ms", "status", "result", "reason", "updated_at", "finished_at", "experience_notes"}
+var mutableColumns = []string{"moves", "white_ms", "black_ms", "status", "result", "reason", "updated_at", "finished_at", "experience_notes", "opening"}
 
 // SaveGame writes the changing fields of g (which must exist): moves,
-// remaining times, status, result, reason and timestamps. The web package
-// calls it before telling any browser about a change.
+// remaining times, status, result, reason, timestamps, experience notes
+// and opening. The web package calls it before telling any browser about a
+// change.
 func (s *Store) SaveGame(g *Game) error {
 	g.UpdatedAt = time.Now()
 	res := s.db.Model(&Game{}).Where("id = ?", g.ID).Select(mutableColumns).Updates(g)

@@ -25,7 +25,7 @@ var oldGameTables = map[string]string{
 // old rows load):
 // tableSQL leaves them out, after checking that they are there.
 var addedColumns = map[string][]string{
-	"games": {"`watch_token` text", "`experience_notes` text NOT NULL DEFAULT \"\""},
+	"games": {"`watch_token` text", "`experience_notes` text NOT NULL DEFAULT \"\"", "`opening` text"},
 }
 
 func tableSQL(t *testing.T, db *gorm.DB, name string) string {

@@ -225,7 +225,7 @@ func (r *room) answerDrawLocked(from *client, v drawVerdict, now time.Time) {
 	rec := r.rec
 	r.chargeLocked(&rec, now)
 	o := game.Outcome{Result: game.Draw, Termination: game.DrawAgreed}
-	finish(&rec, o, now)
+	finish(&rec, r.g, o, now)
 	if err := r.commitLocked(&rec); err != nil {
 		// Nothing changed; the person may offer again at once.
 		r.drawOffered = false

@@ -369,7 +369,7 @@ func wsDialer(c *http.Client) *websocket.Dialer {
 
 // realHomeServer is a server rendering the real templates (without
 // listening: render pages with srv.render, or serve it with httptest).
-func realHomeServer(t *testing.T) *Server {
+func realHomeServer(t testing.TB) *Server {
 	t.Helper()
 	tmpl := os.DirFS("../templates")
 	if _, err := fs.Stat(tmpl, "home.html"); err != nil {

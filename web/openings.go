@@ -36,16 +36,50 @@ func openingTags(g *game.Game) []game.PGNTag {
 }
 
 // gameOpening says in words the opening a stored game reached, "B20
-// Sicilian Defense", for the home page's lists; "" when it reached no named
-// position or its moves do not replay.
+// Sicilian Defense", for the home page's lists: the name stored with it
+// when it ended (store.Game.Opening), or else worked out by replaying it;
+// "" when it reached no named position or its moves do not replay.
 func gameOpening(rec *store.Game) string {
+	if rec.Opening != nil {
+		return *rec.Opening
+	}
 	g, _, err := buildGame(rec)
 	if err != nil {
 		return ""
 	}
+	return openingText(g)
+}
+
+// openingText says in words the opening g is in at its last ply, "B20
+// Sicilian Defense", or "".
+func openingText(g *game.Game) string {
 	o, ok := openings.At(openings.Trail(g), g.Len())
 	if !ok {
 		return ""
 	}
 	return o.ECO + " " + o.Name
+}
+
+// nameFinished gives each of games (finished, as the home page lists them)
+// its opening name, and stores the names of those that had none: games
+// that ended before the name was stored with them are replayed once, on
+// the first list that shows them, not on every load. A failed save is
+// logged; the names are shown all the same.
+func (s *Server) nameFinished(games []store.Game) {
+	var missing map[string]string
+	for i := range games {
+		g := &games[i]
+		if g.Opening != nil {
+			continue
+		}
+		name := gameOpening(g)
+		g.Opening = &name
+		if missing == nil {
+			missing = map[string]string{}
+		}
+		missing[g.ID] = name
+	}
+	if err := s.store.SaveOpenings(missing); err != nil {
+		s.logf("home: %v", err)
+	}
 }

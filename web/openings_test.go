@@ -88,6 +88,25 @@ func TestStateOpeningsFromFENAndChess960(t *testing.T) {
 	}
 }
 
+// playAndResign starts a game as White against level 1, plays moves (UCI;
+// the fake engine answers each), resigns, and returns the game's ID once
+// the server says it is over.
+func playAndResign(e *testEnv, c *http.Client, variant string, moves ...string) string {
+	e.t.Helper()
+	id := e.newGame(c, form("white", "1", variant, "none"))
+	w := e.mustDial(c, id)
+	w.state()
+	ply := 0
+	for _, mv := range moves {
+		w.send(`{"type":"move","move":"` + mv + `","ply":` + strconv.Itoa(ply) + `}`)
+		ply += 2
+		w.stateAt(ply)
+	}
+	w.send(`{"type":"resign","ply":` + strconv.Itoa(ply) + `}`)
+	w.waitFor("over", func(m anyMsg) bool { return m.Type == "state" && m.state.Status == "over" })
+	return id
+}
+
 // TestPGNOpeningTags: the PGN names the opening the game reached in ECO and
 // Opening tags; a Chess960 game's has neither.
 func TestPGNOpeningTags(t *testing.T) {
@@ -95,17 +114,7 @@ func TestPGNOpeningTags(t *testing.T) {
 	c := e.browser()
 	pgnOf := func(variant string, moves ...string) string {
 		t.Helper()
-		id := e.newGame(c, form("white", "1", variant, "none"))
-		w := e.mustDial(c, id)
-		ply := 0
-		w.state()
-		for _, mv := range moves {
-			w.send(`{"type":"move","move":"` + mv + `","ply":` + strconv.Itoa(ply) + `}`)
-			ply += 2
-			w.stateAt(ply)
-		}
-		w.send(`{"type":"resign","ply":` + strconv.Itoa(ply) + `}`)
-		w.waitFor("over", func(m anyMsg) bool { return m.Type == "state" && m.state.Status == "over" })
+		id := playAndResign(e, c, variant, moves...)
 		resp, err := c.Get(e.ts.URL + "/game/" + id + "/pgn")
 		if err != nil {
 			t.Fatal(err)
@@ -158,5 +167,138 @@ func TestHomeListsNameOpenings(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("home.html lacks %q", want)
 		}
+	}
+}
+
+// lastNamedOf is the opening a stored game ended in, worked out apart from
+// the server: each of its positions looked up by itself, the last named.
+func lastNamedOf(t *testing.T, rec *store.Game) string {
+	t.Helper()
+	p, err := game.ParseFEN(rec.StartFEN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.SetChess960(rec.Variant == VariantChess960)
+	name := ""
+	for i := 0; ; i++ {
+		if o, ok := openings.Lookup(p); ok {
+			name = o.ECO + " " + o.Name
+		}
+		if i == len(rec.MoveList()) {
+			return name
+		}
+		m, err := p.ParseUCI(rec.MoveList()[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.MakeMove(m)
+	}
+}
+
+// TestFinishedGameStoresOpening: a game stores the opening it ended in as
+// it ends, however it ends (resigned in the game, resigned from the list
+// without being opened), and "" for a Chess960 game, which has none.
+func TestFinishedGameStoresOpening(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	c := e.browser()
+	fromList := func(moves string) string {
+		rec := &store.Game{Owner: e.ownerOf(c), Variant: VariantStandard, StartFEN: game.StartFEN, Moves: moves, Human: store.White, Level: 1}
+		if err := e.store.CreateGame(rec); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.srv.resignFromList(rec.ID, rec.Owner); err != nil {
+			t.Fatal(err)
+		}
+		return rec.ID
+	}
+	cases := []struct {
+		name  string
+		end   func() string
+		named bool
+	}{
+		{"resigned in the game", func() string { return playAndResign(e, c, VariantStandard, "e2e4", "d1h5") }, true},
+		{"resigned from the list", func() string { return fromList("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6") }, true},
+		{"Chess960", func() string { return playAndResign(e, c, VariantChess960) }, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, err := e.store.GetGame(tc.end())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Status != store.StatusOver || rec.Opening == nil {
+				t.Fatalf("status %v, opening %v: want a finished game with its opening stored", rec.Status, rec.Opening)
+			}
+			want := lastNamedOf(t, rec)
+			if *rec.Opening != want || (want != "") != tc.named {
+				t.Errorf("stored opening %q, want %q", *rec.Opening, want)
+			}
+		})
+	}
+}
+
+// TestHomeListStoresOldGamesOpenings: the home page lists a finished game
+// by the name stored with it, without replaying it, and names a game that
+// ended before names were stored by replaying it once, storing the name
+// for the next load.
+func TestHomeListStoresOldGamesOpenings(t *testing.T) {
+	e := newEnv(t, envOpts{noEngine: true})
+	c := e.browser()
+	if resp, err := c.Get(e.ts.URL + "/"); err != nil {
+		t.Fatal(err)
+	} else {
+		resp.Body.Close()
+	}
+	owner := e.ownerOf(c)
+	stored := "C60 A name only the store has" // proves the list did not replay the game
+	cases := []struct {
+		name    string
+		moves   string
+		opening *string // as stored; nil for a game that ended before names were
+		named   bool    // whether the game reached a named position
+	}{
+		{"name stored at the end", "e2e4 e7e5 g1f3 b8c6 f1b5", &stored, true},
+		{"old game, named by replay", "e2e4 c7c5 g1f3", nil, true},
+		{"old game in no named position", "", nil, false},
+	}
+	ids := map[string]string{}
+	want := map[string]string{}
+	for i, tc := range cases {
+		finished := time.Now().Add(-time.Duration(i) * time.Minute)
+		rec := &store.Game{Owner: owner, Variant: VariantStandard, StartFEN: game.StartFEN, Moves: tc.moves, Human: store.White, Level: 1,
+			Status: store.StatusOver, Result: "0-1", Reason: store.TerminationOf(game.Resignation), FinishedAt: &finished, Opening: tc.opening}
+		if err := e.store.CreateGame(rec); err != nil {
+			t.Fatal(err)
+		}
+		ids[tc.name], want[tc.name] = rec.ID, lastNamedOf(t, rec)
+		if tc.opening != nil {
+			want[tc.name] = *tc.opening
+		}
+		if (want[tc.name] != "") != tc.named {
+			t.Fatalf("%s: named %q; pick moves that reach a named position or none", tc.name, want[tc.name])
+		}
+	}
+	d, err := e.srv.homeData(owner, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]string{}
+	for _, g := range d.Finished {
+		listed[g.ID] = g.Opening
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			id := ids[tc.name]
+			if got, ok := listed[id]; !ok || got != want[tc.name] {
+				t.Errorf("listed as %q (%v), want %q", got, ok, want[tc.name])
+			}
+			rec, err := e.store.GetGame(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Opening == nil || *rec.Opening != want[tc.name] {
+				t.Errorf("stored opening %v after the list, want %q", rec.Opening, want[tc.name])
+			}
+		})
 	}
 }

@@ -173,13 +173,16 @@ func (r *room) syncClockLocked(now time.Time) {
 	r.flag = time.AfterFunc(time.Duration(rem)*time.Millisecond+5*time.Millisecond, r.onFlag)
 }
 
-// finish marks rec as over with outcome o.
-func finish(rec *store.Game, o game.Outcome, now time.Time) {
+// finish marks rec as over with outcome o, with the opening g (its game,
+// every move played) ended in, which the home page's list shows.
+func finish(rec *store.Game, g *game.Game, o game.Outcome, now time.Time) {
 	rec.Status = store.StatusOver
 	rec.Result = string(o.Result)
 	rec.Reason = store.TerminationOf(o.Termination)
 	t := now
 	rec.FinishedAt = &t
+	name := openingText(g)
+	rec.Opening = &name
 }
 
 // commitLocked saves rec and makes it the room's record. A game that
@@ -218,7 +221,7 @@ func (r *room) flagCommitLocked(rec *store.Game, now time.Time) error {
 	if r.pos().HasInsufficientMaterial(side.Other()) {
 		o.Result = game.Draw
 	}
-	finish(rec, o, now)
+	finish(rec, r.g, o, now)
 	if err := r.commitLocked(rec); err != nil {
 		return err
 	}
@@ -280,7 +283,7 @@ func (r *room) playLocked(m game.Move, notes []store.ExperienceNote, now time.Ti
 	}
 	o := r.g.OutcomeWithClaims()
 	if o.Over() {
-		finish(&rec, o, now)
+		finish(&rec, r.g, o, now)
 	}
 	if err := r.commitLocked(&rec); err != nil {
 		r.g.Undo()
@@ -475,7 +478,7 @@ func (r *room) resignLocked(now time.Time) *ProtoError {
 	rec := r.rec
 	r.chargeLocked(&rec, now)
 	o := game.Outcome{Result: game.WinFor(r.human.Other()), Termination: game.Resignation}
-	finish(&rec, o, now)
+	finish(&rec, r.g, o, now)
 	if err := r.commitLocked(&rec); err != nil {
 		return protoErr(CodeServer, "%s", resignUnsavedText)
 	}

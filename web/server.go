@@ -567,6 +567,7 @@ func (s *Server) homeData(owner, errText string) (*HomeData, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.nameFinished(fin)
 	for i := range fin {
 		d.Finished = append(d.Finished, s.summary(&fin[i]))
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"iter"
 	"math/rand/v2"
 
 	"knightwatch/game"
@@ -192,30 +193,97 @@ func unmoves(b board) []unmove {
 	return out
 }
 
+// maxBack is the most unmoves backward takes from a target: a way back is
+// kept in a tail's fixed array, so that the map holds no pointers and each
+// way costs no allocation of its own: the map holds tens of millions of
+// ways, and a slice for each would take about three times the memory.
+const maxBack = 3
+
 // tail is a way from a board to a target: the target's index and the moves.
 type tail struct {
-	target int
-	moves  []game.Move
+	target int32
+	next   int32 // the next way from the same board (backMap.at); -1 for none
+	n      uint8
+	moves  [maxBack]game.Move
+}
+
+// line is the tail's moves.
+func (t *tail) line() []game.Move { return t.moves[:t.n] }
+
+// backMap holds, for the key of every board up to a few unmoves before a
+// target, the ways from it to targets (a board may lead to several). The
+// ways are kept in fixed-size chunks rather than one slice, so that the
+// map's growth never copies them all while the old copy is still held.
+type backMap struct {
+	first  map[uint64]int32 // the board's first way, an index into chunks
+	chunks [][]tail
+	n      int32 // ways held
+}
+
+// chunkBits sets the ways per chunk: 1<<16 of 16 bytes, 1 MB.
+const chunkBits = 16
+
+func newBackMap() *backMap { return &backMap{first: map[uint64]int32{}} }
+
+// at is way i.
+func (b *backMap) at(i int32) *tail { return &b.chunks[i>>chunkBits][i&(1<<chunkBits-1)] }
+
+// add records a way from board k, after those already recorded for it.
+func (b *backMap) add(k uint64, t tail) {
+	t.next = -1
+	i := b.n
+	if i&(1<<chunkBits-1) == 0 {
+		b.chunks = append(b.chunks, make([]tail, 1<<chunkBits))
+	}
+	*b.at(i) = t
+	b.n++
+	if j, ok := b.first[k]; ok {
+		for b.at(j).next >= 0 {
+			j = b.at(j).next
+		}
+		b.at(j).next = i
+	} else {
+		b.first[k] = i
+	}
+}
+
+// from lists the ways from board k, in the order they were added.
+func (b *backMap) from(k uint64) iter.Seq[*tail] {
+	return func(yield func(*tail) bool) {
+		j, ok := b.first[k]
+		if !ok {
+			return
+		}
+		for ; j >= 0; j = b.at(j).next {
+			if !yield(b.at(j)) {
+				return
+			}
+		}
+	}
 }
 
 // backward maps the key of every board up to depth unmoves before a
 // target to the ways from it to that target (each board keeps its shortest
 // ways; a board may lead to several targets). Only the targets for which
 // want is true count.
-func backward(targets []*game.Position, depth int, want func(int) bool) map[uint64][]tail {
-	out := map[uint64][]tail{}
+func backward(targets []*game.Position, depth int, want func(int) bool) *backMap {
+	if depth > maxBack {
+		panic("gen: backward deeper than maxBack")
+	}
+	out := newBackMap()
+	type step struct {
+		b    board
+		tail tail
+	}
 	for ti, t := range targets {
 		if !want(ti) {
 			continue
 		}
 		seen := map[uint64]bool{}
-		frontier := []struct {
-			b     board
-			moves []game.Move
-		}{{b: boardOf(t)}}
+		frontier := []step{{b: boardOf(t), tail: tail{target: int32(ti)}}}
 		seen[frontier[0].b.key()] = true
 		for d := 1; d <= depth; d++ {
-			var next = frontier[:0:0]
+			var next []step
 			for _, f := range frontier {
 				for _, u := range unmoves(f.b) {
 					k := u.prev.key()
@@ -223,12 +291,11 @@ func backward(targets []*game.Position, depth int, want func(int) bool) map[uint
 						continue
 					}
 					seen[k] = true
-					moves := append([]game.Move{u.move}, f.moves...)
-					out[k] = append(out[k], tail{target: ti, moves: moves})
-					next = append(next, struct {
-						b     board
-						moves []game.Move
-					}{u.prev, moves})
+					w := tail{target: int32(ti), n: f.tail.n + 1}
+					w.moves[0] = u.move
+					copy(w.moves[1:], f.tail.line())
+					out.add(k, w)
+					next = append(next, step{u.prev, w})
 				}
 			}
 			frontier = next

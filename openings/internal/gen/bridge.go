@@ -12,8 +12,8 @@ type target struct {
 	side   game.Color
 	counts [2][7]int
 	rights [2][2]bool
-	index  int               // in the target list
-	back   map[uint64][]tail // boards a few unmoves before the targets
+	index  int      // in the target list
+	back   *backMap // boards a few unmoves before the targets
 }
 
 func newTarget(p *game.Position) *target {
@@ -134,11 +134,11 @@ func bridge(p *game.Position, line []game.Move, t *target, bound, budget int) []
 			found = append([]game.Move(nil), path...)
 			return true
 		}
-		for _, tl := range t.back[positionBoardKey(p)] {
-			if tl.target != t.index {
+		for tl := range t.back.from(positionBoardKey(p)) {
+			if int(tl.target) != t.index {
 				continue
 			}
-			full := append(append([]game.Move(nil), path...), tl.moves...)
+			full := append(append([]game.Move(nil), path...), tl.line()...)
 			if end, ok := replayLegal(full); ok && end.RepetitionKey() == t.key {
 				found = full
 				return true

@@ -72,7 +72,7 @@ func (q *queue) Pop() any {
 // it, or nil where none was found. The lines already known (non-nil in
 // known, which may be nil) are where the search starts besides the start
 // position; a shorter line replaces one of them.
-func findLines(targets []*game.Position, back map[uint64][]tail, known [][]game.Move) [][]game.Move {
+func findLines(targets []*game.Position, back *backMap, known [][]game.Move) [][]game.Move {
 	index := map[uint64]int{}
 	for i, t := range targets {
 		index[t.RepetitionKey()] = i
@@ -125,15 +125,15 @@ func findLines(targets []*game.Position, back map[uint64][]tail, known [][]game.
 				if _, ok := index[ck]; ok {
 					offer(ck, &child, append(append([]game.Move(nil), n.line...), path...))
 				}
-				for _, t := range back[positionBoardKey(&child)] {
+				for t := range back.from(positionBoardKey(&child)) {
 					tk := targets[t.target].RepetitionKey()
 					if done[tk] {
 						continue
 					}
-					if old, ok := best[tk]; ok && len(old.line) <= len(n.line)+len(path)+len(t.moves) {
+					if old, ok := best[tk]; ok && len(old.line) <= len(n.line)+len(path)+int(t.n) {
 						continue
 					}
-					line := append(append(append([]game.Move(nil), n.line...), path...), t.moves...)
+					line := append(append(append([]game.Move(nil), n.line...), path...), t.line()...)
 					if end, ok := replayLegal(line); ok && end.RepetitionKey() == tk {
 						offer(tk, end, line)
 					}
@@ -172,7 +172,7 @@ func replayLegal(line []game.Move) (*game.Position, bool) {
 // target the search tries the reached positions whose line length plus
 // lower bound is least, first with no slack (every move brings a piece to
 // its square in the target), then with more.
-func bridgeRest(targets []*game.Position, lines [][]game.Move, back map[uint64][]tail, maxSlack, budget int) {
+func bridgeRest(targets []*game.Position, lines [][]game.Move, back *backMap, maxSlack, budget int) {
 	type start struct {
 		pos  game.Position
 		line []game.Move
