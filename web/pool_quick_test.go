@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -25,6 +26,18 @@ func newLaneHarness(t *testing.T, n int) *poolHarness {
 	h := newQuickHarness(t, n, 1)
 	h.p.quickMax = testQuickMax
 	return h
+}
+
+// busyRegulars starts n searches that run until stop is called (tagged
+// 1..n, owner "busy"), one on each of the n regular searchers, and waits
+// until they have started; busy ends with them.
+func (h *poolHarness) busyRegulars(n int) (busy context.Context, stop func()) {
+	busy, stop = context.WithCancel(h.ctx)
+	for i := range n {
+		h.submit(busy, "busy", uint64(1+i), forever)
+	}
+	h.waitStarted(n)
+	return busy, stop
 }
 
 // runWithin is run with the request given up after limit: a liveness
@@ -105,11 +118,8 @@ func TestPoolQuickNeverLongNorBackground(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h := newLaneHarness(t, 2)
-			busy, stopBusy := context.WithCancel(h.ctx)
+			_, stopBusy := h.busyRegulars(2)
 			defer stopBusy()
-			h.submit(busy, "busy", 1, forever)
-			h.submit(busy, "busy", 2, forever)
-			h.waitStarted(2)
 			var done chan struct{}
 			queued := func() int { return h.p.waiting() }
 			if c.background {
@@ -167,11 +177,8 @@ func TestPoolQuickTakesFirstShortRequest(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h := newLaneHarness(t, 2)
-			busy, stopBusy := context.WithCancel(h.ctx)
+			busy, stopBusy := h.busyRegulars(2)
 			defer stopBusy()
-			h.submit(busy, "busy", 1, forever)
-			h.submit(busy, "busy", 2, forever)
-			h.waitStarted(2)
 			open := h.hold(3)
 			holderDone := h.submit(h.ctx, "holder", 3, short)
 			h.waitStarted(3) // on the quick searcher, held
@@ -223,11 +230,8 @@ func TestPoolQuickFairBetweenOwners(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h := newLaneHarness(t, 2)
-			busy, stopBusy := context.WithCancel(h.ctx)
+			_, stopBusy := h.busyRegulars(2)
 			defer stopBusy()
-			h.submit(busy, "busy", 1, forever)
-			h.submit(busy, "busy", 2, forever)
-			h.waitStarted(2)
 			flood, stopFlood := context.WithCancel(h.ctx)
 			defer stopFlood()
 			for i := uint64(0); i < 80; i++ {
@@ -325,6 +329,21 @@ func (s levelBlockSearcher) Search(ctx context.Context, pos *game.Position, _ []
 
 func (levelBlockSearcher) NewGame() {}
 
+// thinkingGames starts n games at level for browser c, the person's first
+// move played in each and the engine thinking on it.
+func (e *testEnv) thinkingGames(c *http.Client, n, level int) {
+	e.t.Helper()
+	for range n {
+		id := e.newGame(c, form("white", fmt.Sprint(level), "standard", "none"))
+		w := e.mustDial(c, id)
+		w.state()
+		w.send(`{"type":"move","move":"e2e4","ply":0}`)
+		if s := w.stateAt(1); !s.Thinking {
+			e.t.Fatal("engine not thinking")
+		}
+	}
+}
+
 // TestPoolQuickRoomReply: through the rooms, with the server's default
 // quick lane: while two level-8 games keep both searchers thinking,
 // another owner's game at a short level gets its reply. Without a quick
@@ -333,16 +352,7 @@ func TestPoolQuickRoomReply(t *testing.T) {
 	for _, level := range []int{1, 4} { // testLevels: 100 and 400 ms
 		t.Run(fmt.Sprintf("level %d", level), func(t *testing.T) {
 			e := newEnv(t, envOpts{searcher: levelBlockSearcher{maxQuick: 4}})
-			cx := e.browser()
-			for i := 0; i < 2; i++ {
-				id := e.newGame(cx, form("white", "8", "standard", "none"))
-				w := e.mustDial(cx, id)
-				w.state()
-				w.send(`{"type":"move","move":"e2e4","ply":0}`)
-				if s := w.stateAt(1); !s.Thinking {
-					t.Fatal("engine not thinking")
-				}
-			}
+			e.thinkingGames(e.browser(), 2, 8)
 			cy := e.browser()
 			id := e.newGame(cy, form("white", fmt.Sprint(level), "standard", "none"))
 			w := e.mustDial(cy, id)

@@ -358,16 +358,7 @@ func TestPoolFairRoomRequests(t *testing.T) {
 		}
 	}
 	// Owner x's two games keep both searchers thinking.
-	cx := e.browser()
-	for i := 0; i < 2; i++ {
-		id := e.newGame(cx, form("white", "8", "standard", "none"))
-		w := e.mustDial(cx, id)
-		w.state()
-		w.send(`{"type":"move","move":"e2e4","ply":0}`)
-		if s := w.stateAt(1); !s.Thinking {
-			t.Fatal("engine not thinking")
-		}
-	}
+	e.thinkingGames(e.browser(), 2, 8)
 	cy := e.browser()
 	id := e.newGame(cy, form("white", "1", "standard", "none"))
 	w := e.mustDial(cy, id)
