@@ -117,19 +117,20 @@ type LevelInfo struct {
 //   - A short request starts at once while a quick searcher is free,
 //     whatever the regular searchers are doing: a quick searcher is busy
 //     only with another short request (a flood of level-8 searches never
-//     touches it). If none is free, it gets the
-//     next quick searcher to free when its owner's quick key is the
-//     smallest among owners with short requests queued, so it waits at
-//     most the shortest remaining search on the quick lane (under
-//     poolQuickMax plus the engine's overshoot of a few milliseconds; a
-//     level-1 search takes milliseconds), or less if a regular searcher
-//     frees first and takes it. Owners who have used less than it may go
-//     first, each holding a quick searcher for at most that long.
-//   - Any request whose owner's regular key is the smallest among owners
-//     with requests queued gets the next regular searcher to free, so it
-//     waits at most the shortest remaining regular search, that is at most
-//     one long search (the longest budget), however many requests others
-//     have queued.
+//     touches it). If none is free, it gets the next quick searcher to
+//     free when it is its owner's first short request and its owner's
+//     quick key is the smallest among owners with short requests queued,
+//     so it waits at most the shortest remaining search on the quick
+//     lane (under poolQuickMax plus the engine's overshoot of a few
+//     milliseconds; a level-1 search takes a few milliseconds of CPU),
+//     or less if a regular searcher frees first and takes it. Owners who
+//     have used less than it may go first, each holding a quick searcher
+//     for at most that long.
+//   - A request at the head of its owner's queue, whose owner's regular
+//     key is the smallest among owners with requests queued, gets the
+//     next regular searcher to free, so it waits at most the shortest
+//     remaining regular search, that is at most one long search (the
+//     longest budget), however many requests others have queued.
 //   - No request waits for good unless the server is overloaded by many
 //     owners at once. While a request waits at the head of its owner's
 //     queue (those before it are served in turn, or leave by the quick
