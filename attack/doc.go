@@ -18,7 +18,8 @@
 //     close 1008 (attack_messages_test.go);
 //   - 32 sockets keeping full-strength searches queued, or offering draws
 //     in a loop: another player's level-1 reply is still served, ahead of
-//     the flood's queue (attack_engine_test.go); how long it takes is
+//     the flood's queue and, under the searches, without waiting for one
+//     of them to end (attack_engine_test.go); how long it takes is
 //     measured by bench/starvation, not asserted here.
 //
 // The tests build the binary once (TestMain; KNIGHTWATCH_ATTACK_BIN names

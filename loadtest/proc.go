@@ -24,6 +24,9 @@ func (p ProcSample) String() string {
 	return fmt.Sprintf("RSS %.1f MiB, %d threads, %d fds, %d goroutines", float64(p.RSSKiB)/1024, p.Threads, p.FDs, p.Goroutines)
 }
 
+// SampleProc reads process pid's resources, goroutines aside (-1).
+func SampleProc(pid int) ProcSample { return sampleProc(pid, "") }
+
 // sampleProc reads pid's resources; debugBase is the debug endpoint's
 // base URL ("" when there is none).
 func sampleProc(pid int, debugBase string) ProcSample {

@@ -24,10 +24,10 @@ import (
 // so that a review says the same on a busy machine as on an idle one.
 // Each search goes through the engine pool's background lane
 // (pool.searchIdle): it takes a searcher only when one is free and no live
-// request waits, and a live request that finds every searcher busy stops
-// one review search (whose position is searched again later), so a live
-// game's reply waits only for a search to stop; reviews never use more
-// than the pool's searchers.
+// request waits, and a live request that has to queue stops one review
+// search (whose position is searched again later), so a live game's reply
+// waits only for a search to stop; reviews never use more than the pool's
+// regular searchers (the quick lane's is for short live requests only).
 //
 // Fairness: the queue holds reviews per owner, each owner's in the order
 // their games ended, and hands out positions to search owner by owner in

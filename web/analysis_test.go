@@ -525,7 +525,9 @@ func TestReviewYieldsToLiveGames(t *testing.T) {
 		id = storedGame(t, st, "other", VariantStandard, "", moves, game.Outcome{Result: game.Draw, Termination: game.DrawAgreed})
 	})
 	ms := &materialSearcher{delay: 20 * time.Millisecond}
-	e := newEnv(t, envOpts{dbPath: path, searcher: ms, analysis: true, searchers: 1})
+	// One searcher and no quick lane, so that every live request has to
+	// stop a review search.
+	e := newEnv(t, envOpts{dbPath: path, searcher: ms, analysis: true, searchers: 1, quickSearchers: -1})
 	c := e.browser()
 	live := e.newGame(c, form("white", "1", "standard", "none"))
 	w := e.mustDial(c, live)

@@ -17,7 +17,8 @@ type engineSearcher struct {
 
 // NewEngineSearcher returns a Searcher backed by a new engine with a
 // small hash table (16 MB) and one thread: the pool runs one engine per
-// core, so parallelism comes from the games, not from Lazy SMP.
+// core (and one more for short requests, pool.go), so parallelism comes
+// from the games, not from Lazy SMP.
 func NewEngineSearcher() Searcher {
 	return &engineSearcher{e: engine.New(engine.Options{HashMB: 16, Threads: 1, OwnBook: true})}
 }

@@ -140,7 +140,8 @@ func TestEngineLearnsFromLostLine(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("level=%d/%s/experience=%v", c.level, c.human, c.experience), func(t *testing.T) {
-			e := newEnv(t, envOpts{searcher: newSeededEngine(c.seed), searchers: 1, experience: c.experience})
+			// One seeded engine serves every search, one at a time.
+			e := newEnv(t, envOpts{searcher: newSeededEngine(c.seed), searchers: 1, quickSearchers: -1, experience: c.experience})
 			b := e.browser()
 			strong := newStrongPlayer()
 			first := e.playAgainstEngine(b, c.human, c.level, strong.move)

@@ -119,11 +119,14 @@ type envOpts struct {
 	// experience turns the engine's experience on. analysis turns the
 	// reviews of finished games on (off by default, so that other tests'
 	// searchers serve their games alone); analysisNodes is then
-	// Config.AnalysisNodes. searchers is the pool size (default 2).
-	experience    bool
-	analysis      bool
-	analysisNodes int
-	searchers     int
+	// Config.AnalysisNodes. searchers is the pool size (default 2),
+	// quickSearchers its quick lane (Config.QuickSearchers: default 1,
+	// negative none).
+	experience     bool
+	analysis       bool
+	analysisNodes  int
+	searchers      int
+	quickSearchers int
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -172,6 +175,7 @@ func testConfig(st *store.Store, o envOpts) Config {
 	if o.searchers > 0 {
 		cfg.Searchers = o.searchers
 	}
+	cfg.QuickSearchers = o.quickSearchers
 	cfg.Experience = o.experience
 	if o.createRate == 0 {
 		// Tests create games at machine speed; TestCreationLimits sets

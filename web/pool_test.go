@@ -11,9 +11,12 @@ import (
 
 // sleepSearcher thinks for exactly its budget (req.MoveTime), or until
 // cancelled, so tests control how long each search holds a searcher. It
-// logs which request started when: the request's tag is history[0].
+// logs which request started when: the request's tag is history[0]. A
+// request whose tag has a gate (poolHarness.hold) first waits for it to
+// open.
 type sleepSearcher struct {
-	log *startLog
+	log  *startLog
+	gate func(tag uint64) chan struct{}
 }
 
 type startLog struct {
@@ -30,6 +33,12 @@ func (s *sleepSearcher) Search(ctx context.Context, _ *game.Position, history []
 	s.log.mu.Lock()
 	s.log.starts = append(s.log.starts, poolStart{tag: history[0], at: time.Now()})
 	s.log.mu.Unlock()
+	if g := s.gate(history[0]); g != nil {
+		select {
+		case <-g:
+		case <-ctx.Done():
+		}
+	}
 	t := time.NewTimer(req.MoveTime)
 	defer t.Stop()
 	select {
@@ -72,13 +81,44 @@ type poolHarness struct {
 	wg  sync.WaitGroup
 	mu  sync.Mutex
 	ok  map[uint64]bool // tag: the request's ok, once it returned
+	// gates hold the searches of their tags until closed (hold).
+	gates map[uint64]chan struct{}
+	// ctx ends as the test ends, before the harness waits for its
+	// requests: a test that fails with requests queued does not hang.
+	ctx context.Context
 }
 
+// newPoolHarness makes a pool of n searchers and no quick lane: the pool's
+// regular lane on its own (pool_quick_test.go adds the quick lane).
 func newPoolHarness(t *testing.T, n int) *poolHarness {
-	h := &poolHarness{t: t, log: &startLog{}, ok: map[uint64]bool{}}
-	h.p = newPool(n, func() Searcher { return &sleepSearcher{log: h.log} })
+	return newQuickHarness(t, n, 0)
+}
+
+// newQuickHarness makes a pool of n regular and quick quick searchers.
+func newQuickHarness(t *testing.T, n, quick int) *poolHarness {
+	h := &poolHarness{t: t, log: &startLog{}, ok: map[uint64]bool{}, gates: map[uint64]chan struct{}{}}
+	h.p = newPool(n, quick, func() Searcher { return &sleepSearcher{log: h.log, gate: h.gate} })
 	t.Cleanup(h.wg.Wait)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel) // runs before h.wg.Wait
+	h.ctx = ctx
 	return h
+}
+
+// hold makes tag's search, once started, wait until the returned function
+// is called (then it thinks its budget as usual).
+func (h *poolHarness) hold(tag uint64) (open func()) {
+	g := make(chan struct{})
+	h.mu.Lock()
+	h.gates[tag] = g
+	h.mu.Unlock()
+	return func() { close(g) }
+}
+
+func (h *poolHarness) gate(tag uint64) chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.gates[tag]
 }
 
 // submit asks for a search of d for owner, tagged tag, in the background;
@@ -305,7 +345,8 @@ func TestPoolFairNoStarvation(t *testing.T) {
 // the game's owner, and a request leaves the queue at once when its room
 // no longer wants it (a takeback, the last tab closing).
 func TestPoolFairRoomRequests(t *testing.T) {
-	e := newEnv(t, envOpts{searcher: &fakeSearcher{block: true}})
+	// No quick lane: the level-1 request must queue, not take it.
+	e := newEnv(t, envOpts{searcher: &fakeSearcher{block: true}, quickSearchers: -1})
 	waitQueued := func(n int) {
 		t.Helper()
 		deadline := time.Now().Add(5 * time.Second)
@@ -317,16 +358,7 @@ func TestPoolFairRoomRequests(t *testing.T) {
 		}
 	}
 	// Owner x's two games keep both searchers thinking.
-	cx := e.browser()
-	for i := 0; i < 2; i++ {
-		id := e.newGame(cx, form("white", "8", "standard", "none"))
-		w := e.mustDial(cx, id)
-		w.state()
-		w.send(`{"type":"move","move":"e2e4","ply":0}`)
-		if s := w.stateAt(1); !s.Thinking {
-			t.Fatal("engine not thinking")
-		}
-	}
+	e.thinkingGames(e.browser(), 2, 8)
 	cy := e.browser()
 	id := e.newGame(cy, form("white", "1", "standard", "none"))
 	w := e.mustDial(cy, id)

@@ -56,6 +56,11 @@ type Config struct {
 	// size (default runtime.NumCPU()).
 	NewSearcher func() Searcher
 	Searchers   int
+	// QuickSearchers is how many more searchers the pool keeps for short
+	// live requests (a budget of at most 400 ms: levels 1 to 5, draw
+	// evaluations), so that they need not wait for long searches to end
+	// (pool.go). Default 1; negative: none.
+	QuickSearchers int
 	// Levels are the engine's difficulty levels, 1..len(Levels).
 	Levels []LevelInfo
 	// NoEngine stops the engine from replying: benchmarks use it to
@@ -239,7 +244,11 @@ func New(cfg Config) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.pool = newPool(n, mk)
+		quick := cfg.QuickSearchers
+		if quick == 0 {
+			quick = poolQuickSearchers
+		}
+		s.pool = newPool(n, quick, mk)
 	}
 	if err := s.startAnalysis(n); err != nil {
 		s.cancel()

@@ -4,15 +4,16 @@
 // of idle open games, the acknowledgement benchmark with the engine off,
 // and the crash test under kill -9.
 //
-//	go run ./bench/load run   [-games 100] [-duration 30s] [-level8 0.1] [-recon 0.1] ...
+//	go run ./bench/load run   [-games 100] [-duration 30s] [-level8 0.1] [-recon 0.1] [-bin PATH] ...
 //	go run ./bench/load step  [-start 50] [-target 50ms] ...
 //	go run ./bench/load idle  [-steps 1000,2000,4000] [-kind chess|recon]
 //	go run ./bench/load ack   [-games 500] [-rounds 20] [-pause 100ms]
 //	go run ./bench/load crash [-kills 50] [-games 40] ...
 //
 // (or bash bench/load.sh, bench/crash.sh, bench/ws_latency.sh). Every mode
-// builds the binary from this module and starts it itself, on 127.0.0.1
-// with a temporary database; nothing else is ever loaded.
+// builds the binary from this module (run: or takes the one -bin names, an
+// older build for a before/after) and starts it itself, on 127.0.0.1 with
+// a temporary database; nothing else is ever loaded.
 package main
 
 import (
@@ -96,14 +97,21 @@ type printer interface{ Print(w io.Writer) }
 // it, prints the report run returns (even with an error, when there is
 // one) and removes the folder.
 func withBinary(run func(bin string) (printer, error)) error {
-	dir, err := os.MkdirTemp("", "kw-load-bin-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	bin, err := e2e.BuildInto(dir)
-	if err != nil {
-		return err
+	return withBinaryOr("", run)
+}
+
+// withBinaryOr is withBinary with bin instead of a new build when bin is
+// not "".
+func withBinaryOr(bin string, run func(bin string) (printer, error)) error {
+	if bin == "" {
+		dir, err := os.MkdirTemp("", "kw-load-bin-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		if bin, err = e2e.BuildInto(dir); err != nil {
+			return err
+		}
 	}
 	rep, err := run(bin)
 	// A report comes back as a typed pointer, nil when the run could not
@@ -117,9 +125,10 @@ func withBinary(run func(bin string) (printer, error)) error {
 func runLoad(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
 	games := fs.Int("games", 100, "players at once, each its own visitor")
+	bin := fs.String("bin", "", "the knightwatch binary to load (default: build this tree)")
 	lf := addLoadFlags(fs)
 	fs.Parse(args)
-	return withBinary(func(bin string) (printer, error) { return loadtest.Run(lf.config(bin, *games)) })
+	return withBinaryOr(*bin, func(bin string) (printer, error) { return loadtest.Run(lf.config(bin, *games)) })
 }
 
 func runStep(args []string) error {

@@ -9,7 +9,9 @@
 //
 // It builds the real binary (or runs the one -bin names, say an older
 // build, for a before/after) and starts `serve` on a loopback port with a
-// temporary database, the engine at its defaults (one searcher per core).
+// temporary database, the engine at its defaults (one searcher per core,
+// and one more kept for short requests, web/pool.go). It prints the
+// server's resident memory as it starts and after the floods.
 // Each sample is a new browser's new level-1 game: 1. e4, timed until the
 // engine's reply is on the board (the natural pause included: a reply is
 // never sent sooner than 150 ms at level 1). Samples are taken one after
@@ -21,13 +23,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
 
 	"knightwatch/attack"
 	"knightwatch/e2e"
+	"knightwatch/loadtest"
 )
 
 func main() {
@@ -64,7 +66,13 @@ func run(bin string, samples, owners, games int) error {
 	}
 	defer srv.Stop(15 * time.Second)
 	base := srv.URL()
-	fmt.Printf("machine: %d cores; server %s; flood %d browsers x %d games\n", runtime.NumCPU(), bin, owners, games)
+	fmt.Printf("machine: %s; server %s; flood %d browsers x %d games\n", loadtest.Machine(), bin, owners, games)
+	// Resident memory as it starts (no search yet) and after the floods
+	// (every searcher has searched: each engine's hash table is in use).
+	rss := func(when string) {
+		fmt.Printf("server RSS %s: %.1f MiB\n", when, float64(loadtest.SampleProc(srv.PID()).RSSKiB)/1024)
+	}
+	rss("at start")
 	fmt.Printf("%-34s %8s %10s %10s %10s  %s\n", "condition", "samples", "p50", "p90", "max", "flood")
 
 	measure := func(name string, note func() string) error {
@@ -103,6 +111,7 @@ func run(bin string, samples, owners, games int) error {
 		return fmt.Sprintf("%d offers weighed, %d refused as too soon", d.DrawVerdicts(), d.DrawsTooSoon())
 	})
 	d.Stop()
+	rss("after the floods")
 	return err
 }
 
