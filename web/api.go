@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
@@ -57,8 +56,6 @@ type apiState struct {
 	seen     map[int64]time.Time
 	failures map[string]*rate.Limiter
 
-	// botSlots bounds how many built-in bot turns think at once.
-	botSlots chan struct{}
 	// clock is the clock of new API games.
 	clock, increment time.Duration
 	// loginEvery is how often a spent failed login comes back.
@@ -67,22 +64,11 @@ type apiState struct {
 	bcryptCost int
 }
 
-func newAPIState(slots int, clock, increment time.Duration) *apiState {
+func newAPIState(clock, increment time.Duration) *apiState {
 	return &apiState{
 		tables: map[int64]*apiTable{}, verified: map[int64][32]byte{}, seen: map[int64]time.Time{},
-		failures: map[string]*rate.Limiter{}, botSlots: make(chan struct{}, slots),
-		clock: clock, increment: increment, loginEvery: loginEvery,
-		bcryptCost: bcrypt.DefaultCost,
-	}
-}
-
-// acquireBotSlot waits for a bot slot; false when ctx ends first.
-func (a *apiState) acquireBotSlot(ctx context.Context) (release func(), ok bool) {
-	select {
-	case a.botSlots <- struct{}{}:
-		return func() { <-a.botSlots }, true
-	case <-ctx.Done():
-		return nil, false
+		failures: map[string]*rate.Limiter{}, clock: clock, increment: increment,
+		loginEvery: loginEvery, bcryptCost: bcrypt.DefaultCost,
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"knightwatch/game"
 	"knightwatch/recon"
-	"knightwatch/recon/bots"
 	"knightwatch/store"
 )
 
@@ -143,7 +142,7 @@ func (t *apiTable) buildGame() error {
 	}
 	var bot recon.Player
 	if t.botSpec != "" {
-		if bot, err = bots.New(t.botSpec, rec.Seed); err != nil {
+		if bot, err = t.srv.cfg.newBot(t.botSpec, rec.Seed); err != nil {
 			return fmt.Errorf("api game %d: bot: %w", rec.ID, err)
 		}
 	}
@@ -558,7 +557,7 @@ func (t *apiTable) view(c game.Color, now time.Time) apiView {
 
 // maybeStartBotLocked starts the built-in bot's turn when it is its to play.
 func (t *apiTable) maybeStartBotLocked() {
-	if t.bot == nil || !t.live || t.closed || !t.started() || t.g.IsOver() || t.botJob != nil || t.botRunning || t.g.Turn() != t.botColor {
+	if t.bot == nil || !t.live || t.closed || !t.started() || t.g.IsOver() || t.botJob != nil || t.botRunning || t.g.Turn() != t.botColor || t.srv.ctx.Err() != nil {
 		return
 	}
 	ctx, cancel := context.WithCancel(t.srv.ctx)
@@ -571,38 +570,49 @@ func (t *apiTable) maybeStartBotLocked() {
 	go t.runBot(ctx, j, t.g.Phase(), t.g.OpponentCapture(), t.g.SenseActions(), t.g.MoveActions())
 }
 
+// botOwner is whom the built-in bot's thinking is charged to in the
+// engine pool (bot_think.go): the user it plays against, who asked for
+// the game (an invitation, or a ranked game the user's bot is connected
+// for). Keyed by user, not by game, so that one user's many games share
+// one user's share of the engine, as one person's games against the
+// engine do; the key cannot be a browser session's (those are hex).
+func (t *apiTable) botOwner() string {
+	return fmt.Sprintf("api-user:%d", t.ids[t.botColor.Other()])
+}
+
 // runBot plays the built-in bot's turn from phase, thinking without the
-// lock and only while it holds one of the server's bot slots (built-in
-// bots' thinking is bounded however many games run); each choice is
-// applied and committed under the lock only if the turn is still on.
+// lock, in the engine pool as its opponent's work (bot_think.go); each
+// choice is applied and committed under the lock only if the turn is
+// still on.
 func (t *apiTable) runBot(ctx context.Context, j *job, phase recon.Phase, capture game.Square, senseActions []game.Square, moveActions []game.Move) {
 	defer t.botEnded(j)
 	defer j.cancel()
-	release, ok := t.srv.api.acquireBotSlot(ctx)
-	if !ok {
-		return
-	}
-	defer release()
 	bot := t.bot // set before the goroutine started; cleared only after it ends
+	owner := t.botOwner()
 	current := func() bool { return t.botJob == j && !t.closed && !t.g.IsOver() }
 	timeLeft := func() time.Duration {
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		return t.g.SecondsLeft(t.botColor)
 	}
+	var sensed recon.SenseResult
 	if phase == recon.PhaseSense {
-		bot.OpponentMoveResult(capture)
-		s := bot.ChooseSense(ctx, senseActions, moveActions, timeLeft())
+		var s game.Square
+		if !t.srv.botStep(ctx, owner, bot, timeLeft, func(think context.Context, left time.Duration) {
+			bot.OpponentMoveResult(capture)
+			s = bot.ChooseSense(think, senseActions, moveActions, left)
+		}) {
+			return
+		}
 		t.mu.Lock()
 		if !current() {
 			t.mu.Unlock()
 			return
 		}
-		var result recon.SenseResult
 		e := t.changeLocked(time.Now(), func() error {
 			var err error
-			if result, err = t.g.Sense(s); err != nil && !t.g.IsOver() {
-				result, err = t.g.Sense(game.NoSquare)
+			if sensed, err = t.g.Sense(s); err != nil && !t.g.IsOver() {
+				sensed, err = t.g.Sense(game.NoSquare)
 			}
 			return err
 		})
@@ -610,9 +620,16 @@ func (t *apiTable) runBot(ctx context.Context, j *job, phase recon.Phase, captur
 		if e != nil {
 			return
 		}
-		bot.SenseResult(result)
 	}
-	m := bot.ChooseMove(ctx, moveActions, timeLeft())
+	var m game.Move
+	if !t.srv.botStep(ctx, owner, bot, timeLeft, func(think context.Context, left time.Duration) {
+		if phase == recon.PhaseSense {
+			bot.SenseResult(sensed)
+		}
+		m = bot.ChooseMove(think, moveActions, left)
+	}) {
+		return
+	}
 	t.mu.Lock()
 	if !current() {
 		t.mu.Unlock()
@@ -650,6 +667,7 @@ func (t *apiTable) botEnded(j *job) {
 		t.closeBotLocked()
 		return
 	}
+	t.checkClockLocked(time.Now()) // a turn withdrawn as the flag fell
 	if t.g.IsOver() && t.rec.Status != store.StatusOver {
 		t.endedLocked(time.Now())
 		return

@@ -23,6 +23,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"knightwatch/game"
+	"knightwatch/recon"
 	"knightwatch/store"
 )
 
@@ -127,6 +128,9 @@ type envOpts struct {
 	analysisNodes  int
 	searchers      int
 	quickSearchers int
+	// newBot builds the Reconnaissance Chess bots (Config.newBot; default
+	// the real ones).
+	newBot func(spec string, seed uint64) (recon.Player, error)
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -176,6 +180,7 @@ func testConfig(st *store.Store, o envOpts) Config {
 		cfg.Searchers = o.searchers
 	}
 	cfg.QuickSearchers = o.quickSearchers
+	cfg.newBot = o.newBot
 	cfg.Experience = o.experience
 	if o.createRate == 0 {
 		// Tests create games at machine speed; TestCreationLimits sets

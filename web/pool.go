@@ -104,9 +104,9 @@ type LevelInfo struct {
 //     are independent of each other (a game asks for at most one reply
 //     and one draw evaluation at a time, room.go and draw.go, whose
 //     answers are taken in either order; reviews are not per owner, and
-//     Reconnaissance Chess bots do not use the pool). With no short
-//     request queued it stays idle: it never serves a long request nor a
-//     background one.
+//     the steps of Reconnaissance Chess bots are never short). With no
+//     short request queued it stays idle: it never serves a long request
+//     nor a background one.
 //   - Use of the quick lane does not count in the regular key: otherwise
 //     an owner's short requests served past its own queued long request
 //     would raise that long request's key while it waits, and could hold
@@ -148,6 +148,16 @@ type LevelInfo struct {
 //     besides.
 //
 // A search that ends early is charged what it took, not its budget.
+//
+// Reconnaissance Chess bots think in the pool too (bot_think.go): each
+// step of a bot's turn is a live request of its owner (the person playing
+// it; for a game of the HTTP API, the user it plays against) that holds a
+// regular searcher without searching (run), its budget what the bot
+// expects to think, at most botStepMax (3 s, a level-8 search), which
+// also cuts its thinking off. It is never short: a step's length is the
+// bot's to keep, not the pool's to bound. With them, "one long search" in
+// the bounds below includes a bot's step. Bots that choose at once never
+// wait for the pool.
 //
 // The cost of the lane: one more search than cores may run at once, so
 // the CPU is oversubscribed by at most poolQuickSearchers short searches
@@ -272,25 +282,9 @@ func requestCost(req SearchRequest) time.Duration {
 // pool's doc describes, and runs one search for owner's game gameID.
 // It reports ok=false when ctx ended before a searcher was free.
 func (p *pool) search(ctx context.Context, owner, gameID string, pos *game.Position, history []uint64, req SearchRequest) (SearchResult, bool) {
-	if ctx.Err() != nil {
-		return SearchResult{}, false
-	}
 	cost := requestCost(req)
-	e, w := p.acquire(owner, cost)
+	e := p.hold(ctx, owner, cost, p.isShort(cost))
 	if e == nil {
-		select {
-		case e = <-w.got:
-		case <-ctx.Done():
-			if p.abandon(w) {
-				return SearchResult{}, false
-			}
-			// Handed a searcher as ctx ended: give it back uncharged.
-			p.release(owner, cost, <-w.got, 0)
-			return SearchResult{}, false
-		}
-	}
-	if ctx.Err() != nil {
-		p.release(owner, cost, e, 0)
 		return SearchResult{}, false
 	}
 	start := time.Now()
@@ -302,10 +296,38 @@ func (p *pool) search(ctx context.Context, owner, gameID string, pos *game.Posit
 	return e.s.Search(ctx, pos, history, req), true
 }
 
+// hold waits for a searcher for owner's live request of budget cost
+// (short: the quick lane may serve it), fairly between owners, and
+// returns it, reserved to owner; the caller releases it. It returns nil,
+// having charged nothing, when ctx ended first.
+func (p *pool) hold(ctx context.Context, owner string, cost time.Duration, short bool) *pooled {
+	if ctx.Err() != nil {
+		return nil
+	}
+	e, w := p.acquire(owner, cost, short)
+	if e == nil {
+		select {
+		case e = <-w.got:
+		case <-ctx.Done():
+			if p.abandon(w) {
+				return nil
+			}
+			// Handed a searcher as ctx ended: give it back uncharged.
+			p.release(owner, cost, <-w.got, 0)
+			return nil
+		}
+	}
+	if ctx.Err() != nil {
+		p.release(owner, cost, e, 0)
+		return nil
+	}
+	return e
+}
+
 // acquire returns a free searcher, charged to owner: a regular one, else
 // a quick one for a short request; or else queues a request and returns
 // its waiter.
-func (p *pool) acquire(owner string, cost time.Duration) (*pooled, *poolWaiter) {
+func (p *pool) acquire(owner string, cost time.Duration, short bool) (*pooled, *poolWaiter) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	o := p.owners[owner]
@@ -316,7 +338,7 @@ func (p *pool) acquire(owner string, cost time.Duration) (*pooled, *poolWaiter) 
 	var e *pooled
 	if n := len(p.idle); n > 0 {
 		e, p.idle = p.idle[n-1], p.idle[:n-1]
-	} else if n := len(p.quickIdle); n > 0 && p.isShort(cost) {
+	} else if n := len(p.quickIdle); n > 0 && short {
 		e, p.quickIdle = p.quickIdle[n-1], p.quickIdle[:n-1]
 	}
 	if e != nil {
@@ -325,7 +347,7 @@ func (p *pool) acquire(owner string, cost time.Duration) (*pooled, *poolWaiter) 
 		return e, nil
 	}
 	p.seq++
-	w := &poolWaiter{owner: o, cost: cost, seq: p.seq, short: p.isShort(cost), got: make(chan *pooled, 1)}
+	w := &poolWaiter{owner: o, cost: cost, seq: p.seq, short: short, got: make(chan *pooled, 1)}
 	o.queue = append(o.queue, w)
 	if w.short {
 		o.shorts++

@@ -1,11 +1,8 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"time"
-
-	"knightwatch/recon"
 )
 
 // Saving a Reconnaissance Chess game's own steps when the database
@@ -197,12 +194,4 @@ func (r *reconRoom) botStepLocked(j *job, now time.Time, apply func() error) (ok
 		return false, waited
 	}
 	return true, waited
-}
-
-// thinkContext bounds the bot's thinking by the time it has left.
-func thinkContext(ctx context.Context, left time.Duration) (context.Context, context.CancelFunc) {
-	if left == recon.Unlimited {
-		return context.WithCancel(ctx)
-	}
-	return context.WithTimeout(ctx, left)
 }

@@ -11,7 +11,6 @@ import (
 
 	"knightwatch/game"
 	"knightwatch/recon"
-	"knightwatch/recon/bots"
 	"knightwatch/store"
 )
 
@@ -58,7 +57,7 @@ func reconConfig(rec *store.ReconGame) recon.Config {
 // history, the bot by feeding it its side of the history.
 func (s *Server) loadReconRoom(rec *store.ReconGame) (*reconRoom, error) {
 	human := rec.Human.Color
-	bot, err := bots.New(rec.Opponent, rec.Seed)
+	bot, err := s.cfg.newBot(rec.Opponent, rec.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("game %s: bot: %w", rec.ID, err)
 	}
@@ -375,7 +374,7 @@ func (r *reconRoom) maybeStartBotLocked() {
 	ctx, cancel := context.WithCancel(r.srv.ctx)
 	j := &job{cancel: cancel}
 	r.botJob = j
-	go r.runBot(ctx, j, r.g.Phase(), r.g.OpponentCapture(), r.g.SenseActions(), r.g.MoveActions(), r.g.SecondsLeft(r.human.Other()))
+	go r.runBot(ctx, j, r.rec.Owner, r.g.Phase(), r.g.OpponentCapture(), r.g.SenseActions(), r.g.MoveActions())
 }
 
 // testHookBotAction, when set (by tests), runs as the bot of game id has
@@ -383,21 +382,41 @@ func (r *reconRoom) maybeStartBotLocked() {
 // and saved; no lock is held.
 var testHookBotAction func(id string, phase recon.Phase)
 
-// runBot plays the bot's turn from phase: each of its choices is applied
+// runBot plays the bot's turn from phase, its thinking in the engine
+// pool as owner's work (bot_think.go): each of its choices is applied
 // under the lock (and committed) only if its turn is still on; a choice
 // the database refuses is saved later while the bot waits
 // (botStepLocked). The bot's calls are made one at a time from this
 // goroutine, its MoveResult included; the job ends only after it, so the
-// bot's next turn cannot start before. Its thinking is bounded by the
-// time it has left at each step.
-func (r *reconRoom) runBot(ctx context.Context, j *job, phase recon.Phase, capture game.Square, senseActions []game.Square, moveActions []game.Move, left time.Duration) {
+// bot's next turn cannot start before.
+func (r *reconRoom) runBot(ctx context.Context, j *job, owner string, phase recon.Phase, capture game.Square, senseActions []game.Square, moveActions []game.Move) {
 	defer j.cancel()
 	current := func() bool { return r.botJob == j && !r.closed && !r.g.IsOver() }
+	clock := func() time.Duration {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.g.SecondsLeft(r.human.Other())
+	}
+	// withdrawn ends the job of a step that never ran: the job was
+	// withdrawn (cancelBotLocked) or the server is stopping, so no turn
+	// starts from here.
+	withdrawn := func() {
+		r.mu.Lock()
+		if r.botJob == j {
+			r.botJob = nil
+		}
+		r.mu.Unlock()
+	}
+	var sensed recon.SenseResult
 	if phase == recon.PhaseSense {
-		r.bot.OpponentMoveResult(capture)
-		think, stop := thinkContext(ctx, left)
-		s := r.bot.ChooseSense(think, senseActions, moveActions, left)
-		stop()
+		var s game.Square
+		if !r.srv.botStep(ctx, owner, r.bot, clock, func(think context.Context, left time.Duration) {
+			r.bot.OpponentMoveResult(capture)
+			s = r.bot.ChooseSense(think, senseActions, moveActions, left)
+		}) {
+			withdrawn()
+			return
+		}
 		if testHookBotAction != nil {
 			testHookBotAction(r.id, recon.PhaseSense)
 		}
@@ -407,27 +426,30 @@ func (r *reconRoom) runBot(ctx context.Context, j *job, phase recon.Phase, captu
 			r.mu.Unlock()
 			return
 		}
-		var result recon.SenseResult
 		ok, _ := r.botStepLocked(j, time.Now(), func() error {
 			var err error
-			result, err = r.g.Sense(s)
+			sensed, err = r.g.Sense(s)
 			if err != nil && !r.g.IsOver() {
 				r.srv.logf("game %s: bot sensed %s: %v; senses nothing instead", r.id, recon.SquareName(s), err)
-				result, err = r.g.Sense(game.NoSquare)
+				sensed, err = r.g.Sense(game.NoSquare)
 			}
 			return err
 		})
+		r.mu.Unlock()
 		if !ok {
-			r.mu.Unlock()
 			return
 		}
-		left = r.g.SecondsLeft(r.human.Other())
-		r.mu.Unlock()
-		r.bot.SenseResult(result)
 	}
-	think, stop := thinkContext(ctx, left)
-	m := r.bot.ChooseMove(think, moveActions, left)
-	stop()
+	var m game.Move
+	if !r.srv.botStep(ctx, owner, r.bot, clock, func(think context.Context, left time.Duration) {
+		if phase == recon.PhaseSense {
+			r.bot.SenseResult(sensed)
+		}
+		m = r.bot.ChooseMove(think, moveActions, left)
+	}) {
+		withdrawn()
+		return
+	}
 	// A bot's reply is never instant: the person should see the turn pass.
 	if pause := r.srv.replyPause(); pause > 0 {
 		t := time.NewTimer(pause)

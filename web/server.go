@@ -26,6 +26,8 @@ import (
 	"github.com/gorilla/websocket"
 
 	"knightwatch/game"
+	"knightwatch/recon"
+	"knightwatch/recon/bots"
 	"knightwatch/store"
 	"knightwatch/syzygy"
 )
@@ -74,9 +76,6 @@ type Config struct {
 	// RBCClock and RBCIncrement are the clock of new Reconnaissance Chess
 	// games of the HTTP API (default the reference's 900 s + 5 s).
 	RBCClock, RBCIncrement time.Duration
-	// BotSlots bounds how many built-in bot turns of API games think at
-	// once (default runtime.NumCPU()).
-	BotSlots int
 	// MatchEvery is how often ranked games are paired and unstarted games
 	// called off (default 5 s; negative: never, for tests that call
 	// matchRound themselves).
@@ -144,6 +143,11 @@ type Config struct {
 	// the WebSocket Origin check use it. Empty: the request's scheme and
 	// Host, when the Host looks like a host name ("localhost" if not).
 	PublicOrigin string
+	// newBot builds the Reconnaissance Chess bots of browser and API games
+	// (default bots.NewOneThread: one goroutine each, as the engine pool
+	// gives each bot's step one core, bot_think.go); tests substitute
+	// their own.
+	newBot func(spec string, seed uint64) (recon.Player, error)
 }
 
 // Server is the web app. Create it with New; it is an http.Handler.
@@ -186,6 +190,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = log.Default()
+	}
+	if cfg.newBot == nil {
+		cfg.newBot = bots.NewOneThread
 	}
 	secret := cfg.Secret
 	if len(secret) == 0 {
@@ -231,11 +238,7 @@ func New(cfg Config) (*Server, error) {
 	if clock <= 0 {
 		clock, inc = 900*time.Second, 5*time.Second
 	}
-	slots := cfg.BotSlots
-	if slots <= 0 {
-		slots = runtime.NumCPU()
-	}
-	s.api = newAPIState(slots, clock, inc)
+	s.api = newAPIState(clock, inc)
 	if err := s.ensureBuiltinUsers(); err != nil {
 		return nil, err
 	}

@@ -82,6 +82,12 @@ func Describe(w io.Writer) {
 // New builds the bot a spec names: "NAME" or "NAME:key=value,key=value".
 // seed makes its random choices reproducible.
 func New(spec string, seed uint64) (recon.Player, error) {
+	return build(spec, seed, false)
+}
+
+// build is New, with the bot's work on one goroutine when oneThread
+// (NewOneThread).
+func build(spec string, seed uint64, oneThread bool) (recon.Player, error) {
 	name, rest, _ := strings.Cut(spec, ":")
 	m, ok := makers[name]
 	if !ok {
@@ -99,6 +105,9 @@ func New(spec string, seed uint64) (recon.Player, error) {
 			}
 			opts[k] = v
 		}
+	}
+	if oneThread && slices.Contains(m.keys, "workers") {
+		opts["workers"] = "1"
 	}
 	p, err := m.make(opts, seed)
 	if err != nil {

@@ -313,27 +313,33 @@ func (k *Knightwatch) boardBound() int {
 
 // turnBudget returns the time to spend on this turn.
 func (k *Knightwatch) turnBudget(timeLeft time.Duration) time.Duration {
-	if timeLeft >= recon.Unlimited/2 {
-		if k.cfg.TurnTime > 0 {
-			return k.cfg.TurnTime
-		}
-		return 5 * time.Second
-	}
 	// The increment is not announced: infer it from the clock.
-	if k.turn > 0 {
+	if timeLeft < recon.Unlimited/2 && k.turn > 0 {
 		if inc := timeLeft - (k.lastClock - k.lastUsed); inc > 0 {
 			k.increment = inc
 		}
 	}
-	turnsLeft := max(12, 35-k.turn/2)
-	b := timeLeft/time.Duration(turnsLeft) + k.increment*8/10
+	return budgetFor(timeLeft, k.turn, k.increment, k.cfg.TurnTime)
+}
+
+// budgetFor returns the time to spend on turn number turn with timeLeft on
+// the clock, increment added each turn and turnTime the cap (0: none).
+func budgetFor(timeLeft time.Duration, turn int, increment, turnTime time.Duration) time.Duration {
+	if timeLeft >= recon.Unlimited/2 {
+		if turnTime > 0 {
+			return turnTime
+		}
+		return 5 * time.Second
+	}
+	turnsLeft := max(12, 35-turn/2)
+	b := timeLeft/time.Duration(turnsLeft) + increment*8/10
 	b = min(b, timeLeft/6)
 	if timeLeft < lowClock {
 		// Live on the increment, keeping the rest as a reserve.
-		b = min(b, k.increment*6/10+timeLeft/40)
+		b = min(b, increment*6/10+timeLeft/40)
 	}
-	if k.cfg.TurnTime > 0 {
-		b = min(b, k.cfg.TurnTime)
+	if turnTime > 0 {
+		b = min(b, turnTime)
 	}
 	return max(b, 20*time.Millisecond)
 }
