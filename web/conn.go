@@ -337,22 +337,32 @@ func (s *Server) releaseGateLocked(id string) {
 // On success the caller must run readPump, which ends with conns.Done.
 func (s *Server) join(id string, c *client) error {
 	recon := strings.HasPrefix(id, store.ReconIDPrefix)
-	s.hub.mu.Lock()
-	s.waitGateLocked(id)
-	if s.closed {
-		s.hub.mu.Unlock()
-		return errRoomGone
-	}
-	if recon {
-		if r := s.hub.recon[id]; r != nil {
-			s.attachReconLocked(r, c)
-			return nil
+	for {
+		s.hub.mu.Lock()
+		s.waitGateLocked(id)
+		if s.closed {
+			s.hub.mu.Unlock()
+			return errRoomGone
 		}
-	} else if r := s.hub.rooms[id]; r != nil {
-		s.attachLocked(r, c)
-		return nil
+		var err error
+		if r := s.hub.recon[id]; recon && r != nil {
+			err = s.attachRecon(r, c)
+		} else if r := s.hub.rooms[id]; !recon && r != nil {
+			err = s.attach(r, c)
+		} else {
+			err = s.open(id, recon, c)
+		}
+		if err != errRoomClosed {
+			return err
+		}
+		// The room closed as c came in (its last tab left): look again.
 	}
-	// No room: read the game under its gate, not under hub.mu.
+}
+
+// open reads game id, which has no room, and opens its room with c in it.
+// It is called with hub.mu held and releases it; the record is read under
+// the game's gate, not under hub.mu.
+func (s *Server) open(id string, recon bool, c *client) error {
 	s.takeGateLocked(id)
 	s.hub.mu.Unlock()
 	var (
@@ -384,12 +394,10 @@ func (s *Server) join(id string, c *client) error {
 	}
 	if recon {
 		s.hub.recon[id] = rr
-		s.attachReconLocked(rr, c)
-	} else {
-		s.hub.rooms[id] = r
-		s.attachLocked(r, c)
+		return s.attachRecon(rr, c)
 	}
-	return nil
+	s.hub.rooms[id] = r
+	return s.attach(r, c)
 }
 
 // loadRoom reads game id and builds its room (no lock held).
@@ -421,43 +429,75 @@ func (s *Server) loadRecon(id string) (*reconRoom, error) {
 	return s.loadReconRoom(rec)
 }
 
-// attachLocked adds c to r, which is in hub.rooms; it is called with
-// hub.mu held and releases it once r.mu is held, so that nothing r does on
-// joining (a flag falling, a commit) runs under hub.mu.
-func (s *Server) attachLocked(r *room, c *client) {
-	// Counted under hub.mu, where Close also looks, so Close never
-	// waits on a WaitGroup that is still being added to.
-	s.conns.Add(1)
-	r.mu.Lock()
+// errRoomClosed is attach's answer when the room closed before c got in:
+// join looks the game up again.
+var errRoomClosed = errors.New("web: room closed")
+
+// The lock order is a room's mu, then hub.mu, never the other way: a room
+// holds its mu across its commits (and a commit can wait seconds on a busy
+// or full disk), so whoever holds hub.mu must never wait for a room's mu,
+// or one busy game would hold up every tab opening or closing any game.
+
+// attach adds c to r, found in hub.rooms; it is called with hub.mu held
+// and releases it before it takes r.mu. r may have closed in between
+// (errRoomClosed), or the server (errRoomGone).
+func (s *Server) attach(r *room, c *client) error {
 	s.hub.mu.Unlock()
+	r.mu.Lock()
 	defer r.mu.Unlock()
+	if err := s.attachable(r.closed); err != nil {
+		return err
+	}
 	c.room = r
+	now := time.Now()
 	if c.watcher {
 		if r.watchers == nil {
 			r.watchers = map[*client]struct{}{}
 		}
 		r.watchers[c] = struct{}{}
-		r.sendLocked(c, r.watcherStateLocked(time.Now()))
-		return
+		r.sendLocked(c, r.watcherStateLocked(now))
+		return nil
 	}
 	r.clients[c] = struct{}{}
-	now := time.Now()
 	r.syncClockLocked(now)
 	r.maybeStartSearchLocked(now)
 	r.sendLocked(c, r.stateLocked(now))
+	return nil
 }
 
-// attachReconLocked is attachLocked for a Reconnaissance Chess room.
-func (s *Server) attachReconLocked(r *reconRoom, c *client) {
-	s.conns.Add(1)
-	r.mu.Lock()
+// attachRecon is attach for a Reconnaissance Chess room.
+func (s *Server) attachRecon(r *reconRoom, c *client) error {
 	s.hub.mu.Unlock()
+	r.mu.Lock()
 	defer r.mu.Unlock()
+	if err := s.attachable(r.closed); err != nil {
+		return err
+	}
 	c.recon = r
 	r.clients[c] = struct{}{}
 	r.syncClockLocked()
 	r.maybeStartBotLocked()
 	c.trySend(r.stateLocked(time.Now()))
+	return nil
+}
+
+// attachable says whether a tab may join a room (its mu held) whose closed
+// flag is roomClosed, and if so counts the tab's connection. It is checked
+// and counted under hub.mu, where Close sets s.closed before it collects
+// the rooms' tabs (taking each room's mu after): a tab counted here is
+// either refused or seen by Close, so Close never waits for a connection
+// it cannot close.
+func (s *Server) attachable(roomClosed bool) error {
+	if roomClosed {
+		return errRoomClosed
+	}
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	if s.closed {
+		return errRoomGone
+	}
+	s.conns.Add(1)
+	return nil
 }
 
 // leave removes c from its room; the last one out closes the room, taking
@@ -481,7 +521,6 @@ func (s *Server) leave(c *client) {
 	if r == nil {
 		return
 	}
-	s.hub.mu.Lock()
 	r.mu.Lock()
 	set := r.clients
 	if c.watcher {
@@ -490,55 +529,59 @@ func (s *Server) leave(c *client) {
 	_, ok := set[c]
 	delete(set, c)
 	if !ok || len(r.clients)+len(r.watchers) > 0 {
-		s.hub.mu.Unlock()
 		if ok && !c.watcher && len(r.clients) == 0 {
 			// The last player left while spectators watch: the game
-			// pauses as if nobody had it open (no I/O under hub.mu).
+			// pauses as if nobody had it open.
 			r.pauseLocked(time.Now())
 		}
 		r.mu.Unlock()
 		return
 	}
-	if s.hub.rooms[r.id] != r {
-		// Already taken out of the hub (deleted from the list of games).
-		s.hub.mu.Unlock()
-		r.shutdownLocked(time.Now())
-		r.mu.Unlock()
-		return
-	}
-	delete(s.hub.rooms, r.id)
-	s.takeGateLocked(r.id)
-	s.hub.mu.Unlock()
+	gated := s.unhub(r.id, func() bool { return s.hub.rooms[r.id] == r }, func() { delete(s.hub.rooms, r.id) })
 	r.shutdownLocked(time.Now())
 	r.mu.Unlock()
-	s.hub.mu.Lock()
-	s.releaseGateLocked(r.id)
-	s.hub.mu.Unlock()
+	s.ungate(r.id, gated)
 }
 
 func (s *Server) leaveRecon(c *client) {
 	r := c.recon
-	s.hub.mu.Lock()
 	r.mu.Lock()
 	if _, ok := r.clients[c]; !ok || len(r.clients) > 1 {
 		delete(r.clients, c)
 		r.mu.Unlock()
-		s.hub.mu.Unlock()
 		return
 	}
 	delete(r.clients, c)
-	if s.hub.recon[r.id] != r {
-		s.hub.mu.Unlock()
-		r.shutdownLocked(time.Now())
-		r.mu.Unlock()
-		return
-	}
-	delete(s.hub.recon, r.id)
-	s.takeGateLocked(r.id)
-	s.hub.mu.Unlock()
+	gated := s.unhub(r.id, func() bool { return s.hub.recon[r.id] == r }, func() { delete(s.hub.recon, r.id) })
 	r.shutdownLocked(time.Now())
 	r.mu.Unlock()
+	s.ungate(r.id, gated)
+}
+
+// unhub takes the closing room of game id out of the hub (remove) when it
+// is still there (inHub; the list of games may have taken it out already)
+// and takes the game's gate, so that no tab opens the game before the
+// room has committed; it reports whether it did. The caller holds the
+// room's mu. No gate is held for a game whose room is in the hub (open and
+// deleteFromList take the gate and the room out under one hold of hub.mu),
+// so taking it here never waits.
+func (s *Server) unhub(id string, inHub func() bool, remove func()) bool {
 	s.hub.mu.Lock()
-	s.releaseGateLocked(r.id)
+	defer s.hub.mu.Unlock()
+	if !inHub() {
+		return false
+	}
+	remove()
+	s.takeGateLocked(id)
+	return true
+}
+
+// ungate releases the gate unhub took, if it did.
+func (s *Server) ungate(id string, gated bool) {
+	if !gated {
+		return
+	}
+	s.hub.mu.Lock()
+	s.releaseGateLocked(id)
 	s.hub.mu.Unlock()
 }

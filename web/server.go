@@ -12,11 +12,13 @@ import (
 	"html/template"
 	"io/fs"
 	"log"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"path"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -286,30 +288,27 @@ func (s *Server) Close() {
 	defer s.conns.Wait()
 	s.cancel()
 	s.closeAPIGames()
+	// The rooms' tabs are collected after s.closed is set and outside
+	// hub.mu (the lock order is a room's, then the hub's: conn.go); a tab
+	// let in before s.closed was set is in its room by the time its room's
+	// lock is taken here (attachable).
 	s.hub.mu.Lock()
 	s.closed = true
-	var conns []*client
-	for _, r := range s.hub.rooms {
-		r.mu.Lock()
-		for c := range r.clients {
-			conns = append(conns, c)
-		}
-		for c := range r.watchers {
-			conns = append(conns, c)
-		}
-		r.mu.Unlock()
-	}
-	for _, r := range s.hub.recon {
-		r.mu.Lock()
-		for c := range r.clients {
-			conns = append(conns, c)
-		}
-		r.mu.Unlock()
-	}
-	for c := range s.hub.api {
-		conns = append(conns, c)
-	}
+	rooms := slices.Collect(maps.Values(s.hub.rooms))
+	recons := slices.Collect(maps.Values(s.hub.recon))
+	conns := slices.Collect(maps.Keys(s.hub.api))
 	s.hub.mu.Unlock()
+	for _, r := range rooms {
+		r.mu.Lock()
+		conns = slices.AppendSeq(conns, maps.Keys(r.clients))
+		conns = slices.AppendSeq(conns, maps.Keys(r.watchers))
+		r.mu.Unlock()
+	}
+	for _, r := range recons {
+		r.mu.Lock()
+		conns = slices.AppendSeq(conns, maps.Keys(r.clients))
+		r.mu.Unlock()
+	}
 	for _, c := range conns {
 		c.conn.Close()
 	}

@@ -407,16 +407,20 @@ func (s *Server) deleteFromList(id, owner string) error {
 		}
 	}
 
-	s.hub.mu.Lock()
-	if keep {
+	if keep { // the room's lock before the hub's (conn.go)
 		r.lock()
+		s.hub.mu.Lock()
 		if !r.closedLocked() {
 			k.put(id, r)
 		}
+		s.releaseGateLocked(id)
+		s.hub.mu.Unlock()
 		r.unlock()
+	} else {
+		s.hub.mu.Lock()
+		s.releaseGateLocked(id)
+		s.hub.mu.Unlock()
 	}
-	s.releaseGateLocked(id)
-	s.hub.mu.Unlock()
 	kick(clients, err == nil)
 	return err
 }

@@ -166,7 +166,7 @@ func (r *room) broadcastWatchersLocked(now time.Time) {
 // pauseLocked stops the game when its last player leaves but spectators
 // still watch: as shutdownLocked, the clock is charged and stopped and the
 // engine stops, but the room stays open for them; a player coming back
-// starts it again (attachLocked).
+// starts it again (attach).
 func (r *room) pauseLocked(now time.Time) {
 	if r.closed {
 		return

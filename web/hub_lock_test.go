@@ -1,0 +1,147 @@
+package web
+
+import (
+	"maps"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestBusyRoomHoldsUpNoOtherGame: while one game's room is held (as by a
+// commit waiting on a busy or full disk), a tab joining or leaving that
+// game waits for it, but nobody else does: another game still opens at
+// once (issue 35: no waiting under the hub's lock).
+func TestBusyRoomHoldsUpNoOtherGame(t *testing.T) {
+	cases := []struct {
+		name  string
+		recon bool
+		leave bool // a tab of the busy game closes (else one more opens)
+	}{
+		{"a tab joins the busy chess game", false, false},
+		{"a tab leaves the busy chess game", false, true},
+		{"a tab joins the busy recon game", true, false},
+		{"a tab leaves the busy recon game", true, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, envOpts{})
+			br := e.browser()
+			var busy string
+			if c.recon {
+				busy = e.newRecon(br, "white", "random", "none")
+			} else {
+				busy = e.newGame(br, form("white", "1", "standard", "none"))
+			}
+			first, second := e.mustDial(br, busy), e.mustDial(br, busy)
+			first.waitFor("state", func(m anyMsg) bool { return m.Type == "state" || m.Type == "recon_state" })
+			second.waitFor("state", func(m anyMsg) bool { return m.Type == "state" || m.Type == "recon_state" })
+
+			mu := e.roomLock(busy)
+			mu.Lock()
+			var once sync.Once
+			unlock := func() { once.Do(mu.Unlock) }
+			defer unlock()
+			if c.leave {
+				second.conn.Close()
+			} else {
+				e.mustDial(br, busy) // its join waits for the room
+			}
+			// Let the server reach the busy room: the tab's join or leave
+			// runs as soon as the socket opens or closes.
+			time.Sleep(200 * time.Millisecond)
+
+			other := e.browser()
+			opened := make(chan bool, 1)
+			go func() {
+				w, _, err := e.dial(other, e.newGame(other, form("white", "1", "standard", "none")))
+				if err != nil {
+					opened <- false
+					return
+				}
+				_, got := w.next(5 * time.Second)
+				opened <- got
+			}()
+			if !<-opened {
+				t.Fatal("another game did not open while one room was busy")
+			}
+			unlock()
+			first.send(map[string]any{"type": "sync"})
+			first.waitFor("state after the room is free", func(m anyMsg) bool { return m.Type == "state" || m.Type == "recon_state" })
+		})
+	}
+}
+
+// roomLock returns the mutex of game id's open room.
+func (e *testEnv) roomLock(id string) *sync.Mutex {
+	e.t.Helper()
+	e.srv.hub.mu.Lock()
+	defer e.srv.hub.mu.Unlock()
+	if r := e.srv.hub.rooms[id]; r != nil {
+		return &r.mu
+	}
+	if r := e.srv.hub.recon[id]; r != nil {
+		return &r.mu
+	}
+	e.t.Fatalf("game %s has no open room", id)
+	return nil
+}
+
+// TestCloseWhileTabsComeAndGo: Close returns, every tab gone, while tabs
+// keep opening games (half of them closing again, half staying for Close
+// to close), each racing Close for the room's lock; run with -race, it
+// also checks the hub's locking.
+func TestCloseWhileTabsComeAndGo(t *testing.T) {
+	e := newEnv(t, envOpts{noEngine: true})
+	br := e.browser()
+	games := []string{
+		e.newGame(br, form("white", "1", "standard", "none")),
+		e.newRecon(br, "white", "random", "none"),
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := i; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				w, _, err := e.dial(br, games[n%len(games)])
+				if err != nil {
+					continue
+				}
+				w.next(time.Second)
+				if n%2 == 0 {
+					w.conn.Close() // else kept open, for Close to close
+				}
+			}
+		}()
+	}
+	time.Sleep(300 * time.Millisecond)
+	closed := make(chan struct{})
+	go func() {
+		e.srv.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Error("Close did not return while tabs came and went")
+	}
+	close(stop)
+	wg.Wait()
+	e.srv.hub.mu.Lock()
+	rooms := maps.Clone(e.srv.hub.rooms)
+	e.srv.hub.mu.Unlock()
+	for id, r := range rooms { // a room's lock is never taken under the hub's
+		r.mu.Lock()
+		n := len(r.clients)
+		r.mu.Unlock()
+		if n > 0 {
+			t.Errorf("game %s still has %d tabs after Close", id, n)
+		}
+	}
+}
