@@ -298,3 +298,12 @@ func (c *apiClient) playRemoteFromTurn(ctx context.Context, id int64, p recon.Pl
 	res.history = hist
 	return res
 }
+
+// myTurn says whether it is c's turn in game path g (/api/games/N/), as
+// is_my_turn answers (false when the call fails).
+func (c *apiClient) myTurn(g string) bool {
+	_, out := c.call("GET", g+"is_my_turn", nil)
+	var mine bool
+	_ = json.Unmarshal(out["is_my_turn"], &mine)
+	return mine
+}

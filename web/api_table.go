@@ -35,6 +35,10 @@ type apiTable struct {
 	closed   bool
 	flag     flagTimer
 	botJob   *job
+	// endRetry, when set, saves the end the clock brought later, after
+	// endDelay (api_retry.go).
+	endRetry *time.Timer
+	endDelay time.Duration
 	// botRunning is true while a bot goroutine may be inside the bot's
 	// methods; the bot is closed only after it returns.
 	botRunning bool
@@ -267,7 +271,9 @@ func (t *apiTable) afterChangeLocked() {
 // endedLocked commits a game that the clock has just ended.
 func (t *apiTable) endedLocked(now time.Time) {
 	t.cancelBotLocked()
-	_ = t.commitLocked(t.rec, now) // logged; the timer or the next call tries again
+	if t.commitLocked(t.rec, now) != nil { // logged
+		t.saveEndLaterLocked()
+	}
 	t.syncClockLocked()
 }
 
@@ -294,6 +300,7 @@ func (t *apiTable) retireLocked() {
 	}
 	t.closed = true
 	t.cancelBotLocked()
+	t.stopEndRetryLocked()
 	t.flag.stop()
 	t.closeBotLocked()
 	if t.botSpec != "" {
@@ -349,8 +356,9 @@ func (t *apiTable) shutdown() {
 		return
 	}
 	t.cancelBotLocked()
-	if t.started() && !t.g.IsOver() {
-		_ = t.commitLocked(t.rec, time.Now())
+	t.stopEndRetryLocked()
+	if t.started() && (!t.g.IsOver() || t.rec.Status != store.StatusOver) {
+		_ = t.commitLocked(t.rec, time.Now()) // the last try of an unsaved end too
 	}
 	t.flag.stop()
 	t.closed = true
@@ -609,7 +617,7 @@ func (t *apiTable) runBot(ctx context.Context, j *job, phase recon.Phase, captur
 			t.mu.Unlock()
 			return
 		}
-		e := t.changeLocked(time.Now(), func() error {
+		saved := t.botChangeLocked(ctx, current, func() error {
 			var err error
 			if sensed, err = t.g.Sense(s); err != nil && !t.g.IsOver() {
 				sensed, err = t.g.Sense(game.NoSquare)
@@ -617,7 +625,7 @@ func (t *apiTable) runBot(ctx context.Context, j *job, phase recon.Phase, captur
 			return err
 		})
 		t.mu.Unlock()
-		if e != nil {
+		if !saved {
 			return
 		}
 	}
@@ -636,7 +644,7 @@ func (t *apiTable) runBot(ctx context.Context, j *job, phase recon.Phase, captur
 		return
 	}
 	var res recon.MoveResult
-	e := t.changeLocked(time.Now(), func() error {
+	saved := t.botChangeLocked(ctx, current, func() error {
 		var err error
 		if res, err = t.g.Move(m); err != nil && !t.g.IsOver() {
 			t.srv.logf("api game %d: bot chose %s: %v; passes instead", t.id, recon.UCI(m), err)
@@ -648,7 +656,7 @@ func (t *apiTable) runBot(ctx context.Context, j *job, phase recon.Phase, captur
 		return err
 	})
 	t.mu.Unlock()
-	if e == nil {
+	if saved {
 		bot.MoveResult(res)
 	}
 }

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -303,12 +302,7 @@ func TestAPIBotTurnInPool(t *testing.T) {
 			id := alice.invite(c.opponent, false) // the bot plays White
 			g := fmt.Sprintf("/api/games/%d/", id)
 			alice.must("POST", g+"ready", map[string]any{}, "", nil)
-			myTurn := func() bool {
-				_, out := alice.call("GET", g+"game_status", nil)
-				var mine bool
-				_ = json.Unmarshal(out["is_my_turn"], &mine)
-				return mine
-			}
+			myTurn := func() bool { return alice.myTurn(g) }
 			if !c.thinks {
 				waitUntil(t, "alice's turn", myTurn)
 				if n := p.waiting(); n != 0 {

@@ -35,6 +35,7 @@ func newDBFault(t *testing.T, e *testEnv) *dbFault {
 		"CREATE TRIGGER fault_insert BEFORE INSERT ON games WHEN EXISTS (SELECT 1 FROM fault) BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
 		"CREATE TRIGGER fault_recon_update BEFORE UPDATE ON recon_games WHEN EXISTS (SELECT 1 FROM fault) BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
 		"CREATE TRIGGER fault_recon_insert BEFORE INSERT ON recon_games WHEN EXISTS (SELECT 1 FROM fault) BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
+		"CREATE TRIGGER fault_api_update BEFORE UPDATE ON api_games WHEN EXISTS (SELECT 1 FROM fault) BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
 	} {
 		if err := db.Exec(q).Error; err != nil {
 			t.Fatal(err)

@@ -1,0 +1,101 @@
+package web
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"knightwatch/recon"
+	"knightwatch/store"
+)
+
+// TestAPIBotStepSaveRetried: the built-in bot's sense or move that the
+// database refuses is saved later, once it can save again, without asking
+// the bot again (which would also put the opponent's move on its boards a
+// second time); the remote player then gets the turn as usual.
+func TestAPIBotStepSaveRetried(t *testing.T) {
+	for _, step := range []string{"sense", "move"} {
+		t.Run(step, func(t *testing.T) {
+			farm := &botFarm{think: time.Millisecond, block: true}
+			e := newEnv(t, envOpts{newBot: farm.newBot, rbcClock: 120 * time.Second,
+				saveRetryFirst: 20 * time.Millisecond, saveRetryMax: 100 * time.Millisecond})
+			fault := newDBFault(t, e)
+			alice := e.apiClient("alice", "correct horse")
+			alice.register()
+			id := alice.invite("knightwatch", false) // the bot plays White
+			g := fmt.Sprintf("/api/games/%d/", id)
+			alice.must("POST", g+"ready", map[string]any{}, "", nil)
+
+			bot := farm.bot(t, 1)
+			if step == "move" {
+				farm.waitEvent(t, "bot1 sense")
+				bot.release() // the sense is saved; the move is held
+			}
+			// The bot is thinking on the step: let the database refuse it.
+			farm.waitEvent(t, "bot1 "+step)
+			fault.set(true)
+			bot.release()
+			time.Sleep(300 * time.Millisecond) // several tries refused
+			rec, err := e.store.GetAPIGame(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"bot1 sense", "bot1 move"}[:slices.Index([]string{"sense", "move"}, step)+1]
+			if ev := farm.events(); !slices.Equal(ev, want) {
+				t.Fatalf("while the server could not save, the bot was asked %d times (%v ...), want %v", len(ev), ev[:min(len(ev), 4)], want)
+			}
+			if rec.Status != store.StatusPlaying {
+				t.Fatalf("status %s", rec.Status)
+			}
+
+			fault.set(false)
+			waitUntil(t, "alice's turn", func() bool { return alice.myTurn(g) })
+			if ev := farm.events(); !slices.Equal(ev, []string{"bot1 sense", "bot1 move"}) {
+				t.Errorf("the bot was asked %v over its turn", ev)
+			}
+			rec, err = e.store.GetAPIGame(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.History == "" || rec.Status != store.StatusPlaying {
+				t.Errorf("after the server could save again: status %s, history %q", rec.Status, rec.History)
+			}
+		})
+	}
+}
+
+// TestAPIFlagSaveRetried: a game the clock ends while the database
+// refuses is recorded as over as soon as it can save again, with nobody
+// calling the API meanwhile.
+func TestAPIFlagSaveRetried(t *testing.T) {
+	farm := &botFarm{think: time.Millisecond}
+	e := newEnv(t, envOpts{newBot: farm.newBot, rbcClock: 1500 * time.Millisecond, rbcIncrement: time.Millisecond,
+		saveRetryFirst: 20 * time.Millisecond, saveRetryMax: 100 * time.Millisecond})
+	fault := newDBFault(t, e)
+	alice := e.apiClient("alice", "correct horse")
+	alice.register()
+	id := alice.invite("knightwatch", false) // the bot plays White at once
+	g := fmt.Sprintf("/api/games/%d/", id)
+	alice.must("POST", g+"ready", map[string]any{}, "", nil)
+	waitUntil(t, "alice's turn", func() bool { return alice.myTurn(g) })
+	// Alice never plays: her clock runs out with the database refusing.
+	fault.set(true)
+	time.Sleep(2 * time.Second)
+	rec, err := e.store.GetAPIGame(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Status == store.StatusOver {
+		t.Fatal("the end was saved while the database refused")
+	}
+	fault.set(false)
+	waitUntil(t, "the end on time saved", func() bool {
+		rec, err := e.store.GetAPIGame(id)
+		return err == nil && rec.Status == store.StatusOver
+	})
+	rec, _ = e.store.GetAPIGame(id)
+	if rec.Reason.WinReason != recon.Timeout || rec.Result != "1-0" {
+		t.Errorf("saved as %s %s (white %s, history %s), want 1-0 on TIMEOUT", rec.Result, rec.Reason, rec.WhiteName, rec.History)
+	}
+}
