@@ -262,7 +262,17 @@ func TestAPIUnstartedGamesCalledOff(t *testing.T) {
 	if len(inv) != 0 {
 		t.Errorf("ben still invited: %v", inv)
 	}
+	// Ben, who had accepted just before the call-off, readies after it:
+	// refused, and the game stays called off rather than starting.
+	if status, out := ben.call("POST", fmt.Sprintf("/api/games/%d/ready", id), map[string]any{}); status != 400 {
+		t.Errorf("ready in a called-off game: %d %s", status, out["error"])
+	}
 	if g, _ := e.store.GetAPIGame(id); g.Status != store.StatusAborted {
 		t.Errorf("status %s", g.Status)
+	}
+	var over bool
+	ann.must("GET", fmt.Sprintf("/api/games/%d/is_over", id), nil, "is_over", &over)
+	if !over {
+		t.Error("the called-off game is no longer over")
 	}
 }
