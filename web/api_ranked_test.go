@@ -92,8 +92,11 @@ func (r *rcConnect) run(stop context.Context, t *testing.T, seed uint64) {
 // had, and the leaderboard adds up.
 func TestAPIRanked(t *testing.T) {
 	// No matchmaker of the server's own: the test runs the rounds, so
-	// that it knows when the last one has ended.
-	e := newEnv(t, envOpts{rbcClock: 60 * time.Second})
+	// that it knows when the last one has ended. A 15 s clock: a built-in
+	// bot thinks in proportion to its clock, and at 60 s its games made
+	// the test last up to 70 s (a loss on time would be a result like any
+	// other).
+	e := newEnv(t, envOpts{rbcClock: 15 * time.Second})
 	bots := []*rcConnect{
 		{c: e.apiClient("ann", "password-1"), maxGames: 1},
 		{c: e.apiClient("ben", "password-2"), maxGames: 2},
