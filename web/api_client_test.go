@@ -169,7 +169,8 @@ func (c *apiClient) playRemote(ctx context.Context, id int64, p recon.Player, po
 	var reason typedJSON
 	c.must("GET", g+"win_reason", nil, "win_reason", &reason)
 	if reason.Type != "WinReason" || reason.Value == nil {
-		c.t.Fatalf("win_reason %+v", reason)
+		// null: the game was called off before it started (API.md)
+		c.t.Fatalf("game %d over with win_reason %+v: called off before it started?", id, reason)
 	}
 	res.reason = *reason.Value
 	var hist json.RawMessage

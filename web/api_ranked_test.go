@@ -25,11 +25,36 @@ type rcConnect struct {
 	wg       sync.WaitGroup
 }
 
-func (r *rcConnect) run(ctx context.Context, t *testing.T, seed uint64) {
+// rcDrainLimit bounds how long a stopped rcConnect waits for a free slot
+// to accept the invitations still pending, so that a test whose games
+// hang fails instead of hanging.
+const rcDrainLimit = 2 * time.Minute
+
+// run accepts and plays until stop ends; then it accepts the invitations
+// still pending, each once a slot frees (the matchmaker pairs a user only
+// while it has a free slot, so none is left waiting), and returns when
+// its games are over. stop must end only once no round of the
+// matchmaker can pair this bot any more: an invitation it left
+// unaccepted would keep its opponent, who accepted, waiting until the
+// game is called off (rankedStartWithin later, with no winner and no
+// reason, as API.md says).
+func (r *rcConnect) run(stop context.Context, t *testing.T, seed uint64) {
 	seen := map[int64]bool{}
-	for ctx.Err() == nil {
+	var drainBy time.Time
+	for {
 		var inv []int64
 		r.c.must("GET", "/api/invitations/", nil, "invitations", &inv)
+		if stop.Err() != nil {
+			if len(inv) == 0 {
+				break
+			}
+			if drainBy.IsZero() {
+				drainBy = time.Now().Add(rcDrainLimit)
+			} else if time.Now().After(drainBy) {
+				t.Errorf("%s: invitations %v still pending after %v", r.c.user, inv, rcDrainLimit)
+				break
+			}
+		}
 		for _, id := range inv {
 			if seen[id] || int(r.playing.Load()) >= r.maxGames {
 				continue
@@ -43,6 +68,7 @@ func (r *rcConnect) run(ctx context.Context, t *testing.T, seed uint64) {
 			r.wg.Add(1)
 			go func() {
 				defer r.wg.Done()
+				defer r.playing.Add(-1)
 				// attacker: its games are short, and short games are what this test needs many of
 				p, err := bots.New("attacker", seed+uint64(id))
 				if err != nil {
@@ -52,7 +78,6 @@ func (r *rcConnect) run(ctx context.Context, t *testing.T, seed uint64) {
 				r.c.playRemote(context.Background(), gameID, p, 2*time.Millisecond)
 				r.c.must("POST", fmt.Sprintf("/api/invitations/%d/finish", id), nil, "", nil)
 				r.played.Add(1)
-				r.playing.Add(-1)
 			}()
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -66,7 +91,12 @@ func (r *rcConnect) run(ctx context.Context, t *testing.T, seed uint64) {
 // every finished ranked game is rated once, under the version each bot
 // had, and the leaderboard adds up.
 func TestAPIRanked(t *testing.T) {
-	e := newEnv(t, envOpts{rbcClock: 60 * time.Second, matchEvery: 20 * time.Millisecond})
+	// No matchmaker of the server's own: the test runs the rounds, so
+	// that it knows when the last one has ended. A 15 s clock: a built-in
+	// bot thinks in proportion to its clock, and at 60 s its games made
+	// the test last up to 70 s (a loss on time would be a result like any
+	// other).
+	e := newEnv(t, envOpts{rbcClock: 15 * time.Second})
 	bots := []*rcConnect{
 		{c: e.apiClient("ann", "password-1"), maxGames: 1},
 		{c: e.apiClient("ben", "password-2"), maxGames: 2},
@@ -81,11 +111,22 @@ func TestAPIRanked(t *testing.T) {
 			b.c.must("POST", "/api/users/me/ranked", map[string]bool{"ranked": true}, "", nil)
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	pairing, stopPairing := context.WithCancel(context.Background())
+	defer stopPairing()
+	rounds := make(chan struct{})
+	go func() {
+		defer close(rounds)
+		for pairing.Err() == nil {
+			e.srv.matchRound(time.Now())
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	clients, stopClients := context.WithCancel(context.Background())
+	defer stopClients()
 	var wg sync.WaitGroup
 	for i, b := range bots {
 		wg.Add(1)
-		go func() { defer wg.Done(); b.run(ctx, t, uint64(100*i)) }()
+		go func() { defer wg.Done(); b.run(clients, t, uint64(100*i)) }()
 	}
 	deadline := time.Now().Add(90 * time.Second)
 	target := 12
@@ -103,10 +144,14 @@ func TestAPIRanked(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	// rc-connect's exit: ranked off, then the games in progress finish.
+	// A round under way may still pair a bot: the rounds stop, and only
+	// then do the clients, each accepting what it was paired for first.
 	for _, b := range bots[:3] {
 		b.c.must("POST", "/api/users/me/ranked", map[string]bool{"ranked": false}, "", nil)
 	}
-	cancel()
+	stopPairing()
+	<-rounds
+	stopClients()
 	wg.Wait()
 	e.srv.matchRound(time.Now()) // rates anything left unrated
 
@@ -262,7 +307,17 @@ func TestAPIUnstartedGamesCalledOff(t *testing.T) {
 	if len(inv) != 0 {
 		t.Errorf("ben still invited: %v", inv)
 	}
+	// Ben, who had accepted just before the call-off, readies after it:
+	// refused, and the game stays called off rather than starting.
+	if status, out := ben.call("POST", fmt.Sprintf("/api/games/%d/ready", id), map[string]any{}); status != 400 {
+		t.Errorf("ready in a called-off game: %d %s", status, out["error"])
+	}
 	if g, _ := e.store.GetAPIGame(id); g.Status != store.StatusAborted {
 		t.Errorf("status %s", g.Status)
+	}
+	var over bool
+	ann.must("GET", fmt.Sprintf("/api/games/%d/is_over", id), nil, "is_over", &over)
+	if !over {
+		t.Error("the called-off game is no longer over")
 	}
 }

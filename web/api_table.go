@@ -55,6 +55,9 @@ type apiError struct {
 
 func (e *apiError) Error() string { return e.msg }
 
+// calledOffMsg answers any action in a game called off before it started.
+const calledOffMsg = "the game was called off: it did not start in time"
+
 func apiErr(status int, format string, args ...any) *apiError {
 	return &apiError{status: status, msg: fmt.Sprintf(format, args...)}
 }
@@ -382,9 +385,14 @@ func (t *apiTable) cancelBotLocked() {
 }
 
 // ready marks c ready; when both are, the game and White's clock start.
+// A called-off game stays called off: a player who accepted just before
+// the call-off must not start it when its opponent has long left.
 func (t *apiTable) ready(c game.Color, now time.Time) *apiError {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.aborted() {
+		return apiErr(http.StatusBadRequest, calledOffMsg)
+	}
 	rec := t.rec
 	ready := &rec.WhiteReady
 	if c == game.Black {
@@ -430,7 +438,7 @@ func (t *apiTable) turnLocked(c game.Color) *apiError {
 	case t.rec.Status == store.StatusOver || t.g.IsOver():
 		return apiErr(http.StatusBadRequest, "the game is over")
 	case t.aborted():
-		return apiErr(http.StatusBadRequest, "the game was called off: it did not start in time")
+		return apiErr(http.StatusBadRequest, calledOffMsg)
 	case !t.started():
 		return apiErr(http.StatusBadRequest, "the game has not started: both players must call ready")
 	case t.g.Turn() != c:
