@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"knightwatch/game"
@@ -172,28 +171,13 @@ func (g *Game) MoveActions() []game.Move {
 	return g.board.MoveActions()
 }
 
-// MoveActionsOf returns the move actions c could take on the board as it
-// stands: the mover's MoveActions, or for the other side the moves of its
-// own pieces as if it were to move. They depend on c's own pieces only,
-// so a server may answer either player at any moment without revealing
+// MoveActionsOf returns c's move actions as if it were to move, as c
+// knows its pieces (ViewOf): the mover's MoveActions, or for the other side
+// the moves of its own pieces. They depend on c's own pieces only, so a
+// server may answer either player at any moment without revealing
 // anything. Nil when the game is over.
 func (g *Game) MoveActionsOf(c game.Color) []game.Move {
-	if g.phase == PhaseOver {
-		return nil
-	}
-	if c == g.board.Turn() {
-		return g.board.MoveActions()
-	}
-	f := strings.Fields(g.board.FEN())
-	f[1], f[3] = "b", "-"
-	if c == game.White {
-		f[1] = "w"
-	}
-	b, err := ParseBoard(strings.Join(f, " "))
-	if err != nil {
-		return nil // the arbiter's own board always parses
-	}
-	return b.MoveActions()
+	return g.ViewOf(c).MoveActions
 }
 
 // SecondsLeft returns c's remaining time, counting the running turn for the

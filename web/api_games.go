@@ -235,7 +235,7 @@ func apiMove(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) 
 		writeAPIError(w, e)
 		return
 	}
-	res, e := t.move(c, m, time.Now())
+	res, e := t.move(c, m, false, time.Now())
 	if e != nil {
 		writeAPIError(w, e)
 		return

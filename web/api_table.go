@@ -467,8 +467,10 @@ func (t *apiTable) sense(c game.Color, s game.Square, now time.Time) (recon.Sens
 	return r, e
 }
 
-// move plays c's request (game.NoMove passes).
-func (t *apiTable) move(c game.Color, m game.Move, now time.Time) (recon.MoveResult, *apiError) {
+// move plays c's request (game.NoMove passes); with endTurn, the move
+// and the end of the turn are one change, as a person's move on the page
+// is: nobody is ever sent the game between the two.
+func (t *apiTable) move(c game.Color, m game.Move, endTurn bool, now time.Time) (recon.MoveResult, *apiError) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.checkClockLocked(now)
@@ -484,8 +486,10 @@ func (t *apiTable) move(c game.Color, m game.Move, now time.Time) (recon.MoveRes
 	var r recon.MoveResult
 	e := t.changeLocked(now, func() error {
 		var err error
-		r, err = t.g.Move(m)
-		return err
+		if r, err = t.g.Move(m); err != nil || !endTurn || t.g.IsOver() {
+			return err
+		}
+		return t.g.EndTurn()
 	})
 	return r, e
 }
@@ -546,27 +550,23 @@ type apiView struct {
 	history               []byte // only once the game is over
 }
 
-// view returns what c may know now.
+// view returns what c may know now, from c's view of the game alone
+// (recon.Game.ViewOf): nothing of the opponent's turn in progress.
 func (t *apiTable) view(c game.Color, now time.Time) apiView {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.checkClockLocked(now)
+	known := t.g.ViewOf(c)
 	v := apiView{
 		started: t.started(), over: t.g.IsOver() || t.aborted(), outcome: t.g.Outcome(),
 		secondsLeft:     t.g.SecondsLeft(c),
 		senseActions:    t.g.SenseActions(),
-		moveActions:     t.g.MoveActionsOf(c),
-		opponentCapture: game.NoSquare,
+		moveActions:     known.MoveActions,
+		opponentCapture: known.OpponentCapture,
 	}
 	v.myTurn = v.started && !v.over && t.g.Turn() == c
-	// Where the opponent's last move captured: the square c learns at the
-	// start of its turn, never anything about the opponent's turn in progress.
-	h := t.g.History()
-	if caps := h.CaptureSquares[c.Other()]; len(caps) > 0 {
-		v.opponentCapture = caps[len(caps)-1]
-	}
 	if v.over {
-		v.history = recon.MarshalHistory(h)
+		v.history = recon.MarshalHistory(t.g.History())
 	}
 	return v
 }
@@ -583,7 +583,8 @@ func (t *apiTable) maybeStartBotLocked() {
 	j := &job{cancel: cancel}
 	t.botJob = j
 	t.botRunning = true
-	go t.runBot(ctx, j, t.g.Phase(), t.g.OpponentCapture(), t.g.SenseActions(), t.g.MoveActions())
+	v := t.g.ViewOf(t.botColor)
+	go t.runBot(ctx, j, t.g.Phase(), v.OpponentCapture, t.g.SenseActions(), v.MoveActions)
 }
 
 // botOwner is whom the built-in bot's thinking is charged to in the

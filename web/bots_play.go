@@ -255,7 +255,7 @@ func (t *apiTable) join(c *client) {
 	defer t.mu.Unlock()
 	t.clients[c] = struct{}{}
 	t.srv.api.touch(t.srv, c.user, time.Now())
-	c.trySend(t.stateLocked(c.seat))
+	c.sendState(t.stateLocked(c.seat), false)
 }
 
 func (t *apiTable) leave(c *client) {
@@ -264,10 +264,15 @@ func (t *apiTable) leave(c *client) {
 	delete(t.clients, c)
 }
 
-// broadcastLocked sends every tab its player's state.
+// broadcastLocked sends every tab its player's state when it changed for
+// that player (client.sendState).
 func (t *apiTable) broadcastLocked() {
+	var states [2][]byte
 	for c := range t.clients {
-		c.trySend(t.stateLocked(c.seat))
+		if states[c.seat] == nil {
+			states[c.seat] = t.stateLocked(c.seat)
+		}
+		c.sendState(states[c.seat], true)
 	}
 }
 
@@ -308,12 +313,13 @@ func (t *apiTable) handleBrowser(c *client, m ReconMessage) {
 	now := time.Now()
 	t.srv.api.touch(t.srv, c.user, now)
 	t.mu.Lock()
-	stale := reconNeedsSeq[m.Type] && m.Seq != seqOf(t.g)
+	seq := seqFor(t.g, c.seat)
+	stale := reconNeedsSeq[m.Type] && m.Seq != seq
 	if stale || m.Type == ReconMsgSync {
 		if stale {
-			c.trySend(encodeError(protoErr(CodeStale, "message for action %d, but the game is at action %d", m.Seq, seqOf(t.g))))
+			c.trySend(encodeError(protoErr(CodeStale, "message for action %d, but the game is at action %d", m.Seq, seq)))
 		}
-		c.trySend(t.stateLocked(c.seat))
+		c.sendState(t.stateLocked(c.seat), false)
 		t.mu.Unlock()
 		return
 	}
@@ -323,9 +329,7 @@ func (t *apiTable) handleBrowser(c *client, m ReconMessage) {
 	case ReconMsgSense:
 		_, e = t.sense(c.seat, m.Square, now)
 	case ReconMsgMove:
-		if _, e = t.move(c.seat, m.Move, now); e == nil {
-			e = t.endTurn(c.seat, now)
-		}
+		_, e = t.move(c.seat, m.Move, true, now)
 	case ReconMsgResign:
 		e = t.resign(c.seat, now)
 	case ReconMsgMarker:
@@ -335,8 +339,12 @@ func (t *apiTable) handleBrowser(c *client, m ReconMessage) {
 	}
 	if e != nil {
 		c.trySend(encodeError(browserErr(e)))
+	}
+	if e != nil || m.Type == ReconMsgMarker {
+		// A refusal, or a note that changes nothing, is answered with the
+		// state as it is.
 		t.mu.Lock()
-		c.trySend(t.stateLocked(c.seat))
+		c.sendState(t.stateLocked(c.seat), false)
 		t.mu.Unlock()
 	}
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"net/http"
@@ -58,6 +59,23 @@ type client struct {
 	// closeFrame, when set before done closes, is the close frame
 	// writePump sends instead of 1001 going away (closeWith).
 	closeFrame atomic.Pointer[[]byte]
+	// lastState is the last Reconnaissance Chess state broadcast to the
+	// tab (sendState), guarded by the lock of the tab's game.
+	lastState []byte
+}
+
+// sendState sends a Reconnaissance Chess state to a seat's tab; a
+// broadcast skips it when it is the one the tab has already: a change the
+// seat may not know of (the opponent's sense, its move before its turn
+// ends) leaves the seat's state as it was, and sending it again would tell
+// the seat when the opponent acted. Called under the lock of the tab's
+// game.
+func (c *client) sendState(b []byte, broadcast bool) {
+	if broadcast && bytes.Equal(c.lastState, b) {
+		return
+	}
+	c.lastState = b
+	c.trySend(b)
 }
 
 // trySend queues b without blocking the room. A tab too slow to keep up
@@ -477,7 +495,7 @@ func (s *Server) attachRecon(r *reconRoom, c *client) error {
 	r.clients[c] = struct{}{}
 	r.syncClockLocked()
 	r.maybeStartBotLocked()
-	c.trySend(r.stateLocked(time.Now()))
+	c.sendState(r.stateLocked(time.Now()), false)
 	return nil
 }
 

@@ -93,8 +93,8 @@ func closeBot(p recon.Player) {
 
 func (r *reconRoom) over() bool { return r.rec.Status == store.StatusOver }
 
-// seq counts the actions taken: every sense and every move of both sides.
-func (r *reconRoom) seq() int { return seqOf(r.g) }
+// seq counts the actions taken as the person knows them (seqFor).
+func (r *reconRoom) seq() int { return seqFor(r.g, r.human) }
 
 // commitLocked saves the game as the arbiter has it now and makes it the
 // room's record. On failure the room's record is unchanged, and so is the
@@ -181,13 +181,13 @@ func (r *reconRoom) handle(c *client, m ReconMessage) {
 	now := time.Now()
 	if reconNeedsSeq[m.Type] && m.Seq != r.seq() {
 		c.trySend(encodeError(protoErr(CodeStale, "message for action %d, but the game is at action %d", m.Seq, r.seq())))
-		c.trySend(r.stateLocked(now))
+		c.sendState(r.stateLocked(now), false)
 		return
 	}
 	var perr *ProtoError
 	switch m.Type {
 	case ReconMsgSync:
-		c.trySend(r.stateLocked(now))
+		c.sendState(r.stateLocked(now), false)
 		return
 	case ReconMsgSense:
 		perr = r.act(now, senseUnsavedText, func() error { _, err := r.g.Sense(m.Square); return err })
@@ -210,6 +210,10 @@ func (r *reconRoom) handle(c *client, m ReconMessage) {
 	}
 	r.maybeStartBotLocked()
 	r.broadcastStateLocked(now)
+	if m.Type == ReconMsgMarker {
+		// A note that changes nothing (the same again) is answered too.
+		c.sendState(r.stateLocked(now), false)
+	}
 }
 
 // arbiterErr turns an arbiter refusal into a protocol error.
@@ -374,7 +378,8 @@ func (r *reconRoom) maybeStartBotLocked() {
 	ctx, cancel := context.WithCancel(r.srv.ctx)
 	j := &job{cancel: cancel}
 	r.botJob = j
-	go r.runBot(ctx, j, r.rec.Owner, r.g.Phase(), r.g.OpponentCapture(), r.g.SenseActions(), r.g.MoveActions())
+	v := r.g.ViewOf(r.human.Other())
+	go r.runBot(ctx, j, r.rec.Owner, r.g.Phase(), v.OpponentCapture, r.g.SenseActions(), v.MoveActions)
 }
 
 // testHookBotAction, when set (by tests), runs as the bot of game id has
@@ -527,7 +532,14 @@ func (r *reconRoom) shutdownLocked(now time.Time) {
 	closeBot(r.bot)
 }
 
-func (r *reconRoom) broadcastStateLocked(now time.Time) { r.broadcastLocked(r.stateLocked(now)) }
+// broadcastStateLocked sends each tab the person's state when it changed
+// for them (client.sendState).
+func (r *reconRoom) broadcastStateLocked(now time.Time) {
+	b := r.stateLocked(now)
+	for c := range r.clients {
+		c.sendState(b, true)
+	}
+}
 
 func (r *reconRoom) broadcastLocked(b []byte) {
 	for c := range r.clients {
@@ -562,60 +574,83 @@ type reconSeat struct {
 	saving                 bool // a step waits to be saved; the clock stands still
 }
 
-// seqOf counts the actions taken in g: every sense and every move of both
-// sides.
-func seqOf(g *recon.Game) int {
+// seqFor counts the actions taken in g as c knows them: every sense and
+// every move of both sides, but the opponent's in the turn it has not yet
+// ended (c learns of those only when its own turn begins). On c's own turn,
+// the only time its sense or move is taken, it counts every action.
+func seqFor(g *recon.Game, c game.Color) int {
 	h := g.History()
 	n := 0
-	for c := game.White; c <= game.Black; c++ {
-		n += len(h.Senses[c]) + len(h.RequestedMoves[c])
+	for side := game.White; side <= game.Black; side++ {
+		n += len(h.Senses[side]) + len(h.RequestedMoves[side])
+	}
+	if !g.IsOver() && g.Turn() == c.Other() {
+		switch g.Phase() {
+		case recon.PhaseMove:
+			n--
+		case recon.PhaseEndTurn:
+			n -= 2
+		}
 	}
 	return n
 }
 
-// buildReconState builds what the person in seat may see of g: their own
-// pieces, their own turns' observations, their move actions, their markers
-// and clock; the true board only once the game is over.
+// buildReconState builds what the person in seat may see of g, from the
+// person's view alone (recon.Game.ViewOf): their own pieces as they know
+// them, their own turns' observations, their move actions in their move
+// phase only, their markers and clock; the true board only once the game is
+// over. Nothing of the opponent's turn in progress is in it, whatever the
+// phase of either side.
 func buildReconState(g *recon.Game, seat reconSeat) *ReconState {
 	h := g.History()
+	v := g.ViewOf(seat.human)
 	st := &ReconState{
 		Type: ReconMsgState, ID: seat.id, Human: seat.human.String(),
 		Opponent: seat.opponent, OpponentName: seat.opponentName,
-		Seq: seqOf(g), Pieces: map[string]string{}, Turns: []ReconTurnView{}, MoveActions: []LegalView{},
+		Seq: seqFor(g, seat.human), Pieces: map[string]string{}, Turns: []ReconTurnView{}, MoveActions: []LegalView{},
 		Markers: seat.markers, Status: seat.status, Result: seat.result, Reason: seat.reason, Saving: seat.saving,
 	}
-	board := g.Board()
-	for s := game.A1; s <= game.H8; s++ {
-		if p := board.PieceAt(s); p != game.NoPiece && p.Color() == seat.human {
-			st.Pieces[s.String()] = pieceCode(p)
+	for s, p := range v.Pieces {
+		if p != game.NoPiece {
+			st.Pieces[game.Square(s).String()] = pieceCode(p)
 		}
 	}
 	st.Turns = humanTurns(h, seat.human)
 	switch {
-	case g.IsOver():
+	case v.Phase == recon.PhaseOver:
 		st.Phase = "over"
-	case seat.notStarted || g.Turn() != seat.human:
+		// Everything is told at the end: the pieces as they stand.
+		board := g.Board()
+		clear(st.Pieces)
+		for s := game.A1; s <= game.H8; s++ {
+			if p := board.PieceAt(s); p != game.NoPiece && p.Color() == seat.human {
+				st.Pieces[s.String()] = pieceCode(p)
+			}
+		}
+		st.TrueFEN = board.FEN()
+		st.HistoryURL = seat.historyURL
+		st.ReplayURL = seat.replayURL
+	case seat.notStarted || !v.ToAct:
 		st.Phase = "waiting"
-	case g.Phase() == recon.PhaseSense:
+	case v.Phase == recon.PhaseSense:
 		st.Phase = "sense"
 		if n := len(st.Turns); n == 0 || st.Turns[n-1].Sensed {
 			// The turn has begun: its opening news is the opponent's capture.
-			st.Turns = append(st.Turns, ReconTurnView{OpponentCapture: squareOrEmpty(g.OpponentCapture()), Lost: lostPiece(h, seat.human, g.OpponentCapture())})
+			st.Turns = append(st.Turns, ReconTurnView{OpponentCapture: squareOrEmpty(v.OpponentCapture), Lost: lostPiece(h, seat.human, v.OpponentCapture)})
 		}
-	default:
+	case v.Phase == recon.PhaseMove:
 		st.Phase = "move"
-		st.MoveActions = moveActionViews(g.MoveActions(), &board)
+		st.MoveActions = moveActionViews(v.MoveActions, &v.Pieces)
+	default:
+		// Moved, the turn not yet ended (an API client ends it by a call
+		// of its own): nothing more to do on this page.
+		st.Phase = "waiting"
 	}
 	if seat.timed {
 		cv := &ReconClockView{Initial: seat.clockMS, Increment: seat.incrementMS}
 		cv.Mine = max(g.SecondsLeft(seat.human).Milliseconds(), 0)
 		cv.Running = !g.IsOver() && !seat.notStarted && !seat.saving && g.Turn() == seat.human
 		st.Clock = cv
-	}
-	if g.IsOver() {
-		st.TrueFEN = board.FEN()
-		st.HistoryURL = seat.historyURL
-		st.ReplayURL = seat.replayURL
 	}
 	return st
 }
@@ -683,7 +718,7 @@ func squareOrEmpty(s game.Square) string {
 
 // moveActionViews lists the move actions as the board offers them,
 // sorted; a bare pawn move to the last rank is offered as its promotions.
-func moveActionViews(actions []game.Move, board *recon.Board) []LegalView {
+func moveActionViews(actions []game.Move, own *[64]game.Piece) []LegalView {
 	out := make([]LegalView, 0, len(actions))
 	seen := map[string]bool{}
 	for _, m := range actions {
@@ -695,7 +730,7 @@ func moveActionViews(actions []game.Move, board *recon.Board) []LegalView {
 		lv := LegalView{From: m.From().String(), To: m.To().String(), UCI: uci}
 		if m.IsPromotion() {
 			lv.Promotion = m.Promotion().String()
-		} else if board.PieceAt(m.From()).Type() == game.Pawn && (m.To().Rank() == 0 || m.To().Rank() == 7) {
+		} else if own[m.From()].Type() == game.Pawn && (m.To().Rank() == 0 || m.To().Rank() == 7) {
 			// A bare pawn capture onto the last rank: the promotions are
 			// listed as well and the board asks which.
 			continue
