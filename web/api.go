@@ -213,6 +213,12 @@ func (s *Server) authenticate(r *http.Request, now time.Time) (*store.User, *api
 	if s.api.blocked(now, "addr "+ip, "name "+store.UserKey(name)) {
 		return nil, apiErr(http.StatusTooManyRequests, "too many failed logins; wait a minute")
 	}
+	if len(password) > maxPasswordLen {
+		// bcrypt reads no further, so the rest would be ignored: the
+		// 72-byte password followed by anything would log in.
+		s.api.failed(now, "addr "+ip, "name "+store.UserKey(name))
+		return nil, apiErr(http.StatusUnauthorized, "wrong username or password (a password has at most %d bytes)", maxPasswordLen)
+	}
 	u, err := s.store.UserByName(name)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
