@@ -48,9 +48,6 @@ func (s *Server) setSignedIn(w http.ResponseWriter, r *http.Request, u *store.Us
 	sess, err := s.cookies.Get(r, SessionCookie)
 	if err != nil || sess.IsNew || owner == "" {
 		sess = sessions.NewSession(s.cookies, SessionCookie)
-		opts := *s.cookies.Options
-		opts.Secure = s.isHTTPS(r)
-		sess.Options = &opts
 		sess.IsNew = true
 		owner = newOwnerKey()
 	}
@@ -60,7 +57,7 @@ func (s *Server) setSignedIn(w http.ResponseWriter, r *http.Request, u *store.Us
 	} else {
 		sess.Values[userKey] = u.ID
 	}
-	return s.cookies.Save(r, w, sess)
+	return s.saveSession(w, r, sess)
 }
 
 // handleBotsLogin signs a person in with the account's name and password,
