@@ -559,11 +559,19 @@ func (t *apiTable) view(c game.Color, now time.Time) apiView {
 		opponentCapture: game.NoSquare,
 	}
 	v.myTurn = v.started && !v.over && t.g.Turn() == c
-	// Where the opponent's last move captured: the square c learns at the
-	// start of its turn, never anything about the opponent's turn in progress.
+	// Where the opponent's last completed move captured: the square c
+	// learns at the start of its turn, never anything about the opponent's
+	// turn in progress. The record has a move as soon as it is made, so
+	// while the opponent has moved but not ended its turn, its last entry
+	// is that turn's.
 	h := t.g.History()
-	if caps := h.CaptureSquares[c.Other()]; len(caps) > 0 {
-		v.opponentCapture = caps[len(caps)-1]
+	caps := h.CaptureSquares[c.Other()]
+	n := len(caps)
+	if t.g.Turn() == c.Other() && t.g.Phase() == recon.PhaseEndTurn {
+		n--
+	}
+	if n > 0 {
+		v.opponentCapture = caps[n-1]
 	}
 	if v.over {
 		v.history = recon.MarshalHistory(h)
