@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -165,11 +166,17 @@ func decodeObject(data []byte) (map[string]json.RawMessage, *apiError) {
 	return fields, nil
 }
 
-// field decodes the required field name of a body into v.
+// field decodes the required field name of a body into v. JSON null is
+// refused unless v can hold it (a pointer to a pointer: sense's square,
+// where null means to sense nothing): encoding/json would leave v as it
+// was, so {"ranked": null} would read as false.
 func field(fields map[string]json.RawMessage, name string, v any, what string) *apiError {
 	raw, ok := fields[name]
 	if !ok {
 		return apiErr(http.StatusBadRequest, "%q is missing (want %s)", name, what)
+	}
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) && reflect.TypeOf(v).Elem().Kind() != reflect.Pointer {
+		return apiErr(http.StatusBadRequest, "%q must be %s, not null", name, what)
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		return apiErr(http.StatusBadRequest, "%q must be %s, not %s", name, what, shortJSON(raw))

@@ -47,10 +47,13 @@ type apiTable struct {
 	clients map[*client]struct{}
 }
 
-// apiError is a refused API call: its HTTP status and what went wrong.
+// apiError is a refused API call: its HTTP status and what went wrong;
+// code, when set, is the protocol error code the page's WebSocket sends
+// for it (browserErr).
 type apiError struct {
 	status int
 	msg    string
+	code   string
 }
 
 func (e *apiError) Error() string { return e.msg }

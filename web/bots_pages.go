@@ -202,7 +202,8 @@ func (s *Server) parseFormPost(w http.ResponseWriter, r *http.Request) bool {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, apiBodyLimit)
 	if err := r.ParseForm(); err != nil {
-		http.Error(w, "malformed form", http.StatusBadRequest)
+		status, msg := formParseRefusal(err)
+		http.Error(w, msg, status)
 		return false
 	}
 	return true

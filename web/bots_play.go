@@ -378,6 +378,8 @@ func (t *apiTable) handleBrowser(c *client, m ReconMessage) {
 // browserErr turns an API refusal into the page's protocol error.
 func browserErr(e *apiError) *ProtoError {
 	switch {
+	case e.code != "":
+		return protoErr(e.code, "%s", e.msg)
 	case strings.Contains(e.msg, "not your turn"):
 		return protoErr(CodeNotYourTurn, "%s", e.msg)
 	case strings.Contains(e.msg, "over"), strings.Contains(e.msg, "called off"):
@@ -392,6 +394,9 @@ func browserErr(e *apiError) *ProtoError {
 
 // setMarker changes the person's note on a square and commits it.
 func (t *apiTable) setMarker(c game.Color, sq game.Square, p game.Piece) *apiError {
+	if perr := markerRefusal(p, c); perr != nil {
+		return &apiError{status: http.StatusBadRequest, msg: perr.Message, code: perr.Code}
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	all := map[string]map[string]string{}

@@ -327,6 +327,9 @@ func (r *reconRoom) resignLocked(now time.Time) *ProtoError {
 const maxMarkers = 64
 
 func (r *reconRoom) markerLocked(s game.Square, p game.Piece, now time.Time) *ProtoError {
+	if perr := markerRefusal(p, r.human); perr != nil {
+		return perr
+	}
 	name := s.String()
 	before, had := r.markers[name]
 	if p == game.NoPiece {

@@ -728,7 +728,19 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, err)
 		return
 	}
-	if err := r.ParseForm(); err == nil && r.PostForm.Get("variant") == VariantRecon {
+	if err := r.ParseForm(); err != nil {
+		// Parsed once here: parsing again would read the cut-off body of a
+		// form over the cap as an empty form and name its first field.
+		status, msg := formParseRefusal(err)
+		d, herr := s.homeData(owner, msg)
+		if herr != nil {
+			s.serverError(w, herr)
+			return
+		}
+		s.render(w, status, pageHome, d)
+		return
+	}
+	if r.PostForm.Get("variant") == VariantRecon {
 		if !s.createAllowed(w, owner) {
 			return
 		}
