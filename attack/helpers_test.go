@@ -6,7 +6,9 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -86,6 +88,19 @@ func startServer(t *testing.T, args ...string) *server {
 		}
 	})
 	return &server{Server: s, t: t}
+}
+
+// manyGamesFromOneAddr is the serve flags for a test whose visitors
+// start more games at once than one client address may (the engine
+// floods' 32): every visitor here shares the loopback address. None for
+// a binary without the per-address limit (BinEnv naming an older build).
+func manyGamesFromOneAddr(t *testing.T) []string {
+	t.Helper()
+	out, _ := exec.Command(bin, "serve", "-h").CombinedOutput()
+	if strings.Contains(string(out), "new-games-per-addr") {
+		return []string{"--new-games-per-addr", "0"}
+	}
+	return nil
 }
 
 func tail(s string, n int) string {

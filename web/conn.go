@@ -55,6 +55,9 @@ type client struct {
 	// review is the game whose review the socket follows (watchReview),
 	// set before its pumps start.
 	review string
+	// addr is the client's address (clientAddr), which a rematch counts
+	// against as the new-game form does.
+	addr string
 	// closeFrame, when set before done closes, is the close frame
 	// writePump sends instead of 1001 going away (closeWith).
 	closeFrame atomic.Pointer[[]byte]
@@ -104,7 +107,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return // Upgrade has already replied (403 for a foreign origin)
 	}
-	c := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release}
+	c := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, addr: s.clientAddr(r)}
 	if err := s.join(id, c); err != nil {
 		release()
 		if errors.Is(err, errGameDeleted) {

@@ -121,6 +121,19 @@ type Config struct {
 	MaxUnfinishedGames int
 	CreateRate         float64
 	CreateBurst        int
+	// CreateAddrRate and CreateAddrBurst limit how fast one client
+	// address creates games, all its owners together (default
+	// DefaultCreateAddrRate, 1 a second, and DefaultCreateAddrBurst, 30;
+	// a negative rate: no limit): a client that sends no cookie is a new
+	// owner on every request. The address is clientAddr's (behind
+	// TrustProxy, the proxy's X-Forwarded-For).
+	CreateAddrRate  float64
+	CreateAddrBurst int
+	// UntouchedAfter is how long a game against the engine or in
+	// Reconnaissance Chess in which its player never acted is kept: after
+	// it, an hourly sweep deletes it (untouched.go; default
+	// DefaultUntouchedAfter, a day; negative: never).
+	UntouchedAfter time.Duration
 	// TrustProxy trusts X-Forwarded-Proto from a TLS-terminating proxy in
 	// front: "https" there makes the session cookie Secure, sends HSTS and
 	// makes WebSocket URLs wss://. Leave it off when clients connect
@@ -266,6 +279,13 @@ func New(cfg Config) (*Server, error) {
 		s.cancel() // the review workers stop
 		s.closeTablebase()
 		return nil, err
+	}
+	if cfg.UntouchedAfter >= 0 {
+		s.conns.Add(1) // Close waits for the sweep in progress
+		go func() {
+			defer s.conns.Done()
+			s.runUntouchedSweeper()
+		}()
 	}
 	if every := cfg.MatchEvery; every >= 0 {
 		if every == 0 {
@@ -741,7 +761,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.PostForm.Get("variant") == VariantRecon {
-		if !s.createAllowed(w, owner) {
+		if !s.createAllowed(w, r, owner) {
 			return
 		}
 		rec, err := s.createRecon(r, owner)
@@ -776,7 +796,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.render(w, http.StatusBadRequest, pageHome, d)
 		return
 	}
-	if !s.createAllowed(w, owner) {
+	if !s.createAllowed(w, r, owner) {
 		return
 	}
 	rec := &store.Game{
