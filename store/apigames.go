@@ -28,8 +28,12 @@ type APIGame struct {
 	// WhiteMS and BlackMS are each side's time at the start of its
 	// current or next turn as last committed, with the running turn's time
 	// so far charged.
-	WhiteMS    int64  `gorm:"not null"`
-	BlackMS    int64  `gorm:"not null"`
+	WhiteMS int64 `gorm:"not null"`
+	BlackMS int64 `gorm:"not null"`
+	// ClockSince is as Game's: when the mover's clock started running
+	// from WhiteMS/BlackMS (the last commit of a game in play), NULL
+	// before the start, after the end and after a clean stop.
+	ClockSince *time.Time
 	WhiteReady bool   `gorm:"not null;default:false"`
 	BlackReady bool   `gorm:"not null;default:false"`
 	History    string `gorm:"type:text;not null;default:''"`
@@ -128,7 +132,7 @@ func (s *Store) createAPIGame(check func(tx *gorm.DB) error, g *APIGame, invs []
 	return nil
 }
 
-var apiGameMutableColumns = []string{"white_ms", "black_ms", "white_ready", "black_ready", "history", "markers", "status", "result", "reason", "updated_at", "finished_at"}
+var apiGameMutableColumns = []string{"white_ms", "black_ms", "clock_since", "white_ready", "black_ready", "history", "markers", "status", "result", "reason", "updated_at", "finished_at"}
 
 // SaveAPIGame writes the changing fields of g (which must exist).
 func (s *Store) SaveAPIGame(g *APIGame) error {

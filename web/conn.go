@@ -416,6 +416,17 @@ func (s *Server) loadRoom(id string) (*room, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rec.ClockSince != nil {
+		// The clock was running when the last server stopped (a crash):
+		// the mover is charged the time it ran up to then (alive.go), and
+		// the record says so before the clock runs again.
+		ms := msOf(rec, g.PositionAt(g.Len()).Side())
+		*ms = max(*ms-s.crashCharge(rec.ClockSince).Milliseconds(), 0)
+		if err := s.store.SetGameClock(id, rec.WhiteMS, rec.BlackMS, nil); err != nil {
+			s.logf("game %s: %v", id, err) // the game still opens; its next commit says it
+		}
+		rec.ClockSince = nil
+	}
 	return &room{srv: s, id: id, rec: *rec, g: g, human: human, clients: map[*client]struct{}{}, watchers: map[*client]struct{}{}}, nil
 }
 

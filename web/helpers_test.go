@@ -122,6 +122,8 @@ type envOpts struct {
 	// untouchedAfter is Config.UntouchedAfter (default: no sweep; tests
 	// call dropUntouched themselves).
 	untouchedAfter time.Duration
+	// aliveEvery is Config.aliveEvery (default: the server's).
+	aliveEvery time.Duration
 	// experience turns the engine's experience on. analysis turns the
 	// reviews of finished games on (off by default, so that other tests'
 	// searchers serve their games alone); analysisNodes is then
@@ -194,6 +196,7 @@ func testConfig(st *store.Store, o envOpts) Config {
 		// its own rate.
 		cfg.CreateRate = -1
 	}
+	cfg.aliveEvery = o.aliveEvery
 	if o.untouchedAfter != 0 {
 		cfg.UntouchedAfter = o.untouchedAfter
 	}

@@ -163,6 +163,9 @@ type Config struct {
 	// gives each bot's step one core, bot_think.go); tests substitute
 	// their own.
 	newBot func(spec string, seed uint64) (recon.Player, error)
+	// aliveEvery is how often the server records that it is alive
+	// (alive.go; default aliveEvery); tests shorten it.
+	aliveEvery time.Duration
 }
 
 // Server is the web app. Create it with New; it is an http.Handler.
@@ -190,6 +193,10 @@ type Server struct {
 	publicOrigin *url.URL
 	// learn learns from finished games; nil with Config.Experience off.
 	learn *learner
+	// lastAlive is when the previous server on this database was last
+	// alive, read at start (zero when unknown): the clocks a crash left
+	// running are charged up to it (alive.go).
+	lastAlive time.Time
 }
 
 // New builds a Server. It fails when the templates are missing or broken.
@@ -254,6 +261,9 @@ func New(cfg Config) (*Server, error) {
 		clock, inc = 900*time.Second, 5*time.Second
 	}
 	s.api = newAPIState(clock, inc)
+	if t, ok := cfg.Store.LastAlive(); ok {
+		s.lastAlive = t
+	}
 	if err := s.ensureBuiltinUsers(); err != nil {
 		return nil, err
 	}
@@ -280,6 +290,11 @@ func New(cfg Config) (*Server, error) {
 		s.closeTablebase()
 		return nil, err
 	}
+	s.conns.Add(1)
+	go func() {
+		defer s.conns.Done()
+		s.runAliveMarker()
+	}()
 	if cfg.UntouchedAfter >= 0 {
 		s.conns.Add(1) // Close waits for the sweep in progress
 		go func() {
