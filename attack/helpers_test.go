@@ -132,6 +132,22 @@ func (s *server) count(table string) int {
 	return n
 }
 
+// query runs a one-value query on the server's database, read-only, and
+// returns the value as text.
+func (s *server) query(q string) string {
+	s.t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+s.DB+"?mode=ro&_busy_timeout=5000")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer db.Close()
+	var v sql.NullString
+	if err := db.QueryRow(q).Scan(&v); err != nil {
+		s.t.Fatal(err)
+	}
+	return v.String
+}
+
 // visitor is one browser (Browser) whose failures fail the test.
 type visitor struct {
 	*Browser
