@@ -41,6 +41,7 @@ func TestInvitationRace(t *testing.T) {
 	for _, d := range daves {
 		d.hc.CloseIdleConnections()
 	}
+	t.Logf("%d invitations at once: %v", cap+extra, answers)
 	refusal := fmt.Sprintf("%d you have %d unfinished games; finish some first", http.StatusBadRequest, cap)
 	if answers["200 "] != cap || answers[refusal] != extra || len(answers) != 2 {
 		t.Errorf("%d invitations at once: %v; want %d made and %d refused", cap+extra, answers, cap, extra)

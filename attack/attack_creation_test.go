@@ -110,6 +110,7 @@ func TestCookielessCreationFlood(t *testing.T) {
 		}
 	}
 	elapsed := time.Since(start)
+	t.Logf("%d of %d cookieless new games created in %v", created, attempts, elapsed)
 	if most := web.DefaultCreateAddrBurst + int(elapsed.Seconds()*web.DefaultCreateAddrRate) + 1; created > most {
 		t.Errorf("%d of %d cookieless new games created in %v; want at most %d", created, attempts, elapsed, most)
 	}

@@ -59,6 +59,7 @@ func TestLoginLockout(t *testing.T) {
 		}
 	}
 	wg.Wait()
+	t.Logf("%d wrong passwords for bob from another address: %v; bob's calls meanwhile: %d, %d refused", guesses, statuses, calls, refused)
 	if refused > 0 {
 		t.Errorf("%d of bob's %d calls refused while another address guessed his password", refused, calls)
 	}
