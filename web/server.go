@@ -134,10 +134,12 @@ type Config struct {
 	// it, an hourly sweep deletes it (untouched.go; default
 	// DefaultUntouchedAfter, a day; negative: never).
 	UntouchedAfter time.Duration
-	// TrustProxy trusts X-Forwarded-Proto from a TLS-terminating proxy in
-	// front: "https" there makes the session cookie Secure, sends HSTS and
-	// makes WebSocket URLs wss://. Leave it off when clients connect
-	// directly, or any client could claim HTTPS.
+	// TrustProxy trusts X-Forwarded-Proto and X-Forwarded-For from a
+	// TLS-terminating proxy in front: "https" there makes the session
+	// cookie Secure, sends HSTS and makes WebSocket URLs wss://, and the
+	// per-address limits count the address the proxy appended
+	// (clientAddr). Leave it off when clients connect directly, or any
+	// client could claim HTTPS and any address.
 	TrustProxy bool
 	// Experience lets the engine learn from finished games
 	// (docs/experience.md): each game against the engine is learnt from
