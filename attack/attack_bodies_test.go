@@ -6,10 +6,13 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"knightwatch/web"
 )
 
 // Request bodies sent a byte every 2 seconds, on the form routes and the
@@ -103,4 +106,71 @@ func apiCall(s *server, method, path, auth, body string) (int, string) {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
+}
+
+// Issue 41 item 10, in a browser: a 20 KB new-game form (and sign-in
+// form) is refused with 413 in words, where before the new-game form read
+// the cut-off body as an empty form and answered 400 naming level; a note
+// naming one of the person's own pieces is refused with bad_field and not
+// kept (a note is a guess about the opponent's pieces; the page only
+// sends those), and a note of an opponent's piece still is.
+func TestOversizeFormsAndOwnNotes(t *testing.T) {
+	s := startServer(t)
+	v := newVisitor(t, s)
+	pad := strings.Repeat("x", 20<<10)
+	for _, f := range []struct {
+		path string
+		form url.Values
+	}{
+		{"/games", url.Values{"color": {"white"}, "level": {"1"}, "variant": {"standard"}, "clock": {"none"}, "pad": {pad}}},
+		{"/games", url.Values{"variant": {"recon"}, "color": {"white"}, "opponent": {"random"}, "clock": {"15+5"}, "pad": {pad}}},
+		{"/bots/login", url.Values{"username": {"nobody"}, "password": {"long enough"}, "pad": {pad}}},
+	} {
+		status, _, body, _, err := v.Post(f.path, f.form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if status != http.StatusRequestEntityTooLarge || !strings.Contains(body, "The form is too large") {
+			t.Errorf("a 20 KB form to %s: %d %.200s", f.path, status, body)
+		}
+	}
+	if n := s.count("games") + s.count("recon_games"); n != 0 {
+		t.Errorf("%d games stored after oversize forms", n)
+	}
+
+	id := v.newGame(url.Values{"variant": {"recon"}, "color": {"black"}, "opponent": {"random"}, "clock": {"15+5"}})
+	c, _, err := v.Dial(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// next reads up to an error or a state whose note on e5 is want.
+	next := func(want string) (code, message string) {
+		t.Helper()
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		for {
+			var m struct {
+				Type, Code, Message string
+				Markers             map[string]string
+			}
+			if err := c.ReadJSON(&m); err != nil {
+				t.Fatal(err)
+			}
+			if m.Type == "error" || m.Type == "recon_state" && m.Markers["e5"] == want {
+				return m.Code, m.Message
+			}
+		}
+	}
+	for _, n := range []struct {
+		piece, code string
+	}{{"wN", ""}, {"bN", web.CodeBadField}, {"bK", web.CodeBadField}, {"wQ", ""}} {
+		Send(c, map[string]string{"type": "marker", "square": "e5", "piece": n.piece})
+		code, msg := next(n.piece)
+		if code != n.code || n.code != "" && !strings.Contains(msg, "opponent") {
+			t.Errorf("note %s as Black: %s %q, want %q in words", n.piece, code, msg, n.code)
+		}
+	}
+	if got := s.query("SELECT markers FROM recon_games WHERE id = '" + id + "'"); got != `{"e5":"wQ"}` {
+		t.Errorf("notes kept: %s, want only the opponent's", got)
+	}
 }

@@ -80,3 +80,43 @@ func TestCreationFlood(t *testing.T) {
 		t.Error("another browser could not start a Reconnaissance Chess game")
 	}
 }
+
+// Issue 41 item 3: a client that sends no cookie is a new owner on every
+// request, so the per-browser limits never held it: 300 of 300 new-game
+// forms made games, about 200 a second. Now its address is limited too:
+// DefaultCreateAddrBurst games at once and about DefaultCreateAddrRate a
+// second after, the rest 429 with Retry-After and words, nothing stored
+// for them; another address starts games as usual.
+func TestCookielessCreationFlood(t *testing.T) {
+	const attempts = 300
+	s := startServer(t)
+	att := stranger(t, s, "127.0.0.2")
+	start := time.Now()
+	created := 0
+	for i := 0; i < attempts; i++ {
+		form := ChessForm(1, "")
+		if i%2 == 1 {
+			form = url.Values{"variant": {"recon"}, "color": {"white"}, "opponent": {"random"}, "clock": {"15+5"}}
+		}
+		status, _, body, retry, err := att.Post("/games", form)
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case status == http.StatusSeeOther:
+			created++
+		case status == http.StatusTooManyRequests && retry != "" && strings.Contains(body, "You are starting new games too fast"):
+		default:
+			t.Fatalf("new game %d: %d %.300s", i, status, body)
+		}
+	}
+	elapsed := time.Since(start)
+	t.Logf("%d of %d cookieless new games created in %v", created, attempts, elapsed)
+	if most := web.DefaultCreateAddrBurst + int(elapsed.Seconds()*web.DefaultCreateAddrRate) + 1; created > most {
+		t.Errorf("%d of %d cookieless new games created in %v; want at most %d", created, attempts, elapsed, most)
+	}
+	if n := s.count("games") + s.count("recon_games"); n != created {
+		t.Errorf("%d games stored, %d acknowledged", n, created)
+	}
+	other := visitorFrom(t, s, "127.0.0.3")
+	other.newGame(ChessForm(1, ""))
+}

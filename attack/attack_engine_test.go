@@ -32,7 +32,7 @@ func floodOwners() int { return max(8, runtime.NumCPU()) }
 // order. How long the reply takes under the flood is measured by
 // bench/starvation.sh, not asserted here.
 func TestEngineStarvationSearches(t *testing.T) {
-	s := startServer(t)
+	s := startServer(t, manyGamesFromOneAddr(t)...)
 	f, err := StartSearchFlood(s.URL(), floodOwners(), floodGames, 8)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +60,7 @@ func TestEngineStarvationSearches(t *testing.T) {
 // and an answer in words, every later one "You offered a draw recently",
 // and another player's level-1 reply is served.
 func TestEngineStarvationDrawOffers(t *testing.T) {
-	s := startServer(t)
+	s := startServer(t, manyGamesFromOneAddr(t)...)
 	f, err := StartDrawFlood(s.URL(), floodOwners(), floodGames, 8, 100*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)

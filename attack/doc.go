@@ -22,6 +22,24 @@
 //     of them to end (attack_engine_test.go); how long it takes is
 //     measured by bench/starvation, not asserted here.
 //
+// And issue 41's, each failing on the code before its fix:
+//
+//   - someone guessing a user's password from another address while the
+//     user's bot calls: every one of the user's calls answered; an
+//     address guessing over many names held; a password over 72 bytes
+//     refused; the session cookie Secure exactly over HTTPS, and a copy
+//     taken before a sign-out dead after it (attack_logins_test.go);
+//   - 300 new-game forms without a cookie: limited per address
+//     (attack_creation_test.go);
+//   - 130 invitations at once: exactly 100 games; opponent_move_results
+//     silent about the turn in progress; null fields refused
+//     (attack_api_test.go);
+//   - 20 KB forms: 413 in words; a note naming one's own piece refused
+//     (attack_bodies_test.go);
+//   - kill -9 while three players think (API, chess, Reconnaissance
+//     Chess): each charged its thinking up to the crash
+//     (attack_kill_test.go).
+//
 // The tests build the binary once (TestMain; KNIGHTWATCH_ATTACK_BIN names
 // another one to attack instead) and start it with e2e's server harness.
 // The package's own code is the engine floods and a minimal browser

@@ -6,7 +6,9 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,6 +90,19 @@ func startServer(t *testing.T, args ...string) *server {
 	return &server{Server: s, t: t}
 }
 
+// manyGamesFromOneAddr is the serve flags for a test whose visitors
+// start more games at once than one client address may (the engine
+// floods' 32): every visitor here shares the loopback address. None for
+// a binary without the per-address limit (BinEnv naming an older build).
+func manyGamesFromOneAddr(t *testing.T) []string {
+	t.Helper()
+	out, _ := exec.Command(bin, "serve", "-h").CombinedOutput()
+	if strings.Contains(string(out), "new-games-per-addr") {
+		return []string{"--new-games-per-addr", "0"}
+	}
+	return nil
+}
+
 func tail(s string, n int) string {
 	if len(s) > n {
 		return "…" + s[len(s)-n:]
@@ -115,6 +130,22 @@ func (s *server) count(table string) int {
 		s.t.Fatal(err)
 	}
 	return n
+}
+
+// query runs a one-value query on the server's database, read-only, and
+// returns the value as text.
+func (s *server) query(q string) string {
+	s.t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+s.DB+"?mode=ro&_busy_timeout=5000")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer db.Close()
+	var v sql.NullString
+	if err := db.QueryRow(q).Scan(&v); err != nil {
+		s.t.Fatal(err)
+	}
+	return v.String
 }
 
 // visitor is one browser (Browser) whose failures fail the test.

@@ -80,7 +80,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH] [--syzygy DIRS] [--experience=false] [--trust-proxy] [--public-origin URL] [--read-timeout D] [--max-conns-per-addr N]", stderr)
+	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH] [--syzygy DIRS] [--experience=false] [--trust-proxy] [--public-origin URL] [--read-timeout D] [--max-conns-per-addr N] [--new-games-per-addr N]", stderr)
 	addr := fs.String("addr", envOr("KNIGHTWATCH_ADDR", ":8080"), "listen address (env KNIGHTWATCH_ADDR)")
 	dbPath := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"), "SQLite database path (env KNIGHTWATCH_DB)")
 	noEngine := fs.Bool("no-engine", false, "never let the engine reply (for benchmarks of the server alone)")
@@ -92,16 +92,25 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	experienceRows := fs.Int("experience-rows", store.DefaultExperienceRows, "the most rows the experience table keeps; beyond, the least valuable go")
 	rbcClock := fs.String("rbc-clock", "900+5", "clock of Reconnaissance Chess games of the HTTP API: seconds each + seconds added per turn")
 	trustProxy := fs.Bool("trust-proxy", envBool("KNIGHTWATCH_TRUST_PROXY"),
-		"trust X-Forwarded-Proto from a TLS-terminating proxy: \"https\" there makes the session cookie Secure, sends HSTS and uses wss:// (env KNIGHTWATCH_TRUST_PROXY=1); leave off when clients connect directly")
+		"trust X-Forwarded-Proto and X-Forwarded-For from a TLS-terminating proxy: \"https\" there makes the session cookie Secure, sends HSTS and uses wss://, and the per-address limits count the address the proxy appended to X-Forwarded-For (env KNIGHTWATCH_TRUST_PROXY=1); leave off when clients connect directly")
 	debugAddr := fs.String("debug-addr", "", "serve GET /debug/goroutines (the goroutine count, for the load tests under bench/) on this loopback address, such as 127.0.0.1:6060; off when empty")
 	publicOrigin := fs.String("public-origin", os.Getenv("KNIGHTWATCH_PUBLIC_ORIGIN"),
 		"the site's origin as browsers see it, such as https://example.org, for WebSocket URLs, the CSP, the PGN Site tag and the WebSocket Origin check (env KNIGHTWATCH_PUBLIC_ORIGIN; default: the request's scheme and a validated Host)")
 	maxConns := fs.Int("max-conns-per-addr", -1,
 		fmt.Sprintf("the most connections one client address may hold open at once; more are closed as they arrive (0: no cap; -1: %d, or no cap with --trust-proxy, where every connection comes from the proxy)", web.DefaultMaxConnsPerAddr))
+	newGames := fs.Int("new-games-per-addr", web.DefaultCreateAddrBurst,
+		"how many new games one client address may start at once, all its visitors together; then one a second (0: no limit)")
 	readTimeout := fs.Duration("read-timeout", web.DefaultRequestReadTimeout,
 		"the longest one request's body may take to arrive (forms, API calls, uploads; not WebSockets): a body trickled in slower is cut off")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *newGames < 0 {
+		return fmt.Errorf("--new-games-per-addr must be 0 (no limit) or more, got %d", *newGames)
+	}
+	createAddrRate := 0.0 // the default
+	if *newGames == 0 {
+		createAddrRate = -1
 	}
 	if *readTimeout <= 0 {
 		return fmt.Errorf("--read-timeout must be above zero, got %v", *readTimeout)
@@ -159,6 +168,8 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		PublicOrigin:   *publicOrigin,
 
 		RequestReadTimeout: *readTimeout,
+		CreateAddrRate:     createAddrRate,
+		CreateAddrBurst:    *newGames,
 	})
 	if err != nil {
 		return err

@@ -3,7 +3,9 @@ package loadtest
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"knightwatch/e2e"
 )
@@ -32,8 +34,13 @@ func startServer(bin, dir string, args ...string) (*server, error) {
 	if err := checkLoopback("http://" + addr); err != nil {
 		return nil, err
 	}
-	// Every player here shares the loopback address: no per-address cap.
-	all := append([]string{"--debug-addr", debug, "--max-conns-per-addr", "0"}, args...)
+	// Every player here shares the loopback address: no per-address cap
+	// on connections, nor on new games where the binary has one.
+	all := []string{"--debug-addr", debug, "--max-conns-per-addr", "0"}
+	if out, _ := exec.Command(bin, "serve", "-h").CombinedOutput(); strings.Contains(string(out), "new-games-per-addr") {
+		all = append(all, "--new-games-per-addr", "0")
+	}
+	all = append(all, args...)
 	s, err := e2e.StartServer(bin, filepath.Join(dir, "kw.db"), addr, filepath.Join(dir, "server.log"), all...)
 	if err != nil {
 		return nil, err

@@ -341,3 +341,35 @@ func uciList(ms []game.Move) string {
 	}
 	return s
 }
+
+// TestCharge: a restored game's mover is charged time its turn had used
+// before the restore, as if the turn had started that much earlier; the
+// end of the turn charges the rest. Nothing else is charged.
+func TestCharge(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		clock  time.Duration
+		charge time.Duration
+		want   time.Duration // White's time left after the charge and 2 s more
+	}{
+		{"six seconds", time.Minute, 6 * time.Second, 52 * time.Second},
+		{"nothing", time.Minute, 0, 58 * time.Second},
+		{"negative", time.Minute, -time.Second, 58 * time.Second},
+		{"no clock", 0, 6 * time.Second, Unlimited},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := newFakeClock()
+			g := NewGame(clockConfig(clk, tc.clock, time.Second), "w", "b")
+			g.Charge(tc.charge) // before the start: nothing
+			g.Start()
+			g.Charge(tc.charge)
+			clk.advance(2 * time.Second)
+			if got := g.SecondsLeft(game.White); got != tc.want {
+				t.Errorf("White's time left %v, want %v", got, tc.want)
+			}
+			if got := g.SecondsLeft(game.Black); tc.clock > 0 && got != tc.clock {
+				t.Errorf("Black's time left %v, want %v", got, tc.clock)
+			}
+		})
+	}
+}

@@ -46,3 +46,13 @@ func Restore(cfg Config, h *History, clocks [2]time.Duration, bot Player, botCol
 // Clocks returns each side's time at the start of its current or next
 // turn, as Restore takes them: the mover's does not count the running turn.
 func (g *Game) Clocks() [2]time.Duration { return g.clock }
+
+// Charge takes d off the mover's clock as time its running turn has
+// already used: what a server restoring a game after a crash charges for
+// the thinking between the record's last action and the crash. Nothing
+// happens without a clock, before the start, after the end, or for d <= 0.
+func (g *Game) Charge(d time.Duration) {
+	if g.cfg.Clock > 0 && g.started && g.phase != PhaseOver && d > 0 {
+		g.turnStart = g.turnStart.Add(-d)
+	}
+}

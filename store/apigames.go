@@ -28,8 +28,12 @@ type APIGame struct {
 	// WhiteMS and BlackMS are each side's time at the start of its
 	// current or next turn as last committed, with the running turn's time
 	// so far charged.
-	WhiteMS    int64  `gorm:"not null"`
-	BlackMS    int64  `gorm:"not null"`
+	WhiteMS int64 `gorm:"not null"`
+	BlackMS int64 `gorm:"not null"`
+	// ClockSince is as Game's: when the mover's clock started running
+	// from WhiteMS/BlackMS (the last commit of a game in play), NULL
+	// before the start, after the end and after a clean stop.
+	ClockSince *time.Time
 	WhiteReady bool   `gorm:"not null;default:false"`
 	BlackReady bool   `gorm:"not null;default:false"`
 	History    string `gorm:"type:text;not null;default:''"`
@@ -56,9 +60,43 @@ type Invitation struct {
 	CreatedAt time.Time
 }
 
+// ErrTooManyGames is returned by CreateAPIGameWithin when the user has
+// as many unfinished games as allowed.
+var ErrTooManyGames = errors.New("store: too many unfinished games")
+
 // CreateAPIGame inserts g and the invitations to it (their GameID is
 // set), all or none.
 func (s *Store) CreateAPIGame(g *APIGame, invs ...*Invitation) error {
+	return s.createAPIGame(nil, g, invs)
+}
+
+// CreateAPIGameWithin is CreateAPIGame for a game that user userID asks
+// for, who may have at most max unfinished games: it counts them and
+// inserts in one transaction, so that creations racing each other cannot
+// all see room. When there is none it inserts nothing and returns
+// ErrTooManyGames; open is the count it found.
+func (s *Store) CreateAPIGameWithin(userID int64, max int, g *APIGame, invs ...*Invitation) (open int, err error) {
+	err = s.createAPIGame(func(tx *gorm.DB) error {
+		var n int64
+		err := tx.Model(&APIGame{}).Where("(white_id = ? OR black_id = ?) AND status IN ?", userID, userID, []Status{StatusWaiting, StatusPlaying}).Count(&n).Error
+		if err != nil {
+			return err
+		}
+		open = int(n)
+		if open >= max {
+			return ErrTooManyGames
+		}
+		return nil
+	}, g, invs)
+	if errors.Is(err, ErrTooManyGames) {
+		return open, ErrTooManyGames
+	}
+	return open, err
+}
+
+// createAPIGame inserts g and invs in one transaction, after check (when
+// not nil) has passed inside it.
+func (s *Store) createAPIGame(check func(tx *gorm.DB) error, g *APIGame, invs []*Invitation) error {
 	if g.Status == StatusUnset {
 		g.Status = StatusWaiting
 	}
@@ -69,6 +107,11 @@ func (s *Store) CreateAPIGame(g *APIGame, invs ...*Invitation) error {
 		g.Markers = "{}"
 	}
 	err := s.db.Transaction(func(tx *gorm.DB) error {
+		if check != nil {
+			if err := check(tx); err != nil {
+				return err
+			}
+		}
 		if err := tx.Create(g).Error; err != nil {
 			return err
 		}
@@ -80,13 +123,16 @@ func (s *Store) CreateAPIGame(g *APIGame, invs ...*Invitation) error {
 		}
 		return nil
 	})
+	if errors.Is(err, ErrTooManyGames) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("store: create api game: %w", err)
 	}
 	return nil
 }
 
-var apiGameMutableColumns = []string{"white_ms", "black_ms", "white_ready", "black_ready", "history", "markers", "status", "result", "reason", "updated_at", "finished_at"}
+var apiGameMutableColumns = []string{"white_ms", "black_ms", "clock_since", "white_ready", "black_ready", "history", "markers", "status", "result", "reason", "updated_at", "finished_at"}
 
 // SaveAPIGame writes the changing fields of g (which must exist).
 func (s *Store) SaveAPIGame(g *APIGame) error {

@@ -33,7 +33,10 @@ type ReconGame struct {
 	History string `gorm:"type:text;not null;default:''"`
 	// Markers is the person's notes on the board: a JSON object from
 	// square name to piece letter.
-	Markers    string    `gorm:"type:text;not null;default:'{}'"`
+	Markers string `gorm:"type:text;not null;default:'{}'"`
+	// ClockSince is as Game's: when the mover's clock started running
+	// from WhiteMS/BlackMS, NULL while it stands still.
+	ClockSince *time.Time
 	Status     Status    `gorm:"index:idx_recon_owner_status;size:16;not null"`
 	Result     string    `gorm:"size:8;not null;default:'*'"`
 	Reason     WinReason `gorm:"size:40;not null;default:''"` // stored as the reference's name, e.g. KING_CAPTURE
@@ -81,7 +84,7 @@ func (s *Store) CreateReconGame(g *ReconGame) error {
 	return nil
 }
 
-var reconMutableColumns = []string{"white_ms", "black_ms", "history", "markers", "status", "result", "reason", "updated_at", "finished_at"}
+var reconMutableColumns = []string{"white_ms", "black_ms", "history", "markers", "status", "result", "reason", "updated_at", "finished_at", "clock_since"}
 
 // SaveReconGame writes the changing fields of g (which must exist).
 func (s *Store) SaveReconGame(g *ReconGame) error {

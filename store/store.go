@@ -54,6 +54,12 @@ type Game struct {
 	// ExperienceNotes are the notes of the engine's moves that came from
 	// experience, as JSON (Notes, SetNotes); empty when there are none.
 	ExperienceNotes string `gorm:"type:text;not null;default:''"`
+	// ClockSince is when the side to move's clock started running, WhiteMS
+	// and BlackMS holding the times at that moment; NULL while no clock
+	// runs. A server that stops cleanly stops the clocks (NULL), so a value
+	// found at a start is a crash's, and the time from it to the crash is
+	// charged (ClockCharge).
+	ClockSince *time.Time
 	// Opening is the opening the game ended in, in words, "B20 Sicilian
 	// Defense" (ECO code and name), or "" when it reached no named
 	// position; written when the game ends, so that the home page's list
@@ -98,6 +104,9 @@ type Store struct {
 	rd *gorm.DB // the readers: read-only connections
 	// expCap is the experience table's row cap (SetExperienceCap).
 	expCap experienceCap
+	// alivePath is the file whose time says when a server last ran on
+	// this database (alive.go).
+	alivePath string
 }
 
 // ReadConns is the number of read-only connections a Store keeps.
@@ -188,7 +197,7 @@ func Open(path string) (*Store, error) {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
 	}
-	st := &Store{db: db, rd: rd}
+	st := &Store{db: db, rd: rd, alivePath: path + "-alive"}
 	st.forgetCount()
 	return st, nil
 }
@@ -260,7 +269,7 @@ func (s *Store) CreateGame(g *Game) error {
 // mutableColumns are the columns a game changes after creation; the rest
 // (owner, variant, start, colours, level, clock settings) are fixed, and
 // leaving them out keeps the per-move UPDATE small and its indexes untouched.
-var mutableColumns = []string{"moves", "white_ms", "black_ms", "status", "result", "reason", "updated_at", "finished_at", "experience_notes", "opening"}
+var mutableColumns = []string{"moves", "white_ms", "black_ms", "status", "result", "reason", "updated_at", "finished_at", "experience_notes", "opening", "clock_since"}
 
 // SaveGame writes the changing fields of g (which must exist): moves,
 // remaining times, status, result, reason, timestamps, experience notes

@@ -36,9 +36,15 @@ type User struct {
 	Ranked   bool `gorm:"not null;default:false"`
 	// Version is the bot version ranked games are rated under; 0 until
 	// the first is created.
-	Version   int       `gorm:"not null;default:0"`
-	LastSeen  time.Time `gorm:"index"`
-	CreatedAt time.Time
+	Version int `gorm:"not null;default:0"`
+	// SessionGen is the generation of the user's browser sessions: a
+	// session cookie names the generation it was signed in under, and
+	// only the current one is honoured. Signing out moves it on
+	// (EndSessions), so every cookie signed in before, a captured copy
+	// included, stops working.
+	SessionGen int64     `gorm:"not null;default:0"`
+	LastSeen   time.Time `gorm:"index"`
+	CreatedAt  time.Time
 }
 
 // UserKey is the form of a username that uniqueness is decided on.
@@ -96,6 +102,19 @@ func (s *Store) UpdateUser(u *User) error {
 	}
 	if res.RowsAffected == 0 {
 		return fmt.Errorf("store: update user %d: %w", u.ID, ErrNotFound)
+	}
+	return nil
+}
+
+// EndSessions ends every browser session of the user by moving its
+// session generation on.
+func (s *Store) EndSessions(id int64) error {
+	res := s.db.Model(&User{}).Where("id = ?", id).Update("session_gen", gorm.Expr("session_gen + 1"))
+	if res.Error != nil {
+		return fmt.Errorf("store: end sessions of user %d: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: end sessions of user %d: %w", id, ErrNotFound)
 	}
 	return nil
 }

@@ -7,8 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,10 +39,14 @@ const (
 	activeWindow = 60 * time.Second
 	// seenEvery is how often a user's last-seen time is written.
 	seenEvery = 5 * time.Second
-	// Failed logins: each address and each username may fail loginBurst
-	// times, then once per loginEvery.
-	loginBurst = 10
-	loginEvery = 6 * time.Second
+	// Failed logins: each (username, client address) pair may fail
+	// loginBurst times, then once per loginEvery; each address
+	// addrLoginBurst times over all names, then once per loginEvery/3.
+	// Nothing is counted per name alone: a correct password is never
+	// refused because of failures from another address.
+	loginBurst     = 10
+	loginEvery     = 6 * time.Second
+	addrLoginBurst = 3 * loginBurst
 )
 
 // apiState is the API's share of the server: the running games, the
@@ -58,7 +62,8 @@ type apiState struct {
 
 	// clock is the clock of new API games.
 	clock, increment time.Duration
-	// loginEvery is how often a spent failed login comes back.
+	// loginEvery is how often a spent failed login of a (name, address)
+	// pair comes back; an address's come back three times as often.
 	loginEvery time.Duration
 	// bcryptCost is the cost of new password hashes (tests lower it).
 	bcryptCost int
@@ -161,11 +166,17 @@ func decodeObject(data []byte) (map[string]json.RawMessage, *apiError) {
 	return fields, nil
 }
 
-// field decodes the required field name of a body into v.
+// field decodes the required field name of a body into v. JSON null is
+// refused unless v can hold it (a pointer to a pointer: sense's square,
+// where null means to sense nothing): encoding/json would leave v as it
+// was, so {"ranked": null} would read as false.
 func field(fields map[string]json.RawMessage, name string, v any, what string) *apiError {
 	raw, ok := fields[name]
 	if !ok {
 		return apiErr(http.StatusBadRequest, "%q is missing (want %s)", name, what)
+	}
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) && reflect.TypeOf(v).Elem().Kind() != reflect.Pointer {
+		return apiErr(http.StatusBadRequest, "%q must be %s, not null", name, what)
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		return apiErr(http.StatusBadRequest, "%q must be %s, not %s", name, what, shortJSON(raw))
@@ -184,7 +195,8 @@ func shortJSON(raw json.RawMessage) string {
 type apiHandler func(w http.ResponseWriter, r *http.Request, u *store.User)
 
 // authed checks the Basic credentials of every call: 401 when missing or
-// wrong, 429 after too many failures from one address or for one name.
+// wrong, 429 after too many failures from the caller's address, over all
+// names or for this one.
 // A good call counts as the user being connected.
 func (s *Server) authed(h apiHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -209,36 +221,44 @@ func (s *Server) authenticate(r *http.Request, now time.Time) (*store.User, *api
 	if !ok {
 		return nil, apiErr(http.StatusUnauthorized, "Basic authorization required")
 	}
-	ip := clientAddr(r)
-	if s.api.blocked(now, "addr "+ip, "name "+store.UserKey(name)) {
+	// The limits are checked before the password, so that a guesser over
+	// them learns nothing more; they are the caller's address's own, so
+	// that nobody elsewhere can spend them.
+	keys := loginKeys(s.clientAddr(r), name)
+	if s.api.blocked(now, keys) {
 		return nil, apiErr(http.StatusTooManyRequests, "too many failed logins; wait a minute")
+	}
+	if len(password) > maxPasswordLen {
+		// bcrypt reads no further, so the rest would be ignored: the
+		// 72-byte password followed by anything would log in.
+		s.api.failed(now, keys)
+		return nil, apiErr(http.StatusUnauthorized, "wrong username or password (a password has at most %d bytes)", maxPasswordLen)
 	}
 	u, err := s.store.UserByName(name)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
-		s.api.failed(now, "addr "+ip, "name "+store.UserKey(name))
+		s.api.failed(now, keys)
 		return nil, apiErr(http.StatusUnauthorized, "wrong username or password")
 	case err != nil:
 		s.logf("api auth: %v", err)
 		return nil, apiErr(http.StatusInternalServerError, "could not check the login; try again")
 	}
 	if u.Builtin != "" || !s.api.checkPassword(u, password) {
-		s.api.failed(now, "addr "+ip, "name "+u.NameKey)
+		s.api.failed(now, keys)
 		return nil, apiErr(http.StatusUnauthorized, "wrong username or password")
 	}
+	s.api.succeeded(keys)
 	s.api.touch(s, u, now)
 	return u, nil
 }
 
-// clientAddr is the caller's IP address (the connection's: a proxy's
-// headers are not trusted).
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
+// loginLimitKeys are the failure limiters of a login: the address's over
+// all names, and the (name, address) pair's.
+type loginLimitKeys struct{ addr, pair string }
+
+func loginKeys(addr, name string) loginLimitKeys {
+	return loginLimitKeys{addr: "addr " + addr, pair: "login " + addr + " " + store.UserKey(name)}
 }
 
 // checkPassword verifies password against u's bcrypt hash. A bot calls
@@ -264,37 +284,48 @@ func (a *apiState) checkPassword(u *store.User, password string) bool {
 	return true
 }
 
-func (a *apiState) limiter(key string) *rate.Limiter {
+// limiter returns key's limiter, made with burst tokens coming back one
+// per every when it is new (under authMu).
+func (a *apiState) limiter(key string, every time.Duration, burst int) *rate.Limiter {
 	l, ok := a.failures[key]
 	if !ok {
 		if len(a.failures) > 100000 {
 			clear(a.failures) // a flood of names; forgetting is safer than growing
 		}
-		l = rate.NewLimiter(rate.Every(a.loginEvery), loginBurst)
+		l = rate.NewLimiter(rate.Every(every), burst)
 		a.failures[key] = l
 	}
 	return l
 }
 
-// blocked reports whether any of keys has no failures left.
-func (a *apiState) blocked(now time.Time, keys ...string) bool {
+// blocked reports whether the address or the pair has no failures left.
+func (a *apiState) blocked(now time.Time, k loginLimitKeys) bool {
 	a.authMu.Lock()
 	defer a.authMu.Unlock()
-	for _, k := range keys {
-		if l, ok := a.failures[k]; ok && l.TokensAt(now) < 1 {
+	for _, key := range []string{k.addr, k.pair} {
+		if l, ok := a.failures[key]; ok && l.TokensAt(now) < 1 {
 			return true
 		}
 	}
 	return false
 }
 
-// failed spends one failure of each key.
-func (a *apiState) failed(now time.Time, keys ...string) {
+// failed spends one failure of the address and one of the pair.
+func (a *apiState) failed(now time.Time, k loginLimitKeys) {
 	a.authMu.Lock()
 	defer a.authMu.Unlock()
-	for _, k := range keys {
-		a.limiter(k).AllowN(now, 1)
-	}
+	a.limiter(k.addr, a.loginEvery/3, addrLoginBurst).AllowN(now, 1)
+	a.limiter(k.pair, a.loginEvery, loginBurst).AllowN(now, 1)
+}
+
+// succeeded forgets the pair's failures: a person who mistyped a few
+// times and then got it right starts afresh. The address's are kept, or
+// logging in to one's own account between guesses would buy more guesses
+// at others'.
+func (a *apiState) succeeded(k loginLimitKeys) {
+	a.authMu.Lock()
+	defer a.authMu.Unlock()
+	delete(a.failures, k.pair)
 }
 
 // touch records that u called, writing it at most every seenEvery.

@@ -60,9 +60,6 @@ func (s *Server) invite(u *store.User, opponent string, white bool) (int64, *api
 	case op.ID == u.ID:
 		return 0, apiErr(http.StatusBadRequest, "you cannot invite yourself")
 	}
-	if n, err := s.store.OpenAPIGames(u.ID); err != nil || n >= maxOpenGames {
-		return 0, apiErr(http.StatusBadRequest, "you have %d unfinished games; finish some first", n)
-	}
 	players := [2]*store.User{u, op}
 	if !white {
 		players = [2]*store.User{op, u}
@@ -77,7 +74,12 @@ func (s *Server) invite(u *store.User, opponent string, white bool) (int64, *api
 			g.BlackReady = true
 		}
 	}
-	if err := s.store.CreateAPIGame(g, inv); err != nil {
+	// Counted and inserted in one transaction: invitations racing each
+	// other cannot all see room under the cap.
+	switch n, err := s.store.CreateAPIGameWithin(u.ID, maxOpenGames, g, inv); {
+	case errors.Is(err, store.ErrTooManyGames):
+		return 0, apiErr(http.StatusBadRequest, "you have %d unfinished games; finish some first", n)
+	case err != nil:
 		s.logf("api invite: %v", err)
 		return 0, apiErr(http.StatusInternalServerError, "could not create the game; try again")
 	}

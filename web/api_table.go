@@ -47,10 +47,13 @@ type apiTable struct {
 	clients map[*client]struct{}
 }
 
-// apiError is a refused API call: its HTTP status and what went wrong.
+// apiError is a refused API call: its HTTP status and what went wrong;
+// code, when set, is the protocol error code the page's WebSocket sends
+// for it (browserErr).
 type apiError struct {
 	status int
 	msg    string
+	code   string
 }
 
 func (e *apiError) Error() string { return e.msg }
@@ -128,10 +131,27 @@ func (s *Server) loadAPITableLocked(rec *store.APIGame) (*apiTable, error) {
 	t.live = true
 	s.api.tables[rec.ID] = t
 	t.mu.Lock()
+	t.resumeClockLocked(time.Now())
 	t.syncClockLocked()
 	t.maybeStartBotLocked()
 	t.mu.Unlock()
 	return t, nil
+}
+
+// resumeClockLocked runs as a started game is taken up: the mover's clock,
+// which restarted from the record, is charged the time it ran before a
+// crash (crashCharge), and the record is committed at once, so that it
+// says the clock runs from now.
+func (t *apiTable) resumeClockLocked(now time.Time) {
+	if !t.started() || t.g.IsOver() {
+		return
+	}
+	t.g.Charge(t.srv.crashCharge(t.rec.ClockSince))
+	if t.g.CheckClock() {
+		t.endedLocked(now) // the flag fell before the crash
+		return
+	}
+	_ = t.commitLocked(t.rec, now) // logged; the next action's commit will say it
 }
 
 // buildGame sets up the arbiter (and the bot) from the record: a game not
@@ -196,6 +216,10 @@ func (t *apiTable) commitLocked(rec store.APIGame, now time.Time) error {
 			clocks[t.g.Turn()] = t.g.SecondsLeft(t.g.Turn())
 		}
 		rec.WhiteMS, rec.BlackMS = clocks[game.White].Milliseconds(), clocks[game.Black].Milliseconds()
+		// The mover's clock runs on from now, unless the game is over or
+		// the server is stopping (shutdown): time while it is down is not
+		// charged.
+		rec.ClockSince = clockSince(!t.g.IsOver() && t.srv.ctx.Err() == nil, now)
 	}
 	if o := t.g.Outcome(); o.Over() && rec.Status != store.StatusOver {
 		rec.Status, rec.Result, rec.Reason, rec.FinishedAt = finishedFields(o, now)

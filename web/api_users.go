@@ -81,12 +81,7 @@ func (a *apiState) registrationAllowed(addr string, now time.Time) bool {
 	a.authMu.Lock()
 	defer a.authMu.Unlock()
 	key := "register " + addr
-	l, ok := a.failures[key]
-	if !ok {
-		l = a.limiter(key)
-		l.SetLimitAt(now, 1.0/60)
-	}
-	return l.AllowN(now, 1)
+	return a.limiter(key, time.Minute, loginBurst).AllowN(now, 1)
 }
 
 // handleAPIRegister is rc-register's call: POST /api/users/ with username,
@@ -107,7 +102,7 @@ func (s *Server) handleAPIRegister(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if !s.api.registrationAllowed(clientAddr(r), time.Now()) {
+	if !s.api.registrationAllowed(s.clientAddr(r), time.Now()) {
 		writeAPIError(w, apiErr(http.StatusTooManyRequests, "too many registrations from this address; wait a minute"))
 		return
 	}

@@ -180,7 +180,7 @@ func (s *Server) handleBotsRegister(w http.ResponseWriter, r *http.Request) {
 	switch password := r.PostFormValue("password"); {
 	case password != r.PostFormValue("password2"):
 		status, d.Error = http.StatusBadRequest, "the two passwords differ"
-	case !s.api.registrationAllowed(clientAddr(r), time.Now()):
+	case !s.api.registrationAllowed(s.clientAddr(r), time.Now()):
 		status, d.Error = http.StatusTooManyRequests, "too many registrations from this address; wait a minute"
 	default:
 		u, e := s.registerUser(d.Form.Username, d.Form.Email, d.Form.Affiliation, password)
@@ -202,7 +202,8 @@ func (s *Server) parseFormPost(w http.ResponseWriter, r *http.Request) bool {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, apiBodyLimit)
 	if err := r.ParseForm(); err != nil {
-		http.Error(w, "malformed form", http.StatusBadRequest)
+		status, msg := formParseRefusal(err)
+		http.Error(w, msg, status)
 		return false
 	}
 	return true

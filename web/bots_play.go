@@ -21,9 +21,18 @@ import (
 // calls a bot makes. The game is an API game like any other: on the
 // server's clock, which runs whether or not the tab is open.
 
-const userKey = "user"
+// The session's values for a signed-in account: its ID and the session
+// generation it was signed in under (store.User.SessionGen).
+const (
+	userKey = "user"
+	genKey  = "gen"
+)
 
 // signedInUser returns the account the session is signed in to, or nil.
+// The cookie is signed, but it is also checked against the account's
+// session generation, which signing out moves on: a cookie from before
+// the last sign-out is no session. The account is read on every request
+// anyway, so the check costs nothing more.
 func (s *Server) signedInUser(r *http.Request) *store.User {
 	sess, err := s.cookies.Get(r, SessionCookie)
 	if err != nil || sess.IsNew {
@@ -33,8 +42,9 @@ func (s *Server) signedInUser(r *http.Request) *store.User {
 	if !ok || id <= 0 {
 		return nil
 	}
+	gen, _ := sess.Values[genKey].(int64) // absent in cookies older than generations: 0
 	u, err := s.store.UserByID(id)
-	if err != nil || u.Builtin != "" {
+	if err != nil || u.Builtin != "" || u.SessionGen != gen {
 		return nil
 	}
 	return u
@@ -42,25 +52,49 @@ func (s *Server) signedInUser(r *http.Request) *store.User {
 
 // setSignedIn signs the session in to u (nil: out), keeping its owner key
 // (a session without a valid one gets a fresh one, never the decoded,
-// possibly forged, values).
+// possibly forged, values). Signing out is setSignedOut.
 func (s *Server) setSignedIn(w http.ResponseWriter, r *http.Request, u *store.User) error {
 	owner := s.currentOwner(r)
 	sess, err := s.cookies.Get(r, SessionCookie)
 	if err != nil || sess.IsNew || owner == "" {
 		sess = sessions.NewSession(s.cookies, SessionCookie)
-		opts := *s.cookies.Options
-		opts.Secure = s.isHTTPS(r)
-		sess.Options = &opts
 		sess.IsNew = true
 		owner = newOwnerKey()
 	}
 	sess.Values[ownerKey] = owner
 	if u == nil {
 		delete(sess.Values, userKey)
+		delete(sess.Values, genKey)
 	} else {
 		sess.Values[userKey] = u.ID
+		sess.Values[genKey] = u.SessionGen
 	}
-	return s.cookies.Save(r, w, sess)
+	return s.saveSession(w, r, sess)
+}
+
+// setSignedOut ends the session's account's sessions on the server, in
+// every browser (a copy of the cookie taken before included), closes the
+// account's open game sockets, and signs the session out.
+func (s *Server) setSignedOut(w http.ResponseWriter, r *http.Request) error {
+	if u := s.signedInUser(r); u != nil {
+		if err := s.store.EndSessions(u.ID); err != nil {
+			return err
+		}
+		s.closeUserSockets(u.ID)
+	}
+	return s.setSignedIn(w, r, nil)
+}
+
+// closeUserSockets hangs up the API games' sockets of the user's browser
+// sessions; their readPumps take them out of their games.
+func (s *Server) closeUserSockets(userID int64) {
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	for c := range s.hub.api {
+		if c.user != nil && c.user.ID == userID {
+			c.conn.Close()
+		}
+	}
 }
 
 // handleBotsLogin signs a person in with the account's name and password,
@@ -88,7 +122,7 @@ func (s *Server) handleBotsLogout(w http.ResponseWriter, r *http.Request) {
 	if !s.parseFormPost(w, r) {
 		return
 	}
-	if err := s.setSignedIn(w, r, nil); err != nil {
+	if err := s.setSignedOut(w, r); err != nil {
 		s.serverError(w, err)
 		return
 	}
@@ -352,6 +386,8 @@ func (t *apiTable) handleBrowser(c *client, m ReconMessage) {
 // browserErr turns an API refusal into the page's protocol error.
 func browserErr(e *apiError) *ProtoError {
 	switch {
+	case e.code != "":
+		return protoErr(e.code, "%s", e.msg)
 	case strings.Contains(e.msg, "not your turn"):
 		return protoErr(CodeNotYourTurn, "%s", e.msg)
 	case strings.Contains(e.msg, "over"), strings.Contains(e.msg, "called off"):
@@ -366,6 +402,9 @@ func browserErr(e *apiError) *ProtoError {
 
 // setMarker changes the person's note on a square and commits it.
 func (t *apiTable) setMarker(c game.Color, sq game.Square, p game.Piece) *apiError {
+	if perr := markerRefusal(p, c); perr != nil {
+		return &apiError{status: http.StatusBadRequest, msg: perr.Message, code: perr.Code}
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	all := map[string]map[string]string{}

@@ -56,6 +56,9 @@ type client struct {
 	// review is the game whose review the socket follows (watchReview),
 	// set before its pumps start.
 	review string
+	// addr is the client's address (clientAddr), which a rematch counts
+	// against as the new-game form does.
+	addr string
 	// closeFrame, when set before done closes, is the close frame
 	// writePump sends instead of 1001 going away (closeWith).
 	closeFrame atomic.Pointer[[]byte]
@@ -122,7 +125,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return // Upgrade has already replied (403 for a foreign origin)
 	}
-	c := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release}
+	c := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, addr: s.clientAddr(r)}
 	if err := s.join(id, c); err != nil {
 		release()
 		if errors.Is(err, errGameDeleted) {
@@ -430,6 +433,17 @@ func (s *Server) loadRoom(id string) (*room, error) {
 	g, human, err := buildGame(rec)
 	if err != nil {
 		return nil, err
+	}
+	if rec.ClockSince != nil {
+		// The clock was running when the last server stopped (a crash):
+		// the mover is charged the time it ran up to then (alive.go), and
+		// the record says so before the clock runs again.
+		ms := msOf(rec, g.PositionAt(g.Len()).Side())
+		*ms = max(*ms-s.crashCharge(rec.ClockSince).Milliseconds(), 0)
+		if err := s.store.SetGameClock(id, rec.WhiteMS, rec.BlackMS, nil); err != nil {
+			s.logf("game %s: %v", id, err) // the game still opens; its next commit says it
+		}
+		rec.ClockSince = nil
 	}
 	return &room{srv: s, id: id, rec: *rec, g: g, human: human, clients: map[*client]struct{}{}, watchers: map[*client]struct{}{}}, nil
 }

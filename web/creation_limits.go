@@ -10,11 +10,13 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Per-owner limits on creating games (issue 35 item 4). Every new game
-// against the engine or in Reconnaissance Chess, from the new-game form
-// (POST /games) or from rematch over the socket, passes checkCreate first;
-// before, one socket sending rematch in a loop added some 2,000 rows a
-// second.
+// Limits on creating games, per owner (issue 35 item 4) and per client
+// address (issue 41 item 3). Every new game against the engine or in
+// Reconnaissance Chess, from the new-game form (POST /games) or from
+// rematch over the socket, passes checkCreate first; before, one socket
+// sending rematch in a loop added some 2,000 rows a second, and a client
+// sending no cookie, a new owner each time, 200 a second. Games their
+// player never acted in are dropped a day later (untouched.go).
 const (
 	// DefaultMaxUnfinishedGames is Config.MaxUnfinishedGames' default: how
 	// many unfinished games (against the engine and in Reconnaissance Chess
@@ -26,6 +28,13 @@ const (
 	// once. Far above any person starting games by hand.
 	DefaultCreateRate  = 1
 	DefaultCreateBurst = 10
+	// DefaultCreateAddrRate and DefaultCreateAddrBurst are
+	// Config.CreateAddrRate's and CreateAddrBurst's defaults: one new game
+	// a second on average from one address, thirty at once, so that a
+	// few people behind one address start games as they like while a
+	// client that sends no cookie is held to about the rate of one.
+	DefaultCreateAddrRate  = 1
+	DefaultCreateAddrBurst = 30
 
 	// CodeTooManyGames and CodeCreateRateLimited are the error codes of a
 	// refused rematch over the socket (PROTOCOL.md); the form gets 429
@@ -42,8 +51,8 @@ func tooManyGamesText(n int) string {
 	return fmt.Sprintf("You have %d unfinished games; finish or delete some (Resign or Delete in the list of unfinished games on the home page) before starting another.", n)
 }
 
-// createLimits holds one rate limiter per owner that created a game
-// recently.
+// createLimits holds one rate limiter per owner and one per client
+// address that created a game recently (keys "owner ..." and "addr ...").
 type createLimits struct {
 	mu    sync.Mutex
 	by    map[string]*createLimiter
@@ -72,12 +81,13 @@ func (s *Server) maxUnfinishedGames() int {
 	return DefaultMaxUnfinishedGames
 }
 
-// checkCreate decides whether owner may create one more game now. The
-// unfinished count is checked first, so a refusal for it uses up no
-// token of the rate. The limit on unfinished games is exact but for
-// creations racing each other (at most the burst more). err is a database
-// error reading the count.
-func (s *Server) checkCreate(owner string, now time.Time) (*createRefusal, error) {
+// checkCreate decides whether owner, from client address addr, may
+// create one more game now. The unfinished count is checked first, so a
+// refusal for it uses up no token of the rates; a refusal by the
+// address's rate gives back the owner's token. The limit on unfinished
+// games is exact but for creations racing each other (at most the burst
+// more). err is a database error reading the count.
+func (s *Server) checkCreate(owner, addr string, now time.Time) (*createRefusal, error) {
 	if max := s.maxUnfinishedGames(); max > 0 {
 		_, n, err := s.store.UnfinishedGames(owner, 0)
 		if err != nil {
@@ -91,17 +101,6 @@ func (s *Server) checkCreate(owner string, now time.Time) (*createRefusal, error
 			return &createRefusal{code: CodeTooManyGames, text: tooManyGamesText(int(n + nr))}, nil
 		}
 	}
-	if s.cfg.CreateRate < 0 {
-		return nil, nil
-	}
-	r := s.cfg.CreateRate
-	if r == 0 {
-		r = DefaultCreateRate
-	}
-	b := s.cfg.CreateBurst
-	if b <= 0 {
-		b = DefaultCreateBurst
-	}
 	cl := &s.creates
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
@@ -109,7 +108,8 @@ func (s *Server) checkCreate(owner string, now time.Time) (*createRefusal, error
 		cl.by = map[string]*createLimiter{}
 	}
 	if now.Sub(cl.sweep) > createLimiterIdle {
-		// Forget owners idle long enough for their bucket to be full.
+		// Forget owners and addresses idle long enough for their bucket
+		// to be full.
 		for k, l := range cl.by {
 			if now.Sub(l.used) > createLimiterIdle {
 				delete(cl.by, k)
@@ -117,10 +117,37 @@ func (s *Server) checkCreate(owner string, now time.Time) (*createRefusal, error
 		}
 		cl.sweep = now
 	}
-	l := cl.by[owner]
+	ownerRes, d := cl.reserveLocked("owner "+owner, s.cfg.CreateRate, DefaultCreateRate, s.cfg.CreateBurst, DefaultCreateBurst, now)
+	if d > 0 {
+		return &createRefusal{code: CodeCreateRateLimited, text: createRateText, retryAfter: d}, nil
+	}
+	if _, d := cl.reserveLocked("addr "+addr, s.cfg.CreateAddrRate, DefaultCreateAddrRate, s.cfg.CreateAddrBurst, DefaultCreateAddrBurst, now); d > 0 {
+		if ownerRes != nil {
+			ownerRes.CancelAt(now)
+		}
+		return &createRefusal{code: CodeCreateRateLimited, text: createRateText, retryAfter: d}, nil
+	}
+	return nil, nil
+}
+
+// reserveLocked takes one token of key's limiter, made with rate r and
+// burst b (zero: the defaults given; a negative rate: no limit, and a nil
+// reservation). It returns the reservation and, when there was no token,
+// zero reservation and how long to wait (at least a second).
+func (cl *createLimits) reserveLocked(key string, r, defRate float64, b, defBurst int, now time.Time) (*rate.Reservation, time.Duration) {
+	if r < 0 {
+		return nil, 0
+	}
+	if r == 0 {
+		r = defRate
+	}
+	if b <= 0 {
+		b = defBurst
+	}
+	l := cl.by[key]
 	if l == nil {
 		l = &createLimiter{lim: rate.NewLimiter(rate.Limit(r), b)}
-		cl.by[owner] = l
+		cl.by[key] = l
 	}
 	l.used = now
 	rv := l.lim.ReserveN(now, 1)
@@ -129,16 +156,16 @@ func (s *Server) checkCreate(owner string, now time.Time) (*createRefusal, error
 		if !rv.OK() || d < time.Second {
 			d = time.Second
 		}
-		return &createRefusal{code: CodeCreateRateLimited, text: createRateText, retryAfter: d}, nil
+		return nil, d
 	}
-	return nil, nil
+	return rv, 0
 }
 
 // createAllowed runs checkCreate for a form post. On a refusal it answers
 // 429 with the home page saying what to do (and Retry-After for the
 // rate), on a database error 503, and returns false.
-func (s *Server) createAllowed(w http.ResponseWriter, owner string) bool {
-	ref, err := s.checkCreate(owner, time.Now())
+func (s *Server) createAllowed(w http.ResponseWriter, r *http.Request, owner string) bool {
+	ref, err := s.checkCreate(owner, s.clientAddr(r), time.Now())
 	if err != nil {
 		s.saveFailed(w, owner, err)
 		return false
@@ -164,7 +191,7 @@ func (s *Server) createAllowed(w http.ResponseWriter, owner string) bool {
 // rematchAllowed runs checkCreate for a rematch over the socket, sending
 // c the refusal as an error; false when refused.
 func (s *Server) rematchAllowed(c *client, owner string) bool {
-	ref, err := s.checkCreate(owner, time.Now())
+	ref, err := s.checkCreate(owner, c.addr, time.Now())
 	if err != nil {
 		s.logf("rematch: %v", err)
 		c.trySend(encodeError(protoErr(CodeServer, "%s", rematchUnsavedText)))

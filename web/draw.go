@@ -226,7 +226,7 @@ func (r *room) answerDrawLocked(from *client, v drawVerdict, now time.Time) {
 	r.chargeLocked(&rec, now)
 	o := game.Outcome{Result: game.Draw, Termination: game.DrawAgreed}
 	finish(&rec, r.g, o, now)
-	if err := r.commitLocked(&rec); err != nil {
+	if err := r.commitLocked(&rec, now); err != nil {
 		// Nothing changed; the person may offer again at once.
 		r.drawOffered = false
 		r.sendLocked(from, encodeError(protoErr(CodeServer, "%s", drawUnsavedText)))

@@ -117,6 +117,13 @@ type envOpts struct {
 	maxUnfinishedGames                      int
 	createRate                              float64
 	createBurst                             int
+	createAddrRate                          float64
+	createAddrBurst                         int
+	// untouchedAfter is Config.UntouchedAfter (default: no sweep; tests
+	// call dropUntouched themselves).
+	untouchedAfter time.Duration
+	// aliveEvery is Config.aliveEvery (default: the server's).
+	aliveEvery time.Duration
 	// experience turns the engine's experience on. analysis turns the
 	// reviews of finished games on (off by default, so that other tests'
 	// searchers serve their games alone); analysisNodes is then
@@ -171,7 +178,9 @@ func testConfig(st *store.Store, o envOpts) Config {
 		TrustProxy: o.trustProxy, PublicOrigin: o.publicOrigin,
 		SaveRetryFirst: o.saveRetryFirst, SaveRetryMax: o.saveRetryMax,
 		MaxUnfinishedGames: o.maxUnfinishedGames, CreateRate: o.createRate, CreateBurst: o.createBurst,
-		AnalysisNodes: -1,
+		CreateAddrRate: o.createAddrRate, CreateAddrBurst: o.createAddrBurst,
+		UntouchedAfter: -1,
+		AnalysisNodes:  -1,
 	}
 	if o.analysis {
 		cfg.AnalysisNodes = o.analysisNodes
@@ -186,6 +195,15 @@ func testConfig(st *store.Store, o envOpts) Config {
 		// Tests create games at machine speed; TestCreationLimits sets
 		// its own rate.
 		cfg.CreateRate = -1
+	}
+	cfg.aliveEvery = o.aliveEvery
+	if o.untouchedAfter != 0 {
+		cfg.UntouchedAfter = o.untouchedAfter
+	}
+	if o.createAddrRate == 0 {
+		// Likewise, all from one address; TestCreationLimitPerAddress
+		// sets its own.
+		cfg.CreateAddrRate = -1
 	}
 	if o.messageRate == 0 {
 		// Tests play whole games at machine speed, far over what a person

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -147,6 +148,20 @@ func NewHTTPServer(h http.Handler) *http.Server {
 		IdleTimeout:       DefaultIdleTimeout,
 		MaxHeaderBytes:    64 << 10,
 	}
+}
+
+// formTooLargeText answers a form post whose body is over its cap.
+const formTooLargeText = "The form is too large; nothing was done."
+
+// formParseRefusal is the status and words that answer a form post that could
+// not be parsed: 413 when its body went over the cap (the cut-off form
+// must not be read as an empty one), else 400.
+func formParseRefusal(err error) (int, string) {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return http.StatusRequestEntityTooLarge, formTooLargeText
+	}
+	return http.StatusBadRequest, "The form could not be read; nothing was done."
 }
 
 // limitBody caps every request body at the most its route could need, so

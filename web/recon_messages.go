@@ -146,6 +146,18 @@ func DecodeReconMessage(data []byte) (ReconMessage, *ProtoError) {
 	return m, nil
 }
 
+// markerRefusal refuses a note (marker) of the person playing seat that
+// names one of their own pieces: a note is a guess about where an
+// opponent's piece is (the page cycles through the opponent's pieces
+// only), and the person's own pieces are shown as they are. nil when p is
+// the opponent's, or none (a note cleared).
+func markerRefusal(p game.Piece, seat game.Color) *ProtoError {
+	if p == game.NoPiece || p.Color() != seat {
+		return nil
+	}
+	return protoErr(CodeBadField, "a note marks an opponent's piece; %s is one of your own", pieceCode(p))
+}
+
 // pieceFromCode reads a piece code of the board's images ("wK", "bN").
 func pieceFromCode(s string) (game.Piece, bool) {
 	if len(s) != 2 || (s[0] != 'w' && s[0] != 'b') {

@@ -82,7 +82,39 @@ func (s *Server) loadReconRoom(rec *store.ReconGame) (*reconRoom, error) {
 	if err := json.Unmarshal([]byte(rec.Markers), &r.markers); err != nil {
 		r.markers = map[string]string{}
 	}
+	r.resumeClock(time.Now())
 	return r, nil
+}
+
+// resumeClock runs as the room opens: the mover's clock, which Restore
+// started from the record, is charged the time it ran before a crash
+// (crashCharge), and the record says it runs from now. Its flag, if it
+// fell, falls as the first tab joins (syncClockLocked).
+func (r *reconRoom) resumeClock(now time.Time) {
+	if r.g.Config().Clock <= 0 || r.g.IsOver() {
+		return
+	}
+	r.g.Charge(r.srv.crashCharge(r.rec.ClockSince))
+	w, b := r.clockRecord()
+	since := &now
+	if err := r.srv.store.SetGameClock(r.id, w, b, since); err != nil {
+		// At worst a crash before the next commit gives the mover back
+		// its time since now.
+		r.srv.logf("game %s: %v", r.id, err)
+		return
+	}
+	r.rec.WhiteMS, r.rec.BlackMS, r.rec.ClockSince = w, b, since
+}
+
+// clockRecord is each side's time as the record keeps it: the mover's
+// with its running turn's time so far charged, so that a restart (which
+// starts the turn's clock afresh) charges it.
+func (r *reconRoom) clockRecord() (whiteMS, blackMS int64) {
+	clocks := r.g.Clocks()
+	if r.g.Config().Clock > 0 && !r.g.IsOver() {
+		clocks[r.g.Turn()] = r.g.SecondsLeft(r.g.Turn())
+	}
+	return clocks[game.White].Milliseconds(), clocks[game.Black].Milliseconds()
 }
 
 func closeBot(p recon.Player) {
@@ -102,13 +134,12 @@ func (r *reconRoom) seq() int { return seqFor(r.g, r.human) }
 func (r *reconRoom) commitLocked(now time.Time) error {
 	rec := r.rec
 	rec.History = string(recon.MarshalHistory(r.g.History()))
-	clocks := r.g.Clocks()
-	if r.g.Config().Clock > 0 && !r.g.IsOver() {
-		// The mover's time so far this turn, so that a restart (which
-		// starts the turn's clock afresh) charges it.
-		clocks[r.g.Turn()] = r.g.SecondsLeft(r.g.Turn())
-	}
-	rec.WhiteMS, rec.BlackMS = clocks[game.White].Milliseconds(), clocks[game.Black].Milliseconds()
+	rec.WhiteMS, rec.BlackMS = r.clockRecord()
+	// The mover's clock runs on from now while a tab has the game open
+	// (shutdownLocked commits with none left). A commit made while it
+	// stands still for a pending save is that save's, after which it runs
+	// again at once (retryPending).
+	rec.ClockSince = clockSince(r.g.Config().Clock > 0 && !r.g.IsOver() && len(r.clients) > 0, now)
 	markers, _ := json.Marshal(r.markers)
 	rec.Markers = string(markers)
 	if o := r.g.Outcome(); o.Over() && rec.Status != store.StatusOver {
@@ -331,6 +362,9 @@ func (r *reconRoom) resignLocked(now time.Time) *ProtoError {
 const maxMarkers = 64
 
 func (r *reconRoom) markerLocked(s game.Square, p game.Piece, now time.Time) *ProtoError {
+	if perr := markerRefusal(p, r.human); perr != nil {
+		return perr
+	}
 	name := s.String()
 	before, had := r.markers[name]
 	if p == game.NoPiece {

@@ -113,6 +113,36 @@ func (r *room) clockShouldRunLocked() bool {
 	return r.rec.Timed() && !r.over() && r.g.Len() >= 2 && len(r.clients) > 0
 }
 
+// clockRunsWith says whether the clock will run once rec is the room's
+// record (clockShouldRunLocked of it, with no save pending).
+func (r *room) clockRunsWith(rec *store.Game) bool {
+	return rec.Timed() && rec.Status != store.StatusOver && len(rec.MoveList()) >= 2 && len(r.clients) > 0 && r.retry == nil
+}
+
+// recordClockLocked makes the record say what the clock does when it
+// started or stopped without a commit (a tab opened the game): running
+// from runStart, or stopped. After a commit it already does.
+func (r *room) recordClockLocked() {
+	var want *time.Time
+	if !r.runStart.IsZero() {
+		want = &r.runStart
+	}
+	if (want == nil) == (r.rec.ClockSince == nil) && (want == nil || want.Equal(*r.rec.ClockSince)) {
+		return
+	}
+	if err := r.srv.store.SetGameClock(r.id, r.rec.WhiteMS, r.rec.BlackMS, want); err != nil {
+		// At worst a crash before the next commit gives the mover back
+		// the time since the clock started.
+		r.srv.logf("game %s: %v", r.id, err)
+		return
+	}
+	if want != nil {
+		t := *want
+		want = &t
+	}
+	r.rec.ClockSince = want
+}
+
 // remainingLocked returns colour c's remaining time in ms at now.
 func (r *room) remainingLocked(c game.Color, now time.Time) int64 {
 	ms := *msOf(&r.rec, c)
@@ -161,11 +191,13 @@ func (r *room) syncClockLocked(now time.Time) {
 	}
 	if !r.clockShouldRunLocked() {
 		r.runStart = time.Time{}
+		r.recordClockLocked()
 		return
 	}
 	if r.runStart.IsZero() {
 		r.runStart = now
 	}
+	r.recordClockLocked()
 	rem := r.remainingLocked(r.pos().Side(), now)
 	if rem < 0 {
 		rem = 0
@@ -187,8 +219,12 @@ func finish(rec *store.Game, g *game.Game, o game.Outcome, now time.Time) {
 
 // commitLocked saves rec and makes it the room's record. A game that
 // this commit ends is handed to the learner (experience.go), which
-// learns from it later, off the lock.
-func (r *room) commitLocked(rec *store.Game) error {
+// learns from it later, off the lock. Every caller charges the clock up to
+// now and restarts it from now (syncClockLocked), so the record says the
+// mover's clock runs from now when it will run after the commit
+// (ClockSince, for a restart after a crash: alive.go).
+func (r *room) commitLocked(rec *store.Game, now time.Time) error {
+	rec.ClockSince = clockSince(r.clockRunsWith(rec), now)
 	if err := r.srv.store.SaveGame(rec); err != nil {
 		r.srv.logf("game %s: commit: %v", r.id, err)
 		return err
@@ -222,7 +258,7 @@ func (r *room) flagCommitLocked(rec *store.Game, now time.Time) error {
 		o.Result = game.Draw
 	}
 	finish(rec, r.g, o, now)
-	if err := r.commitLocked(rec); err != nil {
+	if err := r.commitLocked(rec, now); err != nil {
 		return err
 	}
 	r.g.SetOutcome(o)
@@ -285,7 +321,7 @@ func (r *room) playLocked(m game.Move, notes []store.ExperienceNote, now time.Ti
 	if o.Over() {
 		finish(&rec, r.g, o, now)
 	}
-	if err := r.commitLocked(&rec); err != nil {
+	if err := r.commitLocked(&rec, now); err != nil {
 		r.g.Undo()
 		return protoErr(CodeServer, "%s", moveUnsavedText)
 	}
@@ -479,7 +515,7 @@ func (r *room) resignLocked(now time.Time) *ProtoError {
 	r.chargeLocked(&rec, now)
 	o := game.Outcome{Result: game.WinFor(r.human.Other()), Termination: game.Resignation}
 	finish(&rec, r.g, o, now)
-	if err := r.commitLocked(&rec); err != nil {
+	if err := r.commitLocked(&rec, now); err != nil {
 		return protoErr(CodeServer, "%s", resignUnsavedText)
 	}
 	r.g.SetOutcome(o)
@@ -512,7 +548,7 @@ func (r *room) takebackLocked(now time.Time) *ProtoError {
 	moves := r.rec.MoveList()
 	rec.SetMoveList(moves[:len(moves)-n])
 	rec.KeepNotesBefore(len(moves) - n)
-	if err := r.commitLocked(&rec); err != nil {
+	if err := r.commitLocked(&rec, now); err != nil {
 		return protoErr(CodeServer, "%s", takebackUnsavedText)
 	}
 	for i := 0; i < n; i++ {
@@ -548,8 +584,8 @@ func (r *room) rematchLocked(c *client) {
 func (r *room) shutdownLocked(now time.Time) {
 	if !r.runStart.IsZero() {
 		rec := r.rec
-		r.chargeLocked(&rec, now) // up to pausedAt, if a save was pending
-		_ = r.commitLocked(&rec)  // logged; at worst the time since the last move is not charged
+		r.chargeLocked(&rec, now)     // up to pausedAt, if a save was pending
+		_ = r.commitLocked(&rec, now) // logged; at worst the time since the last move is not charged
 	}
 	// A pending engine move is dropped: the engine searches again when
 	// the game is next opened.

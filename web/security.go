@@ -2,7 +2,9 @@ package web
 
 import (
 	"fmt"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strings"
@@ -40,6 +42,29 @@ func (s *Server) isHTTPS(r *http.Request) bool {
 	}
 	first, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
 	return strings.EqualFold(strings.TrimSpace(first), "https")
+}
+
+// clientAddr is the caller's IP address, which the per-address limits
+// (failed logins, registrations, new games) count by: the connection's,
+// or behind a proxy we trust (Config.TrustProxy) the address that proxy
+// saw, the last one in X-Forwarded-For (a client may write the others).
+// Behind a proxy every connection comes from the proxy, so without the
+// header one client's failures would count against everyone.
+func (s *Server) clientAddr(r *http.Request) string {
+	if s.cfg.TrustProxy {
+		fwd := r.Header.Values("X-Forwarded-For")
+		if len(fwd) > 0 {
+			hops := strings.Split(fwd[len(fwd)-1], ",")
+			if ip, err := netip.ParseAddr(strings.TrimSpace(hops[len(hops)-1])); err == nil {
+				return ip.Unmap().String()
+			}
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // origin returns the scheme and host the browser sees: the configured

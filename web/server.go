@@ -121,10 +121,25 @@ type Config struct {
 	MaxUnfinishedGames int
 	CreateRate         float64
 	CreateBurst        int
-	// TrustProxy trusts X-Forwarded-Proto from a TLS-terminating proxy in
-	// front: "https" there makes the session cookie Secure, sends HSTS and
-	// makes WebSocket URLs wss://. Leave it off when clients connect
-	// directly, or any client could claim HTTPS.
+	// CreateAddrRate and CreateAddrBurst limit how fast one client
+	// address creates games, all its owners together (default
+	// DefaultCreateAddrRate, 1 a second, and DefaultCreateAddrBurst, 30;
+	// a negative rate: no limit): a client that sends no cookie is a new
+	// owner on every request. The address is clientAddr's (behind
+	// TrustProxy, the proxy's X-Forwarded-For).
+	CreateAddrRate  float64
+	CreateAddrBurst int
+	// UntouchedAfter is how long a game against the engine or in
+	// Reconnaissance Chess in which its player never acted is kept: after
+	// it, an hourly sweep deletes it (untouched.go; default
+	// DefaultUntouchedAfter, a day; negative: never).
+	UntouchedAfter time.Duration
+	// TrustProxy trusts X-Forwarded-Proto and X-Forwarded-For from a
+	// TLS-terminating proxy in front: "https" there makes the session
+	// cookie Secure, sends HSTS and makes WebSocket URLs wss://, and the
+	// per-address limits count the address the proxy appended
+	// (clientAddr). Leave it off when clients connect directly, or any
+	// client could claim HTTPS and any address.
 	TrustProxy bool
 	// Experience lets the engine learn from finished games
 	// (docs/experience.md): each game against the engine is learnt from
@@ -150,6 +165,9 @@ type Config struct {
 	// gives each bot's step one core, bot_think.go); tests substitute
 	// their own.
 	newBot func(spec string, seed uint64) (recon.Player, error)
+	// aliveEvery is how often the server records that it is alive
+	// (alive.go; default aliveEvery); tests shorten it.
+	aliveEvery time.Duration
 }
 
 // Server is the web app. Create it with New; it is an http.Handler.
@@ -177,6 +195,10 @@ type Server struct {
 	publicOrigin *url.URL
 	// learn learns from finished games; nil with Config.Experience off.
 	learn *learner
+	// lastAlive is when the previous server on this database was last
+	// alive, read at start (zero when unknown): the clocks a crash left
+	// running are charged up to it (alive.go).
+	lastAlive time.Time
 }
 
 // New builds a Server. It fails when the templates are missing or broken.
@@ -241,6 +263,9 @@ func New(cfg Config) (*Server, error) {
 		clock, inc = 900*time.Second, 5*time.Second
 	}
 	s.api = newAPIState(clock, inc)
+	if t, ok := cfg.Store.LastAlive(); ok {
+		s.lastAlive = t
+	}
 	if err := s.ensureBuiltinUsers(); err != nil {
 		return nil, err
 	}
@@ -266,6 +291,18 @@ func New(cfg Config) (*Server, error) {
 		s.cancel() // the review workers stop
 		s.closeTablebase()
 		return nil, err
+	}
+	s.conns.Add(1)
+	go func() {
+		defer s.conns.Done()
+		s.runAliveMarker()
+	}()
+	if cfg.UntouchedAfter >= 0 {
+		s.conns.Add(1) // Close waits for the sweep in progress
+		go func() {
+			defer s.conns.Done()
+			s.runUntouchedSweeper()
+		}()
 	}
 	if every := cfg.MatchEvery; every >= 0 {
 		if every == 0 {
@@ -728,8 +765,20 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, err)
 		return
 	}
-	if err := r.ParseForm(); err == nil && r.PostForm.Get("variant") == VariantRecon {
-		if !s.createAllowed(w, owner) {
+	if err := r.ParseForm(); err != nil {
+		// Parsed once here: parsing again would read the cut-off body of a
+		// form over the cap as an empty form and name its first field.
+		status, msg := formParseRefusal(err)
+		d, herr := s.homeData(owner, msg)
+		if herr != nil {
+			s.serverError(w, herr)
+			return
+		}
+		s.render(w, status, pageHome, d)
+		return
+	}
+	if r.PostForm.Get("variant") == VariantRecon {
+		if !s.createAllowed(w, r, owner) {
 			return
 		}
 		rec, err := s.createRecon(r, owner)
@@ -764,7 +813,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.render(w, http.StatusBadRequest, pageHome, d)
 		return
 	}
-	if !s.createAllowed(w, owner) {
+	if !s.createAllowed(w, r, owner) {
 		return
 	}
 	rec := &store.Game{

@@ -23,8 +23,23 @@ func newCookieStore(secret []byte) *sessions.CookieStore {
 	cs.Options.Path = "/"
 	cs.Options.HttpOnly = true
 	cs.Options.SameSite = http.SameSiteLaxMode
+	// gorilla/sessions defaults to Secure; saveSession decides per
+	// request, and nothing may inherit the default.
+	cs.Options.Secure = false
 	cs.MaxAge(365 * 24 * 3600)
 	return cs
+}
+
+// saveSession writes sess as the response's session cookie. It is the
+// only way a session is saved, so every response has one cookie policy:
+// Secure exactly when the browser reached us over HTTPS (isHTTPS), so that
+// a cookie set over plain HTTP is kept by the browser and one set over
+// HTTPS never travels in clear.
+func (s *Server) saveSession(w http.ResponseWriter, r *http.Request, sess *sessions.Session) error {
+	opts := *s.cookies.Options
+	opts.Secure = s.isHTTPS(r)
+	sess.Options = &opts
+	return s.cookies.Save(r, w, sess)
 }
 
 // newOwnerKey returns a random 128-bit owner key in hex.
@@ -69,13 +84,10 @@ func (s *Server) ensureOwner(w http.ResponseWriter, r *http.Request) (string, er
 	}
 	// A fresh session, never the decoded (possibly forged) one.
 	sess := sessions.NewSession(s.cookies, SessionCookie)
-	opts := *s.cookies.Options
-	opts.Secure = s.isHTTPS(r)
-	sess.Options = &opts
 	sess.IsNew = true
 	owner := newOwnerKey()
 	sess.Values[ownerKey] = owner
-	if err := s.cookies.Save(r, w, sess); err != nil {
+	if err := s.saveSession(w, r, sess); err != nil {
 		return "", err
 	}
 	return owner, nil

@@ -174,7 +174,7 @@ func (r *room) pauseLocked(now time.Time) {
 	if !r.runStart.IsZero() {
 		rec := r.rec
 		r.chargeLocked(&rec, now)
-		_ = r.commitLocked(&rec) // logged
+		_ = r.commitLocked(&rec, now) // logged
 	}
 	r.cancelJobsLocked()
 	r.runStart = time.Time{}

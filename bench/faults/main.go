@@ -93,7 +93,8 @@ func run(bin string, dur time.Duration, players int) error {
 		return err
 	}
 	db := filepath.Join(disk, "kw.db")
-	srv, err := e2e.StartServer(bin, db, addr, filepath.Join(dir, "server.log"), "--max-conns-per-addr", "0")
+	// Every player shares the loopback address: no per-address caps.
+	srv, err := e2e.StartServer(bin, db, addr, filepath.Join(dir, "server.log"), "--max-conns-per-addr", "0", "--new-games-per-addr", "0")
 	if err != nil {
 		return err
 	}

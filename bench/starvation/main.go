@@ -115,12 +115,17 @@ func run(bin string, samples, owners, games int) error {
 	return err
 }
 
-// maxConnsFlag lifts the per-address connection cap, for a binary that
-// has one (older builds have neither the cap nor the flag).
+// maxConnsFlag lifts the per-address caps on connections and on new
+// games, for a binary that has them (older builds have neither the caps
+// nor the flags): every visitor here shares the loopback address.
 func maxConnsFlag(bin string) []string {
 	out, _ := execOutput(bin, "serve", "-h")
+	var flags []string
 	if strings.Contains(out, "max-conns-per-addr") {
-		return []string{"--max-conns-per-addr", "0"}
+		flags = append(flags, "--max-conns-per-addr", "0")
 	}
-	return nil
+	if strings.Contains(out, "new-games-per-addr") {
+		flags = append(flags, "--new-games-per-addr", "0")
+	}
+	return flags
 }

@@ -1,0 +1,68 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+)
+
+// A server marks, every second or so, that it is running on this
+// database; the mark is the modification time of a small file beside it
+// ("<database>-alive"), not a row, so that keeping it up never queues
+// behind a commit, holds the one writer, or syncs the disk. After a kill -9
+// the next server reads when the last one was last alive: the clocks that
+// were running then are charged up to that moment (the thinking before the
+// crash), and not for the time the server was down.
+
+// MarkAlive records that a server on this database is running at t.
+func (s *Store) MarkAlive(t time.Time) error {
+	err := os.Chtimes(s.alivePath, t, t)
+	if errors.Is(err, fs.ErrNotExist) {
+		var f *os.File
+		if f, err = os.OpenFile(s.alivePath, os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			f.Close()
+			err = os.Chtimes(s.alivePath, t, t)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("store: mark alive: %w", err)
+	}
+	return nil
+}
+
+// LastAlive returns when a server on this database was last marked alive,
+// and false when none ever was (or the mark cannot be read).
+func (s *Store) LastAlive() (time.Time, bool) {
+	fi, err := os.Stat(s.alivePath)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return fi.ModTime(), true
+}
+
+// SetGameClock writes the clocks of game id, chess or Reconnaissance
+// Chess (by its ID's prefix): each side's time and when the mover's
+// started running from it (nil: stopped). It is what a room writes when
+// a clock starts without a commit (a tab opens the game).
+func (s *Store) SetGameClock(id string, whiteMS, blackMS int64, since *time.Time) error {
+	var model any = &Game{}
+	if len(id) >= len(ReconIDPrefix) && id[:len(ReconIDPrefix)] == ReconIDPrefix {
+		model = &ReconGame{}
+	}
+	var at any // NULL
+	if since != nil {
+		at = *since
+	}
+	// UpdateColumns: the game's updated_at (its last activity) stays.
+	res := s.db.Model(model).Where("id = ?", id).
+		UpdateColumns(map[string]any{"white_ms": whiteMS, "black_ms": blackMS, "clock_since": at})
+	if res.Error != nil {
+		return fmt.Errorf("store: save the clock of game %s: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: save the clock of game %s: %w", id, ErrNotFound)
+	}
+	return nil
+}

@@ -1,0 +1,66 @@
+package store
+
+import (
+	"fmt"
+	"time"
+)
+
+// Untouched games: games against the engine and in Reconnaissance Chess
+// still being played in which their player has never acted. A visitor
+// that starts games and never comes back leaves only these, so they are
+// the ones a server drops (web/untouched.go). "Never acted" is decided in
+// SQL, so that listing and dropping them reads no game into Go:
+//
+//   - a game against the engine with no move, or with one move that the
+//     engine made because it moves first (the person plays Black from the
+//     start position, or White from one with Black to move);
+//   - a Reconnaissance Chess game whose record has no sense of the
+//     person's colour (an empty record, or the bot's first turn only).
+const (
+	untouchedChessSQL = `status = 'playing' AND created_at < ? AND (moves = '' OR (instr(moves, ' ') = 0 AND ` +
+		`human <> CASE substr(start_fen, instr(start_fen, ' ') + 1, 1) WHEN 'b' THEN 'black' ELSE 'white' END))`
+	untouchedReconSQL = `status = 'playing' AND created_at < ? AND (history = '' OR (json_valid(history) AND ` +
+		`json_array_length(history, CASE human WHEN 'white' THEN '$.senses."true"' ELSE '$.senses."false"' END) = 0))`
+)
+
+// UntouchedGames returns up to limit IDs of untouched games created before
+// before, in ID order after the ID after ("" for the first page): those
+// against the engine first, then those in Reconnaissance Chess (their IDs
+// start with "r_", after "g_").
+func (s *Store) UntouchedGames(before time.Time, after string, limit int) ([]string, error) {
+	ids := []string{}
+	if err := s.rd.Model(&Game{}).Where(untouchedChessSQL, before).Where("id > ?", after).
+		Order("id").Limit(limit).Pluck("id", &ids).Error; err != nil {
+		return nil, fmt.Errorf("store: untouched games: %w", err)
+	}
+	if len(ids) == limit {
+		return ids, nil
+	}
+	var recon []string
+	if err := s.rd.Model(&ReconGame{}).Where(untouchedReconSQL, before).Where("id > ?", after).
+		Order("id").Limit(limit-len(ids)).Pluck("id", &recon).Error; err != nil {
+		return nil, fmt.Errorf("store: untouched recon games: %w", err)
+	}
+	return append(ids, recon...), nil
+}
+
+// DropUntouchedGames deletes the rows of the games ids (of either kind)
+// that are still untouched and were created before before, and returns
+// how many it deleted. Nothing else refers to an unfinished game's row.
+func (s *Store) DropUntouchedGames(ids []string, before time.Time) (int64, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	var n int64
+	for _, t := range []struct {
+		model any
+		where string
+	}{{&Game{}, untouchedChessSQL}, {&ReconGame{}, untouchedReconSQL}} {
+		res := s.db.Where(t.where, before).Where("id IN ?", ids).Delete(t.model)
+		if res.Error != nil {
+			return n, fmt.Errorf("store: drop untouched games: %w", res.Error)
+		}
+		n += res.RowsAffected
+	}
+	return n, nil
+}

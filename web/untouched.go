@@ -1,0 +1,97 @@
+package web
+
+import (
+	"time"
+)
+
+// Games a visitor started and never played are dropped (issue 41 item 3).
+// A client may start games without keeping a cookie, each time as a new
+// owner; the per-address limit (creation_limits.go) bounds how fast, and
+// this bounds how long such games stay: a game against the engine or in
+// Reconnaissance Chess in which its player never acted (no move, no sense;
+// the engine's or the bot's first turn does not count, store/untouched.go)
+// is deleted, row and all, UntouchedAfter after it was created. A person
+// who starts a game and plays a move keeps it as long as they like; one
+// who never does loses nothing that a new game would not give back.
+const (
+	// DefaultUntouchedAfter is Config.UntouchedAfter's default.
+	DefaultUntouchedAfter = 24 * time.Hour
+	// untouchedSweepEvery is how often the sweep runs (and once at start).
+	untouchedSweepEvery = time.Hour
+	// untouchedBatch is how many games one statement deletes.
+	untouchedBatch = 100
+)
+
+func (s *Server) untouchedAfter() time.Duration {
+	if s.cfg.UntouchedAfter == 0 {
+		return DefaultUntouchedAfter
+	}
+	return s.cfg.UntouchedAfter
+}
+
+// testHookSwept, when set (by tests), runs after each sweep with the
+// number of games it dropped.
+var testHookSwept func(n int64)
+
+// runUntouchedSweeper drops untouched games at start and every
+// untouchedSweepEvery until the server closes.
+func (s *Server) runUntouchedSweeper() {
+	tick := time.NewTicker(untouchedSweepEvery)
+	defer tick.Stop()
+	for {
+		now := time.Now()
+		n, err := s.dropUntouched(now.Add(-s.untouchedAfter()))
+		if err != nil {
+			s.logf("untouched games: %v", err)
+		} else if n > 0 {
+			s.logf("dropped %d games their players never played, started more than %v ago", n, s.untouchedAfter())
+		}
+		if testHookSwept != nil {
+			testHookSwept(n)
+		}
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// dropUntouched deletes the untouched games created before before and
+// returns how many. A game a tab has open, or is opening or closing (its
+// gate taken), is left for the next sweep; the others' gates are held
+// while they are deleted, so that no tab opens one meanwhile.
+func (s *Server) dropUntouched(before time.Time) (int64, error) {
+	var dropped int64
+	for after := ""; s.ctx.Err() == nil; {
+		ids, err := s.store.UntouchedGames(before, after, untouchedBatch)
+		if err != nil || len(ids) == 0 {
+			return dropped, err
+		}
+		after = ids[len(ids)-1]
+		s.hub.mu.Lock()
+		if s.closed {
+			s.hub.mu.Unlock()
+			break
+		}
+		var gated []string
+		for _, id := range ids {
+			if s.hub.rooms[id] == nil && s.hub.recon[id] == nil && s.hub.busy[id] == nil {
+				s.takeGateLocked(id) // free: it does not wait
+				gated = append(gated, id)
+			}
+		}
+		s.hub.mu.Unlock()
+		n, err := s.store.DropUntouchedGames(gated, before)
+		dropped += n
+		s.hub.mu.Lock()
+		for _, id := range gated {
+			s.releaseGateLocked(id)
+		}
+		s.hub.mu.Unlock()
+		if err != nil {
+			return dropped, err
+		}
+	}
+	return dropped, nil
+}
