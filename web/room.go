@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -64,32 +63,9 @@ type job struct {
 
 // buildGame rebuilds a game from its stored record.
 func buildGame(rec *store.Game) (*game.Game, game.Color, error) {
-	p, err := game.ParseFEN(rec.StartFEN)
+	g, err := rec.Replay()
 	if err != nil {
-		return nil, 0, fmt.Errorf("game %s: start position: %w", rec.ID, err)
-	}
-	if rec.Variant == VariantChess960 {
-		p.SetChess960(true)
-	}
-	g := game.NewGameFrom(p)
-	for i, u := range rec.MoveList() {
-		pos := g.PositionAt(g.Len())
-		m, err := pos.ParseUCI(u)
-		if err == nil {
-			err = g.Play(m)
-		}
-		if err != nil {
-			return nil, 0, fmt.Errorf("game %s: move %d %q: %w", rec.ID, i+1, u, err)
-		}
-	}
-	if rec.Status == store.StatusOver {
-		t := rec.Reason.Termination
-		if t == game.NotOver {
-			// Over without a stored reason (no code writes that): decided
-			// outside the board, as before the reason was typed.
-			t = game.Adjudication
-		}
-		g.SetOutcome(game.Outcome{Result: game.Result(rec.Result), Termination: t})
+		return nil, 0, err
 	}
 	return g, rec.Human.Color, nil
 }

@@ -34,10 +34,10 @@ import (
 	"knightwatch/syzygy"
 )
 
-// Variants.
+// Variants (store's: a record says which it is).
 const (
-	VariantStandard  = "standard"
-	VariantChess960  = "chess960"
+	VariantStandard  = store.VariantStandard
+	VariantChess960  = store.VariantChess960
 	defaultPause     = 300 * time.Millisecond
 	finishedListSize = 50
 )
