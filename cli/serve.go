@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"knightwatch/enginepool"
 	"knightwatch/store"
 	"knightwatch/web"
 )
@@ -139,19 +140,25 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
+	// The composition root: the parts that are not HTTP are built here,
+	// each with its own package's defaults, and closed after the server
+	// (the deferred closes run last built, first closed).
+	pool, err := enginepool.New(enginepool.Config{SyzygyPath: *syzygyPath})
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
 	srv, err := web.New(web.Config{
 		Store:     st,
 		Templates: templates,
 		Static:    static,
 		// Unset, the secret generated on first start and kept in the
 		// database is used, so restarts keep everyone's session.
-		Secret:      []byte(os.Getenv("KNIGHTWATCH_SECRET")),
-		NewSearcher: web.NewEngineSearcher,
-		Levels:      web.EngineLevels(),
-		NoEngine:    *noEngine,
-		Logger:      logger,
-		RBCClock:    clock, RBCIncrement: increment,
-		SyzygyPath:     *syzygyPath,
+		Secret:   []byte(os.Getenv("KNIGHTWATCH_SECRET")),
+		Levels:   enginepool.Levels(),
+		NoEngine: *noEngine,
+		Logger:   logger,
+		RBCClock: clock, RBCIncrement: increment,
 		Experience:     *experience,
 		ExperienceRows: *experienceRows,
 		AnalysisNodes:  *analysisNodes,
@@ -159,7 +166,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		PublicOrigin:   *publicOrigin,
 
 		RequestReadTimeout: *readTimeout,
-	})
+	}, web.Parts{Pool: pool})
 	if err != nil {
 		return err
 	}

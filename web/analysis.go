@@ -23,7 +23,7 @@ import (
 // about 10–15 s of one core), capped at analysisTimeCap. Nodes, not time,
 // so that a review says the same on a busy machine as on an idle one.
 // Each search goes through the engine pool's background lane
-// (pool.searchIdle): it takes a searcher only when one is free and no live
+// (enginepool.Pool.SearchIdle): it takes a searcher only when one is free and no live
 // request waits, and a live request that has to queue stops one review
 // search (whose position is searched again later), so a live game's reply
 // waits only for a search to stop; reviews never use more than the pool's
@@ -91,9 +91,9 @@ func analysisSettings(nodes uint64, level int) string {
 }
 
 // startAnalysis makes the review queue, queues what the store says is
-// left to review and starts one worker per searcher. It does nothing
-// without an engine or when reviews are off.
-func (s *Server) startAnalysis(workers int) error {
+// left to review and starts one worker per regular searcher. It does
+// nothing without an engine or when reviews are off.
+func (s *Server) startAnalysis() error {
 	if s.pool == nil || s.cfg.AnalysisNodes < 0 {
 		return nil
 	}
@@ -122,7 +122,7 @@ func (s *Server) startAnalysis(workers int) error {
 		a.cond.Broadcast()
 		a.mu.Unlock()
 	})
-	for i := 0; i < workers; i++ {
+	for i := 0; i < s.pool.Searchers(); i++ {
 		s.conns.Add(1) // Close waits for the search and save in progress
 		go func() {
 			defer s.conns.Done()

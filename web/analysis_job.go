@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"knightwatch/enginepool"
 	"knightwatch/game"
 	"knightwatch/store"
 )
@@ -150,12 +151,12 @@ func (a *analyser) evaluate(ctx context.Context, j *reviewJob, ply int) (p store
 	if ply == len(j.positions)-1 && drawnByRule(j.over) {
 		return p, true
 	}
-	req := SearchRequest{Level: a.level, MoveTime: analysisTimeCap, Nodes: a.nodes, Evaluate: true}
+	req := enginepool.SearchRequest{Level: a.level, MoveTime: analysisTimeCap, Nodes: a.nodes, Evaluate: true}
 	// One pool key for every review: a searcher moving from one review to
 	// another keeps its hash table (entries of other games' positions are
 	// harmless, and the next position's are useful), clearing it only
 	// when a live game takes it.
-	res, ok := a.srv.pool.searchIdle(ctx, "review", pos, j.hist[ply], req)
+	res, ok := a.srv.pool.SearchIdle(ctx, "review", pos, j.hist[ply], req)
 	if !ok {
 		return p, false
 	}

@@ -15,11 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"knightwatch/enginepool"
 	"knightwatch/game"
 	"knightwatch/store"
 )
 
-// materialSearcher is a Searcher that looks one ply ahead at material
+// materialSearcher is a enginepool.Searcher that looks one ply ahead at material
 // (pawn 100, knight and bishop 300, rook 500, queen 900): its move is the
 // one that leaves the mover best off in material (the alphabetically
 // first in UCI among equals), its score that material from the side to
@@ -32,7 +33,7 @@ type materialSearcher struct {
 	n     int
 }
 
-func (m *materialSearcher) Search(ctx context.Context, pos *game.Position, _ []uint64, _ SearchRequest) SearchResult {
+func (m *materialSearcher) Search(ctx context.Context, pos *game.Position, _ []uint64, _ enginepool.SearchRequest) enginepool.SearchResult {
 	m.mu.Lock()
 	m.n++
 	m.mu.Unlock()
@@ -45,7 +46,7 @@ func (m *materialSearcher) Search(ctx context.Context, pos *game.Position, _ []u
 		}
 	}
 	mv, cp := onePly(pos)
-	return SearchResult{Move: mv, CP: cp, Depth: 1}
+	return enginepool.SearchResult{Move: mv, CP: cp, Depth: 1}
 }
 
 func (m *materialSearcher) NewGame() {}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"knightwatch/engine"
+	"knightwatch/enginepool"
 	"knightwatch/game"
 	"knightwatch/store"
 )
@@ -19,16 +20,16 @@ import (
 // is set, with use's record.
 type recordingSearcher struct {
 	mu   sync.Mutex
-	reqs []SearchRequest
+	reqs []enginepool.SearchRequest
 	use  *engine.MoveRecord
 }
 
-func (s *recordingSearcher) Search(_ context.Context, pos *game.Position, _ []uint64, req SearchRequest) SearchResult {
+func (s *recordingSearcher) Search(_ context.Context, pos *game.Position, _ []uint64, req enginepool.SearchRequest) enginepool.SearchResult {
 	s.mu.Lock()
 	s.reqs = append(s.reqs, req)
 	use := s.use
 	s.mu.Unlock()
-	res := SearchResult{Move: firstMove(pos)}
+	res := enginepool.SearchResult{Move: firstMove(pos)}
 	if use != nil {
 		ms := pos.LegalMoves()
 		for _, m := range ms {
@@ -45,10 +46,10 @@ func (s *recordingSearcher) Search(_ context.Context, pos *game.Position, _ []ui
 
 func (s *recordingSearcher) NewGame() {}
 
-func (s *recordingSearcher) requests() []SearchRequest {
+func (s *recordingSearcher) requests() []enginepool.SearchRequest {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]SearchRequest(nil), s.reqs...)
+	return append([]enginepool.SearchRequest(nil), s.reqs...)
 }
 
 // mateInOne: White mates with h1h8.

@@ -22,6 +22,7 @@ import (
 	"github.com/gorilla/websocket"
 	"golang.org/x/crypto/bcrypt"
 
+	"knightwatch/enginepool"
 	"knightwatch/game"
 	"knightwatch/recon"
 	"knightwatch/store"
@@ -46,10 +47,10 @@ var fallbackTemplates = fstest.MapFS{
 	"replay.html":     {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}<main data-history="{{.History}}"><p id="check">{{.Check}}</p></main>`)},
 }
 
-var testLevels = func() []LevelInfo {
-	var ls []LevelInfo
+var testLevels = func() []enginepool.LevelInfo {
+	var ls []enginepool.LevelInfo
 	for i := 1; i <= 8; i++ {
-		ls = append(ls, LevelInfo{Number: i, Name: "L" + string(rune('0'+i)), Description: "test level", MoveTime: time.Duration(i) * 100 * time.Millisecond, ApproxElo: 800 + 200*i})
+		ls = append(ls, enginepool.LevelInfo{Number: i, Name: "L" + string(rune('0'+i)), Description: "test level", MoveTime: time.Duration(i) * 100 * time.Millisecond, ApproxElo: 800 + 200*i})
 	}
 	return ls
 }()
@@ -66,7 +67,7 @@ type fakeSearcher struct {
 	count *int
 }
 
-func (f *fakeSearcher) Search(ctx context.Context, pos *game.Position, _ []uint64, _ SearchRequest) SearchResult {
+func (f *fakeSearcher) Search(ctx context.Context, pos *game.Position, _ []uint64, _ enginepool.SearchRequest) enginepool.SearchResult {
 	if f.count != nil {
 		f.mu.Lock()
 		*f.count++
@@ -75,7 +76,7 @@ func (f *fakeSearcher) Search(ctx context.Context, pos *game.Position, _ []uint6
 	if f.block {
 		<-ctx.Done()
 	}
-	return SearchResult{Move: firstMove(pos), CP: f.cp, Mate: f.mate}
+	return enginepool.SearchResult{Move: firstMove(pos), CP: f.cp, Mate: f.mate}
 }
 
 func (f *fakeSearcher) NewGame() {}
@@ -92,13 +93,14 @@ func firstMove(pos *game.Position) game.Move {
 type testEnv struct {
 	t      *testing.T
 	srv    *Server
+	parts  Parts // closed after srv
 	ts     *httptest.Server
 	store  *store.Store
 	dbPath string
 }
 
 type envOpts struct {
-	searcher Searcher
+	searcher enginepool.Searcher
 	real     bool // the real engine and its levels
 	noEngine bool
 	dbPath   string
@@ -121,8 +123,8 @@ type envOpts struct {
 	// reviews of finished games on (off by default, so that other tests'
 	// searchers serve their games alone); analysisNodes is then
 	// Config.AnalysisNodes. searchers is the pool size (default 2),
-	// quickSearchers its quick lane (Config.QuickSearchers: default 1,
-	// negative none).
+	// quickSearchers its quick lane (enginepool.Config.QuickSearchers:
+	// default 1, negative none).
 	experience     bool
 	analysis       bool
 	analysisNodes  int
@@ -142,28 +144,54 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(testConfig(st, o))
+	parts := testParts(t, st, o)
+	srv, err := New(testConfig(st, o), parts)
 	if err != nil {
+		closeParts(parts)
 		t.Fatal(err)
 	}
 	srv.api.bcryptCost = bcrypt.MinCost // the hashes are real, only faster to make and check
 	ts := httptest.NewServer(srv)
-	e := &testEnv{t: t, srv: srv, ts: ts, store: st, dbPath: o.dbPath}
+	e := &testEnv{t: t, srv: srv, parts: parts, ts: ts, store: st, dbPath: o.dbPath}
 	t.Cleanup(e.close)
 	return e
 }
 
-// testConfig is the server configuration of the tests: the fallback
-// templates, a quick searcher, no natural pause, a silent log, and o's
-// limits.
-func testConfig(st *store.Store, o envOpts) Config {
+// testParts are the parts of the tests' servers: a pool of o's searcher
+// (a quick fake by default), two of them and o's quick lane, or the real
+// engine.
+func testParts(tb testing.TB, st *store.Store, o envOpts) Parts {
+	tb.Helper()
 	if o.searcher == nil {
 		o.searcher = &fakeSearcher{}
 	}
+	pc := enginepool.Config{NewSearcher: func() enginepool.Searcher { return o.searcher }, Searchers: 2, QuickSearchers: o.quickSearchers}
+	if o.searchers > 0 {
+		pc.Searchers = o.searchers
+	}
+	if o.real {
+		pc.NewSearcher = enginepool.NewEngineSearcher
+	}
+	pool, err := enginepool.New(pc)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return Parts{Pool: pool}
+}
+
+// closeParts closes what testParts built, once the server is closed.
+func closeParts(p Parts) {
+	if p.Pool != nil {
+		p.Pool.Close()
+	}
+}
+
+// testConfig is the server configuration of the tests: the fallback
+// templates, no natural pause, a silent log, and o's limits.
+func testConfig(st *store.Store, o envOpts) Config {
 	cfg := Config{
 		Store: st, Templates: fallbackTemplates, Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
-		NewSearcher: func() Searcher { return o.searcher }, Searchers: 2, Levels: testLevels,
-		NoEngine: o.noEngine, ReplyPause: -1, Logger: log.New(io.Discard, "", 0),
+		Levels: testLevels, NoEngine: o.noEngine, ReplyPause: -1, Logger: log.New(io.Discard, "", 0),
 		RBCClock: o.rbcClock, RBCIncrement: o.rbcIncrement, MatchEvery: -1,
 		MaxSocketsPerGame: o.maxSocketsPerGame, MaxSocketsPerOwner: o.maxSocketsPerOwner,
 		RequestReadTimeout: o.requestReadTimeout, RequestWriteTimeout: o.requestWriteTimeout,
@@ -176,10 +204,6 @@ func testConfig(st *store.Store, o envOpts) Config {
 	if o.analysis {
 		cfg.AnalysisNodes = o.analysisNodes
 	}
-	if o.searchers > 0 {
-		cfg.Searchers = o.searchers
-	}
-	cfg.QuickSearchers = o.quickSearchers
 	cfg.newBot = o.newBot
 	cfg.Experience = o.experience
 	if o.createRate == 0 {
@@ -196,13 +220,14 @@ func testConfig(st *store.Store, o envOpts) Config {
 		cfg.MatchEvery = o.matchEvery
 	}
 	if o.real {
-		cfg.NewSearcher, cfg.Levels, cfg.ReplyPause = NewEngineSearcher, EngineLevels(), 0
+		cfg.Levels, cfg.ReplyPause = enginepool.Levels(), 0
 	}
 	return cfg
 }
 
 func (e *testEnv) close() {
 	e.srv.Close()
+	closeParts(e.parts)
 	e.ts.Close()
 	e.store.Close()
 }
@@ -389,7 +414,7 @@ func realHomeServer(t testing.TB) *Server {
 		t.Fatal(err)
 	}
 	srv, err := New(Config{Store: st, Templates: tmpl, Static: fstest.MapFS{}, NoEngine: true, Levels: testLevels,
-		Logger: log.New(io.Discard, "", 0), MatchEvery: -1})
+		Logger: log.New(io.Discard, "", 0), MatchEvery: -1}, Parts{})
 	if err != nil {
 		t.Fatal(err)
 	}

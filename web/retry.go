@@ -3,6 +3,7 @@ package web
 import (
 	"time"
 
+	"knightwatch/enginepool"
 	"knightwatch/game"
 	"knightwatch/store"
 )
@@ -51,7 +52,7 @@ type saveRetry struct {
 	// move is the engine's move to play; when nil, the retry ends the
 	// game on time instead.
 	move *game.Move
-	res  SearchResult
+	res  enginepool.SearchResult
 }
 
 func (s *Server) saveRetryFirst() time.Duration {
@@ -70,7 +71,7 @@ func (s *Server) saveRetryMax() time.Duration {
 
 // retryMoveLocked keeps the engine's move m, whose commit just failed, and
 // saves it later. The engine's clock stops at now.
-func (r *room) retryMoveLocked(m game.Move, res SearchResult, now time.Time) {
+func (r *room) retryMoveLocked(m game.Move, res enginepool.SearchResult, now time.Time) {
 	if r.retry != nil {
 		return
 	}

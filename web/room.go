@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"knightwatch/enginepool"
 	"knightwatch/game"
 	"knightwatch/store"
 )
@@ -303,7 +304,7 @@ func (r *room) maybeStartSearchLocked(now time.Time) {
 	ctx, cancel := context.WithCancel(r.srv.ctx)
 	j := &job{cancel: cancel}
 	r.search = j
-	req := SearchRequest{Level: r.rec.Level, MoveTime: r.srv.levelInfo(r.rec.Level).MoveTime}
+	req := enginepool.SearchRequest{Level: r.rec.Level, MoveTime: r.srv.levelInfo(r.rec.Level).MoveTime}
 	if r.rec.Timed() {
 		req.WTime = time.Duration(r.remainingLocked(game.White, now)) * time.Millisecond
 		req.BTime = time.Duration(r.remainingLocked(game.Black, now)) * time.Millisecond
@@ -314,11 +315,11 @@ func (r *room) maybeStartSearchLocked(now time.Time) {
 }
 
 // runSearch searches off the connection's goroutine (queued fairly among
-// owners' requests, pool.go), waits for the natural pause, then plays the reply if it is still wanted.
-func (r *room) runSearch(ctx context.Context, j *job, owner string, pos *game.Position, hist []uint64, req SearchRequest, ply int, started time.Time) {
+// owners' requests by the engine pool), waits for the natural pause, then plays the reply if it is still wanted.
+func (r *room) runSearch(ctx context.Context, j *job, owner string, pos *game.Position, hist []uint64, req enginepool.SearchRequest, ply int, started time.Time) {
 	defer j.cancel()
 	req.Experience = r.srv.experienceFor(pos) // before the request: a search never waits for the database
-	res, ok := r.srv.pool.search(ctx, owner, r.id, pos, hist, req)
+	res, ok := r.srv.pool.Search(ctx, owner, r.id, pos, hist, req)
 	if ok {
 		// A reply found at once still waits a moment, so the person sees
 		// their own move land first; never longer than the level's time.

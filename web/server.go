@@ -17,7 +17,6 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,11 +26,11 @@ import (
 	"github.com/gorilla/sessions"
 	"github.com/gorilla/websocket"
 
+	"knightwatch/enginepool"
 	"knightwatch/game"
 	"knightwatch/recon"
 	"knightwatch/recon/bots"
 	"knightwatch/store"
-	"knightwatch/syzygy"
 )
 
 // Variants (store's: a record says which it is).
@@ -56,17 +55,8 @@ type Config struct {
 	// Secret signs session cookies. When empty, the secret kept in the
 	// database is used (generated on first start).
 	Secret []byte
-	// NewSearcher makes one engine for the pool; Searchers is the pool
-	// size (default runtime.NumCPU()).
-	NewSearcher func() Searcher
-	Searchers   int
-	// QuickSearchers is how many more searchers the pool keeps for short
-	// live requests (a budget of at most 400 ms: levels 1 to 5, draw
-	// evaluations), so that they need not wait for long searches to end
-	// (pool.go). Default 1; negative: none.
-	QuickSearchers int
 	// Levels are the engine's difficulty levels, 1..len(Levels).
-	Levels []LevelInfo
+	Levels []enginepool.LevelInfo
 	// NoEngine stops the engine from replying: benchmarks use it to
 	// measure the server alone.
 	NoEngine bool
@@ -82,11 +72,6 @@ type Config struct {
 	// called off (default 5 s; negative: never, for tests that call
 	// matchRound themselves).
 	MatchEvery time.Duration
-	// SyzygyPath, when set, names the directories (':'-separated) of the
-	// Syzygy tablebases that the engines made by NewEngineSearcher probe,
-	// so that they play tablebase endings perfectly. New opens them and
-	// fails when they cannot be read or hold no table.
-	SyzygyPath string
 	// MaxSocketsPerGame and MaxSocketsPerOwner cap the WebSockets one
 	// owner (session) holds open to one game and in all (defaults
 	// DefaultMaxSocketsPerGame 8 and DefaultMaxSocketsPerOwner 32); an
@@ -161,7 +146,7 @@ type Server struct {
 	static   http.Handler
 	assets   *staticAssets // nil without Config.Static
 	upgrader websocket.Upgrader
-	pool     *pool
+	pool     *enginepool.Pool // Parts.Pool
 	hub      hub
 	api      *apiState
 	mux      *http.ServeMux
@@ -169,8 +154,7 @@ type Server struct {
 	cancel   context.CancelFunc
 	closed   bool // under hub.mu
 	conns    sync.WaitGroup
-	tb       *syzygy.Tablebase // Config.SyzygyPath's tables, nil without
-	analysis *analyser         // the review queue; nil without an engine or reviews
+	analysis *analyser // the review queue; nil without an engine or reviews
 	sockets  socketCounts
 	creates  createLimits
 	// publicOrigin is Config.PublicOrigin parsed (nil when unset).
@@ -179,13 +163,15 @@ type Server struct {
 	learn *learner
 }
 
-// New builds a Server. It fails when the templates are missing or broken.
-func New(cfg Config) (*Server, error) {
+// New builds a Server on the parts the caller built (Parts), which it
+// uses until Close and does not close. It fails when the templates are
+// missing or broken.
+func New(cfg Config, parts Parts) (*Server, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("web: Config.Store is required")
 	}
-	if cfg.NewSearcher == nil && !cfg.NoEngine {
-		return nil, errors.New("web: Config.NewSearcher is required unless NoEngine")
+	if parts.Pool == nil && !cfg.NoEngine {
+		return nil, errors.New("web: Parts.Pool is required unless NoEngine")
 	}
 	if len(cfg.Levels) == 0 {
 		return nil, errors.New("web: Config.Levels is empty")
@@ -209,6 +195,7 @@ func New(cfg Config) (*Server, error) {
 		cookies: newCookieStore(secret),
 		hub:     hub{rooms: map[string]*room{}, recon: map[string]*reconRoom{}, api: map[*client]struct{}{}},
 		mux:     http.NewServeMux(),
+		pool:    parts.Pool,
 	}
 	// Write buffers come from a pool: an idle tab then holds none.
 	if cfg.PublicOrigin != "" {
@@ -232,10 +219,6 @@ func New(cfg Config) (*Server, error) {
 	if err := s.loadTemplates(); err != nil { // after the static files: {{asset}} names them
 		return nil, err
 	}
-	n := cfg.Searchers
-	if n <= 0 {
-		n = runtime.NumCPU()
-	}
 	clock, inc := cfg.RBCClock, cfg.RBCIncrement
 	if clock <= 0 {
 		clock, inc = 900*time.Second, 5*time.Second
@@ -244,27 +227,14 @@ func New(cfg Config) (*Server, error) {
 	if err := s.ensureBuiltinUsers(); err != nil {
 		return nil, err
 	}
-	if cfg.NewSearcher != nil {
-		mk, err := s.withTablebase(cfg.NewSearcher)
-		if err != nil {
-			return nil, err
-		}
-		quick := cfg.QuickSearchers
-		if quick == 0 {
-			quick = poolQuickSearchers
-		}
-		s.pool = newPool(n, quick, mk)
-	}
-	if err := s.startAnalysis(n); err != nil {
+	if err := s.startAnalysis(); err != nil {
 		s.cancel()
-		s.closeTablebase()
 		return nil, err
 	}
 	s.routes()
 	s.startLearner()
 	if err := s.resumeAPIGames(); err != nil {
 		s.cancel() // the review workers stop
-		s.closeTablebase()
 		return nil, err
 	}
 	if every := cfg.MatchEvery; every >= 0 {
@@ -282,9 +252,9 @@ func New(cfg Config) (*Server, error) {
 
 // Close stops every engine search, closes every WebSocket and waits for
 // their rooms to stop the clocks and commit. Games are already committed
-// move by move, so nothing is lost either way.
+// move by move, so nothing is lost either way. The parts stay open: the
+// caller closes them after.
 func (s *Server) Close() {
-	defer s.closeTablebase() // after the searches: a probe after it fails safely
 	defer s.conns.Wait()
 	s.cancel()
 	s.closeAPIGames()
@@ -326,11 +296,11 @@ func (s *Server) replyPause() time.Duration {
 	return s.cfg.ReplyPause
 }
 
-func (s *Server) levelInfo(n int) LevelInfo {
+func (s *Server) levelInfo(n int) enginepool.LevelInfo {
 	if n >= 1 && n <= len(s.cfg.Levels) {
 		return s.cfg.Levels[n-1]
 	}
-	return LevelInfo{Number: n, Name: fmt.Sprintf("Level %d", n)}
+	return enginepool.LevelInfo{Number: n, Name: fmt.Sprintf("Level %d", n)}
 }
 
 // ServeHTTP makes Server an http.Handler.

@@ -49,9 +49,9 @@ func (s *Server) handleTablebase(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	entries := []TablebaseEntry{}
-	if s.tb != nil {
+	if tb := s.tablebase(); tb != nil {
 		var err error
-		if entries, err = s.tablebaseEntries(g); err != nil {
+		if entries, err = s.tablebaseEntries(tb, g); err != nil {
 			s.serverError(w, err)
 			return
 		}
@@ -66,11 +66,20 @@ func (s *Server) handleTablebase(w http.ResponseWriter, r *http.Request) {
 	w.Write(b)
 }
 
+// tablebase returns the tables the engine pool's engines probe, nil
+// without.
+func (s *Server) tablebase() *syzygy.Tablebase {
+	if s.pool == nil {
+		return nil
+	}
+	return s.pool.Tablebase()
+}
+
 // tablebaseEntries probes each position of rec that the tables cover, at
 // most maxTablebasePlies of them. A position the tables cannot answer
 // (castling rights, a missing table, a closed or broken table) is left
 // out: the list says only what the tables know.
-func (s *Server) tablebaseEntries(rec *store.Game) ([]TablebaseEntry, error) {
+func (s *Server) tablebaseEntries(tb *syzygy.Tablebase, rec *store.Game) ([]TablebaseEntry, error) {
 	g, _, err := buildGame(rec)
 	if err != nil {
 		return nil, err
@@ -79,14 +88,14 @@ func (s *Server) tablebaseEntries(rec *store.Game) ([]TablebaseEntry, error) {
 	probed, logged := 0, false
 	for ply := 0; ply <= g.Len() && probed < maxTablebasePlies; ply++ {
 		p := g.PositionAt(ply)
-		if p.HasCastlingRights() || p.Occupied().Count() > s.tb.MaxPieces() {
+		if p.HasCastlingRights() || p.Occupied().Count() > tb.MaxPieces() {
 			continue
 		}
 		probed++
-		wdl, err := s.tb.ProbeWDL(p)
+		wdl, err := tb.ProbeWDL(p)
 		var dtz int
 		if err == nil {
-			dtz, err = s.tb.ProbeDTZ(p)
+			dtz, err = tb.ProbeDTZ(p)
 		}
 		if err != nil {
 			// A missing table is the tables' limit; anything else (a

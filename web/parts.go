@@ -1,0 +1,15 @@
+package web
+
+import "knightwatch/enginepool"
+
+// Parts are the parts of Knightwatch that are not HTTP, built by the
+// caller (cli/serve, the composition root; tests' newEnv) and handed to
+// New. The Server uses them until Close; the caller closes them after it,
+// so that nothing the Server started still uses them.
+type Parts struct {
+	// Pool runs the engine for every game: the engine's replies, draw
+	// evaluations, the reviews' searches and the Reconnaissance Chess
+	// bots' thinking. Required unless Config.NoEngine; without one, bots
+	// think at once outside any pool and nothing is reviewed.
+	Pool *enginepool.Pool
+}
