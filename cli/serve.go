@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"knightwatch/enginepool"
+	"knightwatch/experience"
 	"knightwatch/store"
 	"knightwatch/web"
 )
@@ -88,7 +89,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	analysisNodes := fs.Int("analysis-nodes", web.DefaultAnalysisNodes,
 		"the engine's budget per position when it reviews a finished game (in the background, below every live game); 0: no reviews")
 	syzygyPath := fs.String("syzygy", os.Getenv("KNIGHTWATCH_SYZYGY"), "Syzygy tablebase directories, ':'-separated, for the engine to play endings perfectly (env KNIGHTWATCH_SYZYGY)")
-	experience := fs.Bool("experience", experienceOn,
+	learn := fs.Bool("experience", experienceOn,
 		"let the engine learn from finished games and avoid the lines that lost (env KNIGHTWATCH_EXPERIENCE=off turns it off); off, it plays as if it had never played, for reproducible tests and benchmarks")
 	experienceRows := fs.Int("experience-rows", store.DefaultExperienceRows, "the most rows the experience table keeps; beyond, the least valuable go")
 	rbcClock := fs.String("rbc-clock", "900+5", "clock of Reconnaissance Chess games of the HTTP API: seconds each + seconds added per turn")
@@ -148,6 +149,13 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		return err
 	}
 	defer pool.Close()
+	parts := web.Parts{Pool: pool}
+	if *learn {
+		if parts.Learner, err = experience.New(experience.Options{Store: st, Rows: *experienceRows, Logger: logger}); err != nil {
+			return err
+		}
+		defer parts.Learner.Close()
+	}
 	srv, err := web.New(web.Config{
 		Store:     st,
 		Templates: templates,
@@ -159,14 +167,12 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		NoEngine: *noEngine,
 		Logger:   logger,
 		RBCClock: clock, RBCIncrement: increment,
-		Experience:     *experience,
-		ExperienceRows: *experienceRows,
-		AnalysisNodes:  *analysisNodes,
-		TrustProxy:     *trustProxy,
-		PublicOrigin:   *publicOrigin,
+		AnalysisNodes: *analysisNodes,
+		TrustProxy:    *trustProxy,
+		PublicOrigin:  *publicOrigin,
 
 		RequestReadTimeout: *readTimeout,
-	}, web.Parts{Pool: pool})
+	}, parts)
 	if err != nil {
 		return err
 	}

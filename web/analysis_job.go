@@ -307,8 +307,10 @@ func (a *analyser) save(j *reviewJob, final bool) {
 	}
 	if final && err == nil {
 		// Complete and saved: j's positions, moves and plies no longer
-		// change, and the engine learns from them (experience_review.go).
-		a.srv.reviewEnded(j.id, reviewLessons(j.positions, j.moves, j.plies))
+		// change, and the engine learns from them (experience.Learner).
+		if l := a.srv.learner; l != nil {
+			l.Reviewed(j.id, j.positions, j.moves, j.plies)
+		}
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()

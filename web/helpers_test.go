@@ -23,6 +23,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"knightwatch/enginepool"
+	"knightwatch/experience"
 	"knightwatch/game"
 	"knightwatch/recon"
 	"knightwatch/store"
@@ -159,7 +160,7 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 
 // testParts are the parts of the tests' servers: a pool of o's searcher
 // (a quick fake by default), two of them and o's quick lane, or the real
-// engine.
+// engine; a learner when o.experience.
 func testParts(tb testing.TB, st *store.Store, o envOpts) Parts {
 	tb.Helper()
 	if o.searcher == nil {
@@ -176,11 +177,22 @@ func testParts(tb testing.TB, st *store.Store, o envOpts) Parts {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return Parts{Pool: pool}
+	parts := Parts{Pool: pool}
+	if o.experience {
+		if parts.Learner, err = experience.New(experience.Options{Store: st, Logger: log.New(io.Discard, "", 0)}); err != nil {
+			closeParts(parts)
+			tb.Fatal(err)
+		}
+	}
+	return parts
 }
 
-// closeParts closes what testParts built, once the server is closed.
+// closeParts closes what testParts built, once the server is closed:
+// each part after those that use it.
 func closeParts(p Parts) {
+	if p.Learner != nil {
+		p.Learner.Close()
+	}
 	if p.Pool != nil {
 		p.Pool.Close()
 	}
@@ -205,7 +217,6 @@ func testConfig(st *store.Store, o envOpts) Config {
 		cfg.AnalysisNodes = o.analysisNodes
 	}
 	cfg.newBot = o.newBot
-	cfg.Experience = o.experience
 	if o.createRate == 0 {
 		// Tests create games at machine speed; TestCreationLimits sets
 		// its own rate.

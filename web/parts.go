@@ -1,6 +1,9 @@
 package web
 
-import "knightwatch/enginepool"
+import (
+	"knightwatch/enginepool"
+	"knightwatch/experience"
+)
 
 // Parts are the parts of Knightwatch that are not HTTP, built by the
 // caller (cli/serve, the composition root; tests' newEnv) and handed to
@@ -12,4 +15,9 @@ type Parts struct {
 	// bots' thinking. Required unless Config.NoEngine; without one, bots
 	// think at once outside any pool and nothing is reviewed.
 	Pool *enginepool.Pool
+	// Learner learns from finished games and tells the engine what they
+	// say before each of its moves (docs/experience.md); nil: the engine
+	// plays as if it had never played (tests and benchmarks that need
+	// reproducible play).
+	Learner *experience.Learner
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"knightwatch/enginepool"
+	"knightwatch/experience"
 	"knightwatch/game"
 	"knightwatch/store"
 )
@@ -164,7 +165,7 @@ func (r *room) retryPlayLocked(rt *saveRetry, now time.Time) bool {
 	r.retry = nil // so that playLocked's syncClockLocked starts the person's clock
 	var notes []store.ExperienceNote
 	if m == rt.res.Move {
-		notes = experienceNotes(r.g.Len(), r.pos(), rt.res.Experience)
+		notes = experience.Notes(r.g.Len(), r.pos(), rt.res.Experience)
 	}
 	if perr := r.playLocked(m, notes, now); perr != nil {
 		if r.retry == nil && !r.over() {

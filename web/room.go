@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"knightwatch/enginepool"
+	"knightwatch/experience"
 	"knightwatch/game"
 	"knightwatch/store"
 )
@@ -163,7 +164,7 @@ func finish(rec *store.Game, g *game.Game, o game.Outcome, now time.Time) {
 }
 
 // commitLocked saves rec and makes it the room's record. A game that
-// this commit ends is handed to the learner (experience.go), which
+// this commit ends is handed to the learner (package experience), which
 // learns from it later, off the lock.
 func (r *room) commitLocked(rec *store.Game) error {
 	if err := r.srv.store.SaveGame(rec); err != nil {
@@ -360,7 +361,7 @@ func (r *room) runSearch(ctx context.Context, j *job, owner string, pos *game.Po
 	now := time.Now()
 	var notes []store.ExperienceNote
 	if m == res.Move {
-		notes = experienceNotes(ply, pos, res.Experience)
+		notes = experience.Notes(ply, pos, res.Experience)
 	}
 	if perr := r.playLocked(m, notes, now); perr != nil {
 		if perr.Code == CodeServer {

@@ -27,6 +27,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"knightwatch/enginepool"
+	"knightwatch/experience"
 	"knightwatch/game"
 	"knightwatch/recon"
 	"knightwatch/recon/bots"
@@ -111,16 +112,6 @@ type Config struct {
 	// makes WebSocket URLs wss://. Leave it off when clients connect
 	// directly, or any client could claim HTTPS.
 	TrustProxy bool
-	// Experience lets the engine learn from finished games
-	// (docs/experience.md): each game against the engine is learnt from
-	// when it ends (and, at start, those not learnt yet), and before each
-	// of its moves the engine is given what the games say about the
-	// position's moves. Off (the zero value) the engine plays as if it had
-	// never played: tests and benchmarks that need reproducible play.
-	Experience bool
-	// ExperienceRows caps the experience table (default
-	// store.DefaultExperienceRows).
-	ExperienceRows int
 	// AnalysisNodes is the engine's budget per position when it reviews a
 	// finished game (analysis.go; default DefaultAnalysisNodes, 200,000);
 	// negative: no reviews.
@@ -159,8 +150,9 @@ type Server struct {
 	creates  createLimits
 	// publicOrigin is Config.PublicOrigin parsed (nil when unset).
 	publicOrigin *url.URL
-	// learn learns from finished games; nil with Config.Experience off.
-	learn *learner
+	// learner learns from finished games (Parts.Learner); nil with the
+	// experience off.
+	learner *experience.Learner
 }
 
 // New builds a Server on the parts the caller built (Parts), which it
@@ -196,6 +188,7 @@ func New(cfg Config, parts Parts) (*Server, error) {
 		hub:     hub{rooms: map[string]*room{}, recon: map[string]*reconRoom{}, api: map[*client]struct{}{}},
 		mux:     http.NewServeMux(),
 		pool:    parts.Pool,
+		learner: parts.Learner,
 	}
 	// Write buffers come from a pool: an idle tab then holds none.
 	if cfg.PublicOrigin != "" {
@@ -232,7 +225,6 @@ func New(cfg Config, parts Parts) (*Server, error) {
 		return nil, err
 	}
 	s.routes()
-	s.startLearner()
 	if err := s.resumeAPIGames(); err != nil {
 		s.cancel() // the review workers stop
 		return nil, err
