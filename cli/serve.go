@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"knightwatch/enginepool"
-	"knightwatch/experience"
+	"knightwatch/review"
 	"knightwatch/store"
 	"knightwatch/web"
 )
@@ -86,10 +86,10 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	addr := fs.String("addr", envOr("KNIGHTWATCH_ADDR", ":8080"), "listen address (env KNIGHTWATCH_ADDR)")
 	dbPath := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"), "SQLite database path (env KNIGHTWATCH_DB)")
 	noEngine := fs.Bool("no-engine", false, "never let the engine reply (for benchmarks of the server alone)")
-	analysisNodes := fs.Int("analysis-nodes", web.DefaultAnalysisNodes,
+	analysisNodes := fs.Int("analysis-nodes", review.DefaultNodes,
 		"the engine's budget per position when it reviews a finished game (in the background, below every live game); 0: no reviews")
 	syzygyPath := fs.String("syzygy", os.Getenv("KNIGHTWATCH_SYZYGY"), "Syzygy tablebase directories, ':'-separated, for the engine to play endings perfectly (env KNIGHTWATCH_SYZYGY)")
-	learn := fs.Bool("experience", experienceOn,
+	experience := fs.Bool("experience", experienceOn,
 		"let the engine learn from finished games and avoid the lines that lost (env KNIGHTWATCH_EXPERIENCE=off turns it off); off, it plays as if it had never played, for reproducible tests and benchmarks")
 	experienceRows := fs.Int("experience-rows", store.DefaultExperienceRows, "the most rows the experience table keeps; beyond, the least valuable go")
 	rbcClock := fs.String("rbc-clock", "900+5", "clock of Reconnaissance Chess games of the HTTP API: seconds each + seconds added per turn")
@@ -121,9 +121,6 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	if *analysisNodes < 0 {
 		return fmt.Errorf("--analysis-nodes: %d is negative (0 turns reviews off)", *analysisNodes)
 	}
-	if *analysisNodes == 0 {
-		*analysisNodes = -1 // web.Config: negative is off
-	}
 	logger := log.New(stderr, "", log.LstdFlags)
 	if *debugAddr != "" {
 		stop, err := startDebugServer(*debugAddr, stderr)
@@ -141,21 +138,11 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	// The composition root: the parts that are not HTTP are built here,
-	// each with its own package's defaults, and closed after the server
-	// (the deferred closes run last built, first closed).
-	pool, err := enginepool.New(enginepool.Config{SyzygyPath: *syzygyPath})
+	parts, closeParts, err := buildParts(st, partsFlags{syzygy: *syzygyPath, experience: *experience, experienceRows: *experienceRows, analysisNodes: *analysisNodes}, logger)
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
-	parts := web.Parts{Pool: pool}
-	if *learn {
-		if parts.Learner, err = experience.New(experience.Options{Store: st, Rows: *experienceRows, Logger: logger}); err != nil {
-			return err
-		}
-		defer parts.Learner.Close()
-	}
+	defer closeParts() // after srv.Close
 	srv, err := web.New(web.Config{
 		Store:     st,
 		Templates: templates,
@@ -167,9 +154,8 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		NoEngine: *noEngine,
 		Logger:   logger,
 		RBCClock: clock, RBCIncrement: increment,
-		AnalysisNodes: *analysisNodes,
-		TrustProxy:    *trustProxy,
-		PublicOrigin:  *publicOrigin,
+		TrustProxy:   *trustProxy,
+		PublicOrigin: *publicOrigin,
 
 		RequestReadTimeout: *readTimeout,
 	}, parts)

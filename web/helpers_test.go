@@ -26,6 +26,7 @@ import (
 	"knightwatch/experience"
 	"knightwatch/game"
 	"knightwatch/recon"
+	"knightwatch/review"
 	"knightwatch/store"
 )
 
@@ -122,13 +123,15 @@ type envOpts struct {
 	createBurst                             int
 	// experience turns the engine's experience on. analysis turns the
 	// reviews of finished games on (off by default, so that other tests'
-	// searchers serve their games alone); analysisNodes is then
-	// Config.AnalysisNodes. searchers is the pool size (default 2),
+	// searchers serve their games alone); analysisNodes is then their
+	// budget (review.Options.Nodes) and reviewed their hook
+	// (review.Options.Reviewed). searchers is the pool size (default 2),
 	// quickSearchers its quick lane (enginepool.Config.QuickSearchers:
 	// default 1, negative none).
 	experience     bool
 	analysis       bool
 	analysisNodes  int
+	reviewed       func(id string)
 	searchers      int
 	quickSearchers int
 	// newBot builds the Reconnaissance Chess bots (Config.newBot; default
@@ -160,7 +163,7 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 
 // testParts are the parts of the tests' servers: a pool of o's searcher
 // (a quick fake by default), two of them and o's quick lane, or the real
-// engine; a learner when o.experience.
+// engine; a learner when o.experience, a reviewer when o.analysis.
 func testParts(tb testing.TB, st *store.Store, o envOpts) Parts {
 	tb.Helper()
 	if o.searcher == nil {
@@ -184,12 +187,25 @@ func testParts(tb testing.TB, st *store.Store, o envOpts) Parts {
 			tb.Fatal(err)
 		}
 	}
+	if o.analysis {
+		ro := review.Options{Store: st, Engine: pool, Nodes: o.analysisNodes, Level: len(testLevels), Logger: log.New(io.Discard, "", 0), Reviewed: o.reviewed}
+		if parts.Learner != nil {
+			ro.Learn = parts.Learner.Reviewed
+		}
+		if parts.Reviews, err = review.New(ro); err != nil {
+			closeParts(parts)
+			tb.Fatal(err)
+		}
+	}
 	return parts
 }
 
 // closeParts closes what testParts built, once the server is closed:
 // each part after those that use it.
 func closeParts(p Parts) {
+	if p.Reviews != nil {
+		p.Reviews.Close()
+	}
 	if p.Learner != nil {
 		p.Learner.Close()
 	}
@@ -211,10 +227,6 @@ func testConfig(st *store.Store, o envOpts) Config {
 		TrustProxy: o.trustProxy, PublicOrigin: o.publicOrigin,
 		SaveRetryFirst: o.saveRetryFirst, SaveRetryMax: o.saveRetryMax,
 		MaxUnfinishedGames: o.maxUnfinishedGames, CreateRate: o.createRate, CreateBurst: o.createBurst,
-		AnalysisNodes: -1,
-	}
-	if o.analysis {
-		cfg.AnalysisNodes = o.analysisNodes
 	}
 	cfg.newBot = o.newBot
 	if o.createRate == 0 {

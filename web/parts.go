@@ -3,6 +3,7 @@ package web
 import (
 	"knightwatch/enginepool"
 	"knightwatch/experience"
+	"knightwatch/review"
 )
 
 // Parts are the parts of Knightwatch that are not HTTP, built by the
@@ -20,4 +21,9 @@ type Parts struct {
 	// plays as if it had never played (tests and benchmarks that need
 	// reproducible play).
 	Learner *experience.Learner
+	// Reviews reviews every finished game in the background, on the
+	// pool's background lane, and tells the game's open pages how far it
+	// is; nil: no reviews (nor the evaluation graph, nor %eval in PGNs of
+	// games finished meanwhile).
+	Reviews *review.Reviewer
 }

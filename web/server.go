@@ -31,6 +31,7 @@ import (
 	"knightwatch/game"
 	"knightwatch/recon"
 	"knightwatch/recon/bots"
+	"knightwatch/review"
 	"knightwatch/store"
 )
 
@@ -112,10 +113,6 @@ type Config struct {
 	// makes WebSocket URLs wss://. Leave it off when clients connect
 	// directly, or any client could claim HTTPS.
 	TrustProxy bool
-	// AnalysisNodes is the engine's budget per position when it reviews a
-	// finished game (analysis.go; default DefaultAnalysisNodes, 200,000);
-	// negative: no reviews.
-	AnalysisNodes int
 	// PublicOrigin is the site's origin as browsers see it, such as
 	// "https://example.org": WebSocket URLs, the CSP, the PGN Site tag and
 	// the WebSocket Origin check use it. Empty: the request's scheme and
@@ -145,7 +142,7 @@ type Server struct {
 	cancel   context.CancelFunc
 	closed   bool // under hub.mu
 	conns    sync.WaitGroup
-	analysis *analyser // the review queue; nil without an engine or reviews
+	reviews  *review.Reviewer // Parts.Reviews; nil without reviews
 	sockets  socketCounts
 	creates  createLimits
 	// publicOrigin is Config.PublicOrigin parsed (nil when unset).
@@ -189,6 +186,7 @@ func New(cfg Config, parts Parts) (*Server, error) {
 		mux:     http.NewServeMux(),
 		pool:    parts.Pool,
 		learner: parts.Learner,
+		reviews: parts.Reviews,
 	}
 	// Write buffers come from a pool: an idle tab then holds none.
 	if cfg.PublicOrigin != "" {
@@ -220,13 +218,9 @@ func New(cfg Config, parts Parts) (*Server, error) {
 	if err := s.ensureBuiltinUsers(); err != nil {
 		return nil, err
 	}
-	if err := s.startAnalysis(); err != nil {
-		s.cancel()
-		return nil, err
-	}
 	s.routes()
 	if err := s.resumeAPIGames(); err != nil {
-		s.cancel() // the review workers stop
+		s.cancel()
 		return nil, err
 	}
 	if every := cfg.MatchEvery; every >= 0 {
