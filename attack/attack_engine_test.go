@@ -19,17 +19,17 @@ func floodOwners() int { return max(8, runtime.NumCPU()) }
 // a random legal move as soon as the engine has replied. Three other
 // players in turn each get their level-1 reply ahead of the flood's queue
 // and without waiting for any of the flood's searches to end: the pool's
-// quick lane (web/pool.go) serves it while the flood holds every regular
-// searcher. So while a reply waits only the flood's searches already
-// running when it asked can end, by chance, each at most once (the next
-// takes 3 s): at most one per searcher, a reply in flight as it asks
-// included. Before the quick lane the reply waited for one of them to
-// end, and twice that was allowed; before engine time was shared between
-// owners the queue was first come first served, and the reply waited for
-// the 30 searches queued before it (issue 35). A count cannot tell the
-// quick lane from the pool before it for sure (a running search may end
-// by chance while the reply is made): web's TestPoolQuick* prove the
-// order. How long the reply takes under the flood is measured by
+// quick lane (enginepool/pool.go) serves it while the flood holds every
+// regular searcher. So while a reply waits only the flood's searches
+// already running when it asked can end, by chance, each at most once (the
+// next takes 3 s): at most one per searcher, a reply in flight as it asks
+// included. Before the quick lane the reply waited for one of them to end,
+// and twice that was allowed; before engine time was shared between owners
+// the queue was first come first served, and the reply waited for the 30
+// searches queued before it (issue 35). A count cannot tell the quick lane
+// from the pool before it for sure (a running search may end by chance
+// while the reply is made): enginepool's TestPoolQuick* prove the order.
+// How long the reply takes under the flood is measured by
 // bench/starvation.sh, not asserted here.
 func TestEngineStarvationSearches(t *testing.T) {
 	s := startServer(t, manyGamesFromOneAddr(t)...)

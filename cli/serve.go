@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"knightwatch/enginepool"
+	"knightwatch/review"
 	"knightwatch/store"
 	"knightwatch/web"
 )
@@ -84,7 +86,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	addr := fs.String("addr", envOr("KNIGHTWATCH_ADDR", ":8080"), "listen address (env KNIGHTWATCH_ADDR)")
 	dbPath := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"), "SQLite database path (env KNIGHTWATCH_DB)")
 	noEngine := fs.Bool("no-engine", false, "never let the engine reply (for benchmarks of the server alone)")
-	analysisNodes := fs.Int("analysis-nodes", web.DefaultAnalysisNodes,
+	analysisNodes := fs.Int("analysis-nodes", review.DefaultNodes,
 		"the engine's budget per position when it reviews a finished game (in the background, below every live game); 0: no reviews")
 	syzygyPath := fs.String("syzygy", os.Getenv("KNIGHTWATCH_SYZYGY"), "Syzygy tablebase directories, ':'-separated, for the engine to play endings perfectly (env KNIGHTWATCH_SYZYGY)")
 	experience := fs.Bool("experience", experienceOn,
@@ -128,9 +130,6 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	if *analysisNodes < 0 {
 		return fmt.Errorf("--analysis-nodes: %d is negative (0 turns reviews off)", *analysisNodes)
 	}
-	if *analysisNodes == 0 {
-		*analysisNodes = -1 // web.Config: negative is off
-	}
 	logger := log.New(stderr, "", log.LstdFlags)
 	if *debugAddr != "" {
 		stop, err := startDebugServer(*debugAddr, stderr)
@@ -148,29 +147,29 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
+	parts, closeParts, err := buildParts(st, partsFlags{syzygy: *syzygyPath, experience: *experience, experienceRows: *experienceRows, analysisNodes: *analysisNodes}, logger)
+	if err != nil {
+		return err
+	}
+	defer closeParts() // after srv.Close
 	srv, err := web.New(web.Config{
 		Store:     st,
 		Templates: templates,
 		Static:    static,
 		// Unset, the secret generated on first start and kept in the
 		// database is used, so restarts keep everyone's session.
-		Secret:      []byte(os.Getenv("KNIGHTWATCH_SECRET")),
-		NewSearcher: web.NewEngineSearcher,
-		Levels:      web.EngineLevels(),
-		NoEngine:    *noEngine,
-		Logger:      logger,
-		RBCClock:    clock, RBCIncrement: increment,
-		SyzygyPath:     *syzygyPath,
-		Experience:     *experience,
-		ExperienceRows: *experienceRows,
-		AnalysisNodes:  *analysisNodes,
-		TrustProxy:     *trustProxy,
-		PublicOrigin:   *publicOrigin,
+		Secret:   []byte(os.Getenv("KNIGHTWATCH_SECRET")),
+		Levels:   enginepool.Levels(),
+		NoEngine: *noEngine,
+		Logger:   logger,
+		RBCClock: clock, RBCIncrement: increment,
+		TrustProxy:   *trustProxy,
+		PublicOrigin: *publicOrigin,
 
 		RequestReadTimeout: *readTimeout,
 		CreateAddrRate:     createAddrRate,
 		CreateAddrBurst:    *newGames,
-	})
+	}, parts)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"knightwatch/enginepool"
 	"knightwatch/store"
 	"knightwatch/web"
 )
@@ -58,7 +59,7 @@ func TestEmbeddedPagesRender(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	srv, err := web.New(web.Config{Store: st, Templates: templates, Static: static, Levels: web.EngineLevels(), NoEngine: true})
+	srv, err := web.New(web.Config{Store: st, Templates: templates, Static: static, Levels: enginepool.Levels(), NoEngine: true}, web.Parts{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ var ErrNotFound = errors.New("store: not found")
 type Game struct {
 	ID       string `gorm:"primaryKey;size:40"`
 	Owner    string `gorm:"index:idx_owner_status;size:64;not null"`
-	Variant  string `gorm:"size:16;not null"` // "standard" or "chess960"
+	Variant  string `gorm:"size:16;not null"` // VariantStandard or VariantChess960
 	StartFEN string `gorm:"size:128;not null"`
 	// Moves is the list of moves in UCI notation separated by single
 	// spaces; UCI rather than SAN because it needs no position to parse.

@@ -15,11 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"knightwatch/enginepool"
 	"knightwatch/game"
+	"knightwatch/review"
 	"knightwatch/store"
 )
 
-// materialSearcher is a Searcher that looks one ply ahead at material
+// materialSearcher is a enginepool.Searcher that looks one ply ahead at material
 // (pawn 100, knight and bishop 300, rook 500, queen 900): its move is the
 // one that leaves the mover best off in material (the alphabetically
 // first in UCI among equals), its score that material from the side to
@@ -32,7 +34,7 @@ type materialSearcher struct {
 	n     int
 }
 
-func (m *materialSearcher) Search(ctx context.Context, pos *game.Position, _ []uint64, _ SearchRequest) SearchResult {
+func (m *materialSearcher) Search(ctx context.Context, pos *game.Position, _ []uint64, _ enginepool.SearchRequest) enginepool.SearchResult {
 	m.mu.Lock()
 	m.n++
 	m.mu.Unlock()
@@ -45,7 +47,7 @@ func (m *materialSearcher) Search(ctx context.Context, pos *game.Position, _ []u
 		}
 	}
 	mv, cp := onePly(pos)
-	return SearchResult{Move: mv, CP: cp, Depth: 1}
+	return enginepool.SearchResult{Move: mv, CP: cp, Depth: 1}
 }
 
 func (m *materialSearcher) NewGame() {}
@@ -150,7 +152,7 @@ func storedGame(t *testing.T, st *store.Store, owner, variant, fen string, moves
 // the settings of the default budget).
 func waitReviewed(t *testing.T, st *store.Store, id string) (*store.Analysis, []store.AnalysisPly) {
 	t.Helper()
-	settings := analysisSettings(DefaultAnalysisNodes, len(testLevels))
+	settings := review.Settings(review.DefaultNodes, len(testLevels))
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
 		a, plies, err := st.GameAnalysis(id)
@@ -207,14 +209,14 @@ func TestReviewAfterGame(t *testing.T) {
 		if p.Ply != i || p.CP != cp || p.Mate != 0 || p.Best != pos.UCI(mv) || p.BestSAN != pos.SAN(mv) {
 			t.Errorf("ply %d: %+v, want cp %d, best %s", i, p, cp, pos.SAN(mv))
 		}
-		if w := winPercent(reviewEval{CP: cp}); math.Abs(p.Win-w) > 0.05 {
+		if w := review.WinPercent(review.Eval{CP: cp}); math.Abs(p.Win-w) > 0.05 {
 			t.Errorf("ply %d: win %v, want %.1f", i, p.Win, w)
 		}
 		if i == 0 {
 			continue
 		}
 		before := g.PositionAt(i - 1)
-		jd := judgeMove(reviewEval{CP: r.Plies[i-1].CP}, reviewEval{CP: p.CP}, before.Side())
+		jd := review.JudgeMove(review.Eval{CP: r.Plies[i-1].CP}, review.Eval{CP: p.CP}, before.Side())
 		if r.Plies[i-1].Best == before.UCI(g.Moves()[i-1]) {
 			jd = store.NoJudgement
 		}
@@ -317,20 +319,20 @@ func preparedStore(t *testing.T, fill func(st *store.Store)) string {
 	return path
 }
 
-// reviewedOrder records the order in which reviews complete.
-func reviewedOrder(t *testing.T) func() []string {
+// reviewedOrder records the order in which reviews complete: hook is
+// the reviewer's review.Options.Reviewed.
+func reviewedOrder() (hook func(id string), order func() []string) {
 	var mu sync.Mutex
-	var order []string
-	testHookReviewed = func(id string) {
+	var ids []string
+	hook = func(id string) {
 		mu.Lock()
-		order = append(order, id)
+		ids = append(ids, id)
 		mu.Unlock()
 	}
-	t.Cleanup(func() { testHookReviewed = nil })
-	return func() []string {
+	return hook, func() []string {
 		mu.Lock()
 		defer mu.Unlock()
-		return append([]string(nil), order...)
+		return append([]string(nil), ids...)
 	}
 }
 
@@ -348,8 +350,8 @@ func TestReviewFairBetweenOwners(t *testing.T) {
 		}
 		single = storedGame(t, st, "single", VariantStandard, "", moves, resign)
 	})
-	order := reviewedOrder(t)
-	e := newEnv(t, envOpts{dbPath: path, searcher: &materialSearcher{delay: time.Millisecond}, analysis: true})
+	reviewed, order := reviewedOrder()
+	e := newEnv(t, envOpts{dbPath: path, searcher: &materialSearcher{delay: time.Millisecond}, analysis: true, reviewed: reviewed})
 	waitReviewed(t, e.store, single)
 	for _, id := range many {
 		waitReviewed(t, e.store, id)
@@ -371,7 +373,7 @@ func TestReviewFairBetweenOwners(t *testing.T) {
 func TestReviewResumesAfterRestart(t *testing.T) {
 	moves := movesFrom(t, "", 10)
 	resign := game.Outcome{Result: game.BlackWins, Termination: game.Resignation}
-	settings := analysisSettings(DefaultAnalysisNodes, len(testLevels))
+	settings := review.Settings(review.DefaultNodes, len(testLevels))
 	var half string
 	path := preparedStore(t, func(st *store.Store) {
 		half = storedGame(t, st, "o", VariantStandard, "", moves, resign)
@@ -506,10 +508,7 @@ func TestReviewOddGames(t *testing.T) {
 			t.Errorf("game %s: review %v, want none", id, err)
 		}
 	}
-	e.srv.analysis.mu.Lock()
-	left := len(e.srv.analysis.jobs)
-	e.srv.analysis.mu.Unlock()
-	if left != 0 {
+	if left := e.srv.reviews.Pending(); left != 0 {
 		t.Errorf("%d reviews still queued", left)
 	}
 }

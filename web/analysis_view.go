@@ -1,10 +1,16 @@
 package web
 
+// The reviews of finished games (package review, Parts.Reviews) as a
+// game's pages see them: each socket of a finished game, a player's or a
+// spectator's, follows its review, and gets its status as the analysis
+// message (MsgAnalysis, PROTOCOL.md) while queued or running, then the
+// whole review.
+
 import (
-	"errors"
 	"math"
 
 	"knightwatch/game"
+	"knightwatch/review"
 	"knightwatch/store"
 )
 
@@ -86,146 +92,53 @@ func encodeAnalysisDone(row *store.Analysis, plies []store.AnalysisPly, first ga
 			toMove = first.Other()
 		}
 		m.Plies[i] = AnalysisPlyView{Ply: p.Ply, CP: p.CP, Mate: p.Mate, Mated: p.Mated,
-			Win: round1(winPercent(evalOfPly(p, toMove))), Best: p.BestUCI, BestSAN: p.BestSAN, Judgement: p.Judgement.String()}
+			Win: round1(review.WinPercent(review.PlyEval(p, toMove))), Best: p.BestUCI, BestSAN: p.BestSAN, Judgement: p.Judgement.String()}
 	}
 	return mustJSON(m)
 }
 
-func encodeAnalysisFailed() []byte {
-	return mustJSON(AnalysisMessage{Type: MsgAnalysis, Status: AnalysisFailed})
-}
-
-// messageLocked is job j's message as it stands.
-func (a *analyser) messageLocked(j *reviewJob) []byte {
-	if j.ended {
-		return encodeAnalysisDone(&j.row, j.plies, j.positions[0].Side())
+// encodeReviewStatus is the analysis message of a review's status.
+func encodeReviewStatus(st review.Status) []byte {
+	switch st.State {
+	case review.Done:
+		return encodeAnalysisDone(st.Analysis, st.Plies, st.First)
+	case review.Failed:
+		return mustJSON(AnalysisMessage{Type: MsgAnalysis, Status: AnalysisFailed})
 	}
-	m := AnalysisMessage{Type: MsgAnalysis, Status: AnalysisRunning}
-	if n := len(j.plies); n > 0 {
-		m.Progress = j.done * 100 / n
-	}
-	if !j.started {
-		m.Status, m.Queue = AnalysisQueued, a.queuePositionLocked(j)
+	m := AnalysisMessage{Type: MsgAnalysis, Status: AnalysisRunning, Progress: st.Progress}
+	if st.State == review.Queued {
+		m.Status, m.Queue = AnalysisQueued, st.Queue
 	}
 	return mustJSON(m)
 }
 
-// queuePositionLocked is j's place in line among the reviews not yet
-// started, 1 being the next to start: the owners are served in turn, so
-// ahead of j's k-th waiting review (k from 0) are the k before it of its
-// own and up to k+1 of each other owner's.
-func (a *analyser) queuePositionLocked(j *reviewJob) int {
-	waiting := func(x *reviewJob) bool { return !x.started && x.state != jobDone }
-	ahead := 0
-	for _, o := range a.owners {
-		if o.key != j.owner {
-			continue
-		}
-		for _, x := range o.jobs {
-			if x == j {
-				break
-			}
-			if waiting(x) {
-				ahead++
-			}
-		}
-	}
-	k := ahead
-	for _, o := range a.owners {
-		if o.key == j.owner {
-			continue
-		}
-		w := 0
-		for _, x := range o.jobs {
-			if waiting(x) {
-				w++
-			}
-		}
-		ahead += min(w, k+1)
-	}
-	return ahead + 1
-}
+// ReviewStatus implements review.Watcher: the socket gets the review's
+// status as an analysis message (under the reviewer's lock; trySend never
+// blocks).
+func (c *client) ReviewStatus(st review.Status) { c.trySend(encodeReviewStatus(st)) }
 
-// sendLocked sends b to the open pages of game id.
-func (a *analyser) sendLocked(id string, b []byte) {
-	for c := range a.subs[id] {
-		c.trySend(b)
-	}
-}
-
-// broadcastQueueLocked tells the open pages of every review not yet done
-// where it stands, after the queue changed.
-func (a *analyser) broadcastQueueLocked() {
-	for id := range a.subs {
-		if j := a.jobs[id]; j != nil && !j.ended {
-			a.sendLocked(id, a.messageLocked(j))
-		}
+// gameFinished queues the review of a game that has just ended. The
+// room calls it under its lock: the reviewer takes only its queue's.
+func (s *Server) gameFinished(id, owner string) {
+	if s.reviews != nil {
+		s.reviews.Finished(id, owner)
 	}
 }
 
 // watchReview subscribes socket c (a player's or a spectator's) to the
-// review of game rec and sends what there is: the queued or running
-// review's status, or the stored review of a finished game, whose review
-// is queued if there is none (a game finished before reviews began) or it
-// was made with other settings. It must run before c's pumps start, and
-// unwatchReview when c leaves.
+// review of game rec, which sends it what there is (review.Reviewer.Watch).
+// It must run before c's pumps start, and unwatchReview when c leaves.
 func (s *Server) watchReview(c *client, rec *store.Game) {
-	a := s.analysis
-	if a == nil {
+	if s.reviews == nil {
 		return
 	}
-	a.mu.Lock()
 	c.review = rec.ID
-	if a.subs[rec.ID] == nil {
-		a.subs[rec.ID] = map[*client]struct{}{}
-	}
-	a.subs[rec.ID][c] = struct{}{}
-	if j := a.jobs[rec.ID]; j != nil {
-		c.trySend(a.messageLocked(j))
-		a.mu.Unlock()
-		return
-	}
-	a.mu.Unlock()
-	if rec.Status != store.StatusOver {
-		return // the review is queued, and sent here, when the game ends
-	}
-	row, plies, err := s.store.GameAnalysis(rec.ID)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if _, still := a.subs[rec.ID][c]; !still {
-		return
-	}
-	if j := a.jobs[rec.ID]; j != nil { // queued meanwhile
-		c.trySend(a.messageLocked(j))
-		return
-	}
-	switch {
-	case err == nil && row.Complete && row.Settings == a.settings && len(plies) == row.Positions:
-		first := game.White
-		if p, perr := game.ParseFEN(rec.StartFEN); perr == nil {
-			first = p.Side()
-		}
-		c.trySend(encodeAnalysisDone(row, plies, first))
-	case err == nil || errors.Is(err, store.ErrNotFound):
-		a.enqueueLocked(rec.ID, rec.Owner)
-		a.broadcastQueueLocked()
-	default:
-		s.logf("review of %s: %v", rec.ID, err)
-	}
+	s.reviews.Watch(rec, c)
 }
 
 // unwatchReview forgets socket c's subscription.
 func (s *Server) unwatchReview(c *client) {
-	a := s.analysis
-	if a == nil {
-		return
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if m := a.subs[c.review]; m != nil {
-		delete(m, c)
-		if len(m) == 0 {
-			delete(a.subs, c.review)
-		}
+	if s.reviews != nil && c.review != "" {
+		s.reviews.Unwatch(c.review, c)
 	}
 }

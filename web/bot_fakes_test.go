@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"knightwatch/enginepool"
 	"knightwatch/game"
 	"knightwatch/recon"
 	"knightwatch/recon/bots"
@@ -120,33 +121,35 @@ func (*stepBot) End(recon.Outcome, *recon.History) {}
 // "search level N" in its farm's log.
 type farmSearcher struct{ f *botFarm }
 
-func (s farmSearcher) Search(_ context.Context, pos *game.Position, _ []uint64, req SearchRequest) SearchResult {
+func (s farmSearcher) Search(_ context.Context, pos *game.Position, _ []uint64, req enginepool.SearchRequest) enginepool.SearchResult {
 	s.f.logf("search level %d", req.Level)
-	return SearchResult{Move: firstMove(pos)}
+	return enginepool.SearchResult{Move: firstMove(pos)}
 }
 
 func (farmSearcher) NewGame() {}
 
 // holdSearchers takes n regular searchers of p for owner "holder", as
-// long work of another player would; each call of the returned function
-// gives one back. The rest are given back as the test ends.
-func holdSearchers(t *testing.T, p *pool, n int) (release func()) {
+// long work of another player would (a step without a clock, of budget a
+// second); each call of the returned function gives one back. The rest
+// are given back as the test ends.
+func holdSearchers(t *testing.T, p *enginepool.Pool, n int) (release func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	t.Cleanup(wg.Wait)
 	t.Cleanup(cancel) // runs first
 	give := make(chan struct{})
+	noClock := func() time.Duration { return enginepool.NoClock }
 	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p.run(ctx, "holder", time.Second, func() {
+			p.RunStep(ctx, enginepool.Step{Owner: "holder", Cost: time.Second, Left: enginepool.NoClock, Clock: noClock, Run: func(context.Context, time.Duration) {
 				select {
 				case <-give:
 				case <-ctx.Done():
 				}
-			})
+			}})
 		}()
 	}
 	waitUntil(t, fmt.Sprintf("%d searchers held", n), func() bool { return running(p, "holder") == n })
@@ -154,21 +157,16 @@ func holdSearchers(t *testing.T, p *pool, n int) (release func()) {
 }
 
 // running returns how many searchers owner holds in p.
-func running(p *pool, owner string) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if o := p.owners[owner]; o != nil {
-		return o.running
-	}
-	return 0
-}
+func running(p *enginepool.Pool, owner string) int { return p.Owner(owner).Running }
 
 // idleRegulars returns how many regular searchers of p are free.
-func idleRegulars(p *pool) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.idle)
-}
+func idleRegulars(p *enginepool.Pool) int { return p.Load().IdleRegular }
+
+// usageOf returns owner's recent use of p, in seconds (0 once forgotten).
+func usageOf(p *enginepool.Pool, owner string) float64 { return p.Owner(owner).Usage.Seconds() }
+
+// queuedFor returns how many requests of owner queue in p.
+func queuedFor(p *enginepool.Pool, owner string) int { return p.Owner(owner).Queued }
 
 // waitUntil waits until ok, failing the test after 10 s: a guard against
 // hanging, not a measure of time.

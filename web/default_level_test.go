@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"knightwatch/enginepool"
 )
 
 // TestDefaultLevel: the middle of the levels, the lower one of two middles;
@@ -17,7 +19,7 @@ func TestDefaultLevel(t *testing.T) {
 			t.Errorf("defaultLevel(%d) = %d, want %d", c.levels, got, c.want)
 		}
 	}
-	if n := len(EngineLevels()); defaultLevel(n) != 4 {
+	if n := len(enginepool.Levels()); defaultLevel(n) != 4 {
 		t.Errorf("with the engine's %d levels the default is %d, want 4 (Club)", n, defaultLevel(n))
 	}
 }

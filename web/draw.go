@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"knightwatch/enginepool"
 	"knightwatch/game"
 )
 
@@ -104,7 +105,7 @@ type engineEval struct {
 }
 
 // recordEvalLocked keeps the evaluation of the engine's move just played.
-func (r *room) recordEvalLocked(res SearchResult) {
+func (r *room) recordEvalLocked(res enginepool.SearchResult) {
 	r.evals = append(r.evals, engineEval{ply: r.g.Len(), cp: res.CP, mate: res.Mate, depth: res.Depth})
 	if n := len(r.evals); n > 64 {
 		r.evals = append(r.evals[:0], r.evals[n-32:]...)
@@ -195,7 +196,7 @@ func (r *room) offerDrawLocked(c *client) {
 		defer cancel()
 		// Short and bounded: a full-strength evaluation capped at
 		// drawEvalTime, so an offer never costs a whole move's search.
-		res, ok := r.srv.pool.search(ctx, owner, r.id, pos, hist, SearchRequest{Level: len(r.srv.cfg.Levels), MoveTime: drawEvalTime, Evaluate: true})
+		res, ok := r.srv.pool.Search(ctx, owner, r.id, pos, hist, enginepool.SearchRequest{Level: len(r.srv.cfg.Levels), MoveTime: drawEvalTime, Evaluate: true})
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if r.draw != j {

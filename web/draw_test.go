@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"knightwatch/enginepool"
 	"knightwatch/game"
 )
 
@@ -64,7 +65,7 @@ type drawSearcher struct {
 	evaluations int
 }
 
-func (s *drawSearcher) Search(_ context.Context, pos *game.Position, _ []uint64, req SearchRequest) SearchResult {
+func (s *drawSearcher) Search(_ context.Context, pos *game.Position, _ []uint64, req enginepool.SearchRequest) enginepool.SearchResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if req.Evaluate {
@@ -74,7 +75,7 @@ func (s *drawSearcher) Search(_ context.Context, pos *game.Position, _ []uint64,
 	if pos.Side() == game.White {
 		cp = -cp
 	}
-	return SearchResult{Move: firstMove(pos), CP: cp, Depth: s.depth}
+	return enginepool.SearchResult{Move: firstMove(pos), CP: cp, Depth: s.depth}
 }
 
 func (s *drawSearcher) NewGame() {}

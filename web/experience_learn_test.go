@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"knightwatch/engine"
+	"knightwatch/enginepool"
 	"knightwatch/game"
 	"knightwatch/store"
 )
@@ -19,16 +20,16 @@ import (
 // is set, with use's record.
 type recordingSearcher struct {
 	mu   sync.Mutex
-	reqs []SearchRequest
+	reqs []enginepool.SearchRequest
 	use  *engine.MoveRecord
 }
 
-func (s *recordingSearcher) Search(_ context.Context, pos *game.Position, _ []uint64, req SearchRequest) SearchResult {
+func (s *recordingSearcher) Search(_ context.Context, pos *game.Position, _ []uint64, req enginepool.SearchRequest) enginepool.SearchResult {
 	s.mu.Lock()
 	s.reqs = append(s.reqs, req)
 	use := s.use
 	s.mu.Unlock()
-	res := SearchResult{Move: firstMove(pos)}
+	res := enginepool.SearchResult{Move: firstMove(pos)}
 	if use != nil {
 		ms := pos.LegalMoves()
 		for _, m := range ms {
@@ -45,10 +46,10 @@ func (s *recordingSearcher) Search(_ context.Context, pos *game.Position, _ []ui
 
 func (s *recordingSearcher) NewGame() {}
 
-func (s *recordingSearcher) requests() []SearchRequest {
+func (s *recordingSearcher) requests() []enginepool.SearchRequest {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]SearchRequest(nil), s.reqs...)
+	return append([]enginepool.SearchRequest(nil), s.reqs...)
 }
 
 // mateInOne: White mates with h1h8.
@@ -86,7 +87,7 @@ func TestLearnerLearnsEveryGame(t *testing.T) {
 	if r := rows[0]; r.Move != "h1h8" || r.Games != games || r.Wins != games || r.Depth != 1 || math.Abs(r.Weight-games) > 1e-9 {
 		t.Errorf("row %+v", r)
 	}
-	if got := e.srv.learn.learnt.Load(); got != games {
+	if got := e.srv.learner.Learnt(); got != games {
 		t.Errorf("learnt %d games", got)
 	}
 	// The page says so, naming no one: the engine (black) lost each.
@@ -211,44 +212,6 @@ func TestExperienceMarkInState(t *testing.T) {
 	w2.send(`{"type":"move","move":"e2e4","ply":0}`)
 	if s := w2.stateAt(2); s.Moves[1].Experience != "" {
 		t.Errorf("the new reply kept the old mark: %+v", s.Moves[1])
-	}
-}
-
-func TestGameLessons(t *testing.T) {
-	over := func(moves, result string, why game.Termination) *store.Game {
-		g := &store.Game{ID: "g", Variant: VariantStandard, StartFEN: game.StartFEN, Status: store.StatusOver, Result: result, Reason: store.TerminationOf(why)}
-		g.SetMoveList(strings.Fields(moves))
-		return g
-	}
-	long := "g1f3 g8f6 b1c3 b8c6 f3g1 f6g8 c3b1 c6b8 g1f3 g8f6"
-	cases := []struct {
-		name    string
-		g       *store.Game
-		results []float64 // per ply, for the side that moved
-		err     bool
-	}{
-		{"fool's mate", over("f2f3 e7e5 g2g4 d8h4", "0-1", game.Checkmate), []float64{0, 1, 0, 1}, false},
-		{"a short resignation teaches nothing", over("e2e4 e7e5", "1-0", game.Resignation), nil, false},
-		{"a short time forfeit teaches nothing", over("e2e4", "0-1", game.TimeForfeit), nil, false},
-		{"a longer resignation", over(long, "1-0", game.Resignation), []float64{1, 0, 1, 0, 1, 0, 1, 0, 1, 0}, false},
-		{"a draw", over(long, "1/2-1/2", game.DrawAgreed), []float64{.5, .5, .5, .5, .5, .5, .5, .5, .5, .5}, false},
-		{"no result", over("e2e4", "*", game.Checkmate), nil, false},
-		{"a move that cannot be replayed", over("e2e5", "1-0", game.Checkmate), nil, true},
-	}
-	for _, c := range cases {
-		ls, err := GameLessons(c.g)
-		if (err != nil) != c.err || len(ls) != len(c.results) {
-			t.Errorf("%s: %d lessons, %v", c.name, len(ls), err)
-			continue
-		}
-		g, _, _ := buildGame(c.g)
-		for i, l := range ls {
-			pos := g.PositionAt(i)
-			if l.Key != pos.Hash() || l.Move != c.g.MoveList()[i] || l.Result != c.results[i] ||
-				l.Depth != len(ls)-i || l.Weight != engine.LessonWeight(len(ls)-i) {
-				t.Errorf("%s: lesson %d: %+v", c.name, i, l)
-			}
-		}
 	}
 }
 

@@ -15,7 +15,7 @@ const experienceListSize = 20
 // (docs/experience.md). The list names no player and links no game: the
 // games are their owners'.
 type ExperiencePageData struct {
-	On         bool // the server learns (Config.Experience)
+	On         bool // the server learns (Parts.Learner)
 	Stats      store.ExperienceStats
 	LastLearnt string // "2026-11-25 16:40 UTC", or "" when never
 	Recent     []LearntView
@@ -43,7 +43,7 @@ func (s *Server) handleExperiencePage(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, err)
 		return
 	}
-	d := &ExperiencePageData{On: s.cfg.Experience, Stats: st, Recent: []LearntView{}}
+	d := &ExperiencePageData{On: s.learner != nil, Stats: st, Recent: []LearntView{}}
 	if !st.LastLearnt.IsZero() {
 		d.LastLearnt = st.LastLearnt.UTC().Format("2006-01-02 15:04 UTC")
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"knightwatch/engine"
+	"knightwatch/enginepool"
 	"knightwatch/game"
 )
 
@@ -20,22 +21,24 @@ import (
 // machine's speed or load. Two games in which the person plays the same
 // moves are then the same game, unless the engine learnt something.
 type seededEngine struct {
-	*engineSearcher
-	seed uint64
+	enginepool.Searcher // the pool's adapter of e
+	e                   *engine.Engine
+	seed                uint64
 }
 
 func newSeededEngine(seed uint64) *seededEngine {
-	return &seededEngine{engineSearcher: &engineSearcher{e: engine.New(engine.Options{HashMB: 16, Threads: 1, OwnBook: true})}, seed: seed}
+	e := engine.New(engine.Options{HashMB: 16, Threads: 1, OwnBook: true})
+	return &seededEngine{Searcher: enginepool.EngineSearcher(e), e: e, seed: seed}
 }
 
 func (s *seededEngine) NewGame() {
-	s.engineSearcher.NewGame()
+	s.Searcher.NewGame()
 	s.e.SetSeed(s.seed)
 }
 
-func (s *seededEngine) Search(ctx context.Context, pos *game.Position, history []uint64, req SearchRequest) SearchResult {
+func (s *seededEngine) Search(ctx context.Context, pos *game.Position, history []uint64, req enginepool.SearchRequest) enginepool.SearchResult {
 	req.MoveTime = time.Minute
-	return s.engineSearcher.Search(ctx, pos, history, req)
+	return s.Searcher.Search(ctx, pos, history, req)
 }
 
 // strongPlayer is the person of the tests: full strength to a fixed

@@ -22,8 +22,11 @@ import (
 	"github.com/gorilla/websocket"
 	"golang.org/x/crypto/bcrypt"
 
+	"knightwatch/enginepool"
+	"knightwatch/experience"
 	"knightwatch/game"
 	"knightwatch/recon"
+	"knightwatch/review"
 	"knightwatch/store"
 )
 
@@ -46,10 +49,10 @@ var fallbackTemplates = fstest.MapFS{
 	"replay.html":     {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}<main data-history="{{.History}}"><p id="check">{{.Check}}</p></main>`)},
 }
 
-var testLevels = func() []LevelInfo {
-	var ls []LevelInfo
+var testLevels = func() []enginepool.LevelInfo {
+	var ls []enginepool.LevelInfo
 	for i := 1; i <= 8; i++ {
-		ls = append(ls, LevelInfo{Number: i, Name: "L" + string(rune('0'+i)), Description: "test level", MoveTime: time.Duration(i) * 100 * time.Millisecond, ApproxElo: 800 + 200*i})
+		ls = append(ls, enginepool.LevelInfo{Number: i, Name: "L" + string(rune('0'+i)), Description: "test level", MoveTime: time.Duration(i) * 100 * time.Millisecond, ApproxElo: 800 + 200*i})
 	}
 	return ls
 }()
@@ -66,7 +69,7 @@ type fakeSearcher struct {
 	count *int
 }
 
-func (f *fakeSearcher) Search(ctx context.Context, pos *game.Position, _ []uint64, _ SearchRequest) SearchResult {
+func (f *fakeSearcher) Search(ctx context.Context, pos *game.Position, _ []uint64, _ enginepool.SearchRequest) enginepool.SearchResult {
 	if f.count != nil {
 		f.mu.Lock()
 		*f.count++
@@ -75,7 +78,7 @@ func (f *fakeSearcher) Search(ctx context.Context, pos *game.Position, _ []uint6
 	if f.block {
 		<-ctx.Done()
 	}
-	return SearchResult{Move: firstMove(pos), CP: f.cp, Mate: f.mate}
+	return enginepool.SearchResult{Move: firstMove(pos), CP: f.cp, Mate: f.mate}
 }
 
 func (f *fakeSearcher) NewGame() {}
@@ -92,13 +95,14 @@ func firstMove(pos *game.Position) game.Move {
 type testEnv struct {
 	t      *testing.T
 	srv    *Server
+	parts  Parts // closed after srv
 	ts     *httptest.Server
 	store  *store.Store
 	dbPath string
 }
 
 type envOpts struct {
-	searcher Searcher
+	searcher enginepool.Searcher
 	real     bool // the real engine and its levels
 	noEngine bool
 	dbPath   string
@@ -126,13 +130,15 @@ type envOpts struct {
 	aliveEvery time.Duration
 	// experience turns the engine's experience on. analysis turns the
 	// reviews of finished games on (off by default, so that other tests'
-	// searchers serve their games alone); analysisNodes is then
-	// Config.AnalysisNodes. searchers is the pool size (default 2),
-	// quickSearchers its quick lane (Config.QuickSearchers: default 1,
-	// negative none).
+	// searchers serve their games alone); analysisNodes is then their
+	// budget (review.Options.Nodes) and reviewed their hook
+	// (review.Options.Reviewed). searchers is the pool size (default 2),
+	// quickSearchers its quick lane (enginepool.Config.QuickSearchers:
+	// default 1, negative none).
 	experience     bool
 	analysis       bool
 	analysisNodes  int
+	reviewed       func(id string)
 	searchers      int
 	quickSearchers int
 	// newBot builds the Reconnaissance Chess bots (Config.newBot; default
@@ -149,28 +155,78 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(testConfig(st, o))
+	parts := testParts(t, st, o)
+	srv, err := New(testConfig(st, o), parts)
 	if err != nil {
+		closeParts(parts)
 		t.Fatal(err)
 	}
 	srv.api.bcryptCost = bcrypt.MinCost // the hashes are real, only faster to make and check
 	ts := httptest.NewServer(srv)
-	e := &testEnv{t: t, srv: srv, ts: ts, store: st, dbPath: o.dbPath}
+	e := &testEnv{t: t, srv: srv, parts: parts, ts: ts, store: st, dbPath: o.dbPath}
 	t.Cleanup(e.close)
 	return e
 }
 
-// testConfig is the server configuration of the tests: the fallback
-// templates, a quick searcher, no natural pause, a silent log, and o's
-// limits.
-func testConfig(st *store.Store, o envOpts) Config {
+// testParts are the parts of the tests' servers: a pool of o's searcher
+// (a quick fake by default), two of them and o's quick lane, or the real
+// engine; a learner when o.experience, a reviewer when o.analysis.
+func testParts(tb testing.TB, st *store.Store, o envOpts) Parts {
+	tb.Helper()
 	if o.searcher == nil {
 		o.searcher = &fakeSearcher{}
 	}
+	pc := enginepool.Config{NewSearcher: func() enginepool.Searcher { return o.searcher }, Searchers: 2, QuickSearchers: o.quickSearchers}
+	if o.searchers > 0 {
+		pc.Searchers = o.searchers
+	}
+	if o.real {
+		pc.NewSearcher = enginepool.NewEngineSearcher
+	}
+	pool, err := enginepool.New(pc)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	parts := Parts{Pool: pool}
+	if o.experience {
+		if parts.Learner, err = experience.New(experience.Options{Store: st, Logger: log.New(io.Discard, "", 0)}); err != nil {
+			closeParts(parts)
+			tb.Fatal(err)
+		}
+	}
+	if o.analysis {
+		ro := review.Options{Store: st, Engine: pool, Nodes: o.analysisNodes, Level: len(testLevels), Logger: log.New(io.Discard, "", 0), Reviewed: o.reviewed}
+		if parts.Learner != nil {
+			ro.Learn = parts.Learner.Reviewed
+		}
+		if parts.Reviews, err = review.New(ro); err != nil {
+			closeParts(parts)
+			tb.Fatal(err)
+		}
+	}
+	return parts
+}
+
+// closeParts closes what testParts built, once the server is closed:
+// each part after those that use it.
+func closeParts(p Parts) {
+	if p.Reviews != nil {
+		p.Reviews.Close()
+	}
+	if p.Learner != nil {
+		p.Learner.Close()
+	}
+	if p.Pool != nil {
+		p.Pool.Close()
+	}
+}
+
+// testConfig is the server configuration of the tests: the fallback
+// templates, no natural pause, a silent log, and o's limits.
+func testConfig(st *store.Store, o envOpts) Config {
 	cfg := Config{
 		Store: st, Templates: fallbackTemplates, Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
-		NewSearcher: func() Searcher { return o.searcher }, Searchers: 2, Levels: testLevels,
-		NoEngine: o.noEngine, ReplyPause: -1, Logger: log.New(io.Discard, "", 0),
+		Levels: testLevels, NoEngine: o.noEngine, ReplyPause: -1, Logger: log.New(io.Discard, "", 0),
 		RBCClock: o.rbcClock, RBCIncrement: o.rbcIncrement, MatchEvery: -1,
 		MaxSocketsPerGame: o.maxSocketsPerGame, MaxSocketsPerOwner: o.maxSocketsPerOwner,
 		RequestReadTimeout: o.requestReadTimeout, RequestWriteTimeout: o.requestWriteTimeout,
@@ -180,17 +236,8 @@ func testConfig(st *store.Store, o envOpts) Config {
 		MaxUnfinishedGames: o.maxUnfinishedGames, CreateRate: o.createRate, CreateBurst: o.createBurst,
 		CreateAddrRate: o.createAddrRate, CreateAddrBurst: o.createAddrBurst,
 		UntouchedAfter: -1,
-		AnalysisNodes:  -1,
 	}
-	if o.analysis {
-		cfg.AnalysisNodes = o.analysisNodes
-	}
-	if o.searchers > 0 {
-		cfg.Searchers = o.searchers
-	}
-	cfg.QuickSearchers = o.quickSearchers
 	cfg.newBot = o.newBot
-	cfg.Experience = o.experience
 	if o.createRate == 0 {
 		// Tests create games at machine speed; TestCreationLimits sets
 		// its own rate.
@@ -214,13 +261,14 @@ func testConfig(st *store.Store, o envOpts) Config {
 		cfg.MatchEvery = o.matchEvery
 	}
 	if o.real {
-		cfg.NewSearcher, cfg.Levels, cfg.ReplyPause = NewEngineSearcher, EngineLevels(), 0
+		cfg.Levels, cfg.ReplyPause = enginepool.Levels(), 0
 	}
 	return cfg
 }
 
 func (e *testEnv) close() {
 	e.srv.Close()
+	closeParts(e.parts)
 	e.ts.Close()
 	e.store.Close()
 }
@@ -407,7 +455,7 @@ func realHomeServer(t testing.TB) *Server {
 		t.Fatal(err)
 	}
 	srv, err := New(Config{Store: st, Templates: tmpl, Static: fstest.MapFS{}, NoEngine: true, Levels: testLevels,
-		Logger: log.New(io.Discard, "", 0), MatchEvery: -1})
+		Logger: log.New(io.Discard, "", 0), MatchEvery: -1}, Parts{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func TestRejectedFENKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv, err := New(Config{Store: st, Templates: os.DirFS("../templates"), Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
-		NoEngine: true, Levels: testLevels, Logger: log.New(io.Discard, "", 0), MatchEvery: -1})
+		NoEngine: true, Levels: testLevels, Logger: log.New(io.Discard, "", 0), MatchEvery: -1}, Parts{})
 	if err != nil {
 		t.Fatal(err)
 	}

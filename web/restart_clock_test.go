@@ -33,14 +33,17 @@ func (e *testEnv) restarted(t *testing.T) (*Server, *httptest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := testConfig(st, envOpts{rbcClock: 60 * time.Second})
+	o := envOpts{rbcClock: 60 * time.Second}
+	cfg := testConfig(st, o)
 	cfg.aliveEvery = aliveEveryTest
-	srv, err := New(cfg)
+	parts := testParts(t, st, o)
+	srv, err := New(cfg, parts)
 	if err != nil {
+		closeParts(parts)
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(srv)
-	t.Cleanup(func() { srv.Close(); ts.Close(); st.Close() })
+	t.Cleanup(func() { srv.Close(); ts.Close(); closeParts(parts); st.Close() })
 	return srv, ts
 }
 

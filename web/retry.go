@@ -3,6 +3,8 @@ package web
 import (
 	"time"
 
+	"knightwatch/enginepool"
+	"knightwatch/experience"
 	"knightwatch/game"
 	"knightwatch/store"
 )
@@ -51,7 +53,7 @@ type saveRetry struct {
 	// move is the engine's move to play; when nil, the retry ends the
 	// game on time instead.
 	move *game.Move
-	res  SearchResult
+	res  enginepool.SearchResult
 }
 
 func (s *Server) saveRetryFirst() time.Duration {
@@ -70,7 +72,7 @@ func (s *Server) saveRetryMax() time.Duration {
 
 // retryMoveLocked keeps the engine's move m, whose commit just failed, and
 // saves it later. The engine's clock stops at now.
-func (r *room) retryMoveLocked(m game.Move, res SearchResult, now time.Time) {
+func (r *room) retryMoveLocked(m game.Move, res enginepool.SearchResult, now time.Time) {
 	if r.retry != nil {
 		return
 	}
@@ -163,7 +165,7 @@ func (r *room) retryPlayLocked(rt *saveRetry, now time.Time) bool {
 	r.retry = nil // so that playLocked's syncClockLocked starts the person's clock
 	var notes []store.ExperienceNote
 	if m == rt.res.Move {
-		notes = experienceNotes(r.g.Len(), r.pos(), rt.res.Experience)
+		notes = experience.Notes(r.g.Len(), r.pos(), rt.res.Experience)
 	}
 	if perr := r.playLocked(m, notes, now); perr != nil {
 		if r.retry == nil && !r.over() {

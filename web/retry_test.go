@@ -10,6 +10,7 @@ import (
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 
+	"knightwatch/enginepool"
 	"knightwatch/game"
 	"knightwatch/store"
 )
@@ -67,7 +68,7 @@ type hookSearcher struct {
 	hook func(n int)
 }
 
-func (h *hookSearcher) Search(ctx context.Context, pos *game.Position, hist []uint64, req SearchRequest) SearchResult {
+func (h *hookSearcher) Search(ctx context.Context, pos *game.Position, hist []uint64, req enginepool.SearchRequest) enginepool.SearchResult {
 	if h.hook != nil {
 		h.hook(int(h.n.Add(1)))
 	}

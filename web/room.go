@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
+	"knightwatch/enginepool"
+	"knightwatch/experience"
 	"knightwatch/game"
 	"knightwatch/store"
 )
@@ -64,32 +65,9 @@ type job struct {
 
 // buildGame rebuilds a game from its stored record.
 func buildGame(rec *store.Game) (*game.Game, game.Color, error) {
-	p, err := game.ParseFEN(rec.StartFEN)
+	g, err := rec.Replay()
 	if err != nil {
-		return nil, 0, fmt.Errorf("game %s: start position: %w", rec.ID, err)
-	}
-	if rec.Variant == VariantChess960 {
-		p.SetChess960(true)
-	}
-	g := game.NewGameFrom(p)
-	for i, u := range rec.MoveList() {
-		pos := g.PositionAt(g.Len())
-		m, err := pos.ParseUCI(u)
-		if err == nil {
-			err = g.Play(m)
-		}
-		if err != nil {
-			return nil, 0, fmt.Errorf("game %s: move %d %q: %w", rec.ID, i+1, u, err)
-		}
-	}
-	if rec.Status == store.StatusOver {
-		t := rec.Reason.Termination
-		if t == game.NotOver {
-			// Over without a stored reason (no code writes that): decided
-			// outside the board, as before the reason was typed.
-			t = game.Adjudication
-		}
-		g.SetOutcome(game.Outcome{Result: game.Result(rec.Result), Termination: t})
+		return nil, 0, err
 	}
 	return g, rec.Human.Color, nil
 }
@@ -218,7 +196,7 @@ func finish(rec *store.Game, g *game.Game, o game.Outcome, now time.Time) {
 }
 
 // commitLocked saves rec and makes it the room's record. A game that
-// this commit ends is handed to the learner (experience.go), which
+// this commit ends is handed to the learner (package experience), which
 // learns from it later, off the lock. Every caller charges the clock up to
 // now and restarts it from now (syncClockLocked), so the record says the
 // mover's clock runs from now when it will run after the commit
@@ -363,7 +341,7 @@ func (r *room) maybeStartSearchLocked(now time.Time) {
 	ctx, cancel := context.WithCancel(r.srv.ctx)
 	j := &job{cancel: cancel}
 	r.search = j
-	req := SearchRequest{Level: r.rec.Level, MoveTime: r.srv.levelInfo(r.rec.Level).MoveTime}
+	req := enginepool.SearchRequest{Level: r.rec.Level, MoveTime: r.srv.levelInfo(r.rec.Level).MoveTime}
 	if r.rec.Timed() {
 		req.WTime = time.Duration(r.remainingLocked(game.White, now)) * time.Millisecond
 		req.BTime = time.Duration(r.remainingLocked(game.Black, now)) * time.Millisecond
@@ -374,11 +352,11 @@ func (r *room) maybeStartSearchLocked(now time.Time) {
 }
 
 // runSearch searches off the connection's goroutine (queued fairly among
-// owners' requests, pool.go), waits for the natural pause, then plays the reply if it is still wanted.
-func (r *room) runSearch(ctx context.Context, j *job, owner string, pos *game.Position, hist []uint64, req SearchRequest, ply int, started time.Time) {
+// owners' requests by the engine pool), waits for the natural pause, then plays the reply if it is still wanted.
+func (r *room) runSearch(ctx context.Context, j *job, owner string, pos *game.Position, hist []uint64, req enginepool.SearchRequest, ply int, started time.Time) {
 	defer j.cancel()
 	req.Experience = r.srv.experienceFor(pos) // before the request: a search never waits for the database
-	res, ok := r.srv.pool.search(ctx, owner, r.id, pos, hist, req)
+	res, ok := r.srv.pool.Search(ctx, owner, r.id, pos, hist, req)
 	if ok {
 		// A reply found at once still waits a moment, so the person sees
 		// their own move land first; never longer than the level's time.
@@ -419,7 +397,7 @@ func (r *room) runSearch(ctx context.Context, j *job, owner string, pos *game.Po
 	now := time.Now()
 	var notes []store.ExperienceNote
 	if m == res.Move {
-		notes = experienceNotes(ply, pos, res.Experience)
+		notes = experience.Notes(ply, pos, res.Experience)
 	}
 	if perr := r.playLocked(m, notes, now); perr != nil {
 		if perr.Code == CodeServer {

@@ -31,12 +31,14 @@ func fuzzServer(f *testing.F) (*Server, *store.Store) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	srv, err := New(testConfig(st, envOpts{}))
+	parts := testParts(f, st, envOpts{})
+	srv, err := New(testConfig(st, envOpts{}), parts)
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() {
 		srv.Close()
+		closeParts(parts)
 		st.Close()
 	})
 	return srv, st

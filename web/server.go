@@ -17,7 +17,6 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,17 +26,19 @@ import (
 	"github.com/gorilla/sessions"
 	"github.com/gorilla/websocket"
 
+	"knightwatch/enginepool"
+	"knightwatch/experience"
 	"knightwatch/game"
 	"knightwatch/recon"
 	"knightwatch/recon/bots"
+	"knightwatch/review"
 	"knightwatch/store"
-	"knightwatch/syzygy"
 )
 
-// Variants.
+// Variants (store's: a record says which it is).
 const (
-	VariantStandard  = "standard"
-	VariantChess960  = "chess960"
+	VariantStandard  = store.VariantStandard
+	VariantChess960  = store.VariantChess960
 	defaultPause     = 300 * time.Millisecond
 	finishedListSize = 50
 )
@@ -56,17 +57,8 @@ type Config struct {
 	// Secret signs session cookies. When empty, the secret kept in the
 	// database is used (generated on first start).
 	Secret []byte
-	// NewSearcher makes one engine for the pool; Searchers is the pool
-	// size (default runtime.NumCPU()).
-	NewSearcher func() Searcher
-	Searchers   int
-	// QuickSearchers is how many more searchers the pool keeps for short
-	// live requests (a budget of at most 400 ms: levels 1 to 5, draw
-	// evaluations), so that they need not wait for long searches to end
-	// (pool.go). Default 1; negative: none.
-	QuickSearchers int
 	// Levels are the engine's difficulty levels, 1..len(Levels).
-	Levels []LevelInfo
+	Levels []enginepool.LevelInfo
 	// NoEngine stops the engine from replying: benchmarks use it to
 	// measure the server alone.
 	NoEngine bool
@@ -82,11 +74,6 @@ type Config struct {
 	// called off (default 5 s; negative: never, for tests that call
 	// matchRound themselves).
 	MatchEvery time.Duration
-	// SyzygyPath, when set, names the directories (':'-separated) of the
-	// Syzygy tablebases that the engines made by NewEngineSearcher probe,
-	// so that they play tablebase endings perfectly. New opens them and
-	// fails when they cannot be read or hold no table.
-	SyzygyPath string
 	// MaxSocketsPerGame and MaxSocketsPerOwner cap the WebSockets one
 	// owner (session) holds open to one game and in all (defaults
 	// DefaultMaxSocketsPerGame 8 and DefaultMaxSocketsPerOwner 32); an
@@ -141,20 +128,6 @@ type Config struct {
 	// (clientAddr). Leave it off when clients connect directly, or any
 	// client could claim HTTPS and any address.
 	TrustProxy bool
-	// Experience lets the engine learn from finished games
-	// (docs/experience.md): each game against the engine is learnt from
-	// when it ends (and, at start, those not learnt yet), and before each
-	// of its moves the engine is given what the games say about the
-	// position's moves. Off (the zero value) the engine plays as if it had
-	// never played: tests and benchmarks that need reproducible play.
-	Experience bool
-	// ExperienceRows caps the experience table (default
-	// store.DefaultExperienceRows).
-	ExperienceRows int
-	// AnalysisNodes is the engine's budget per position when it reviews a
-	// finished game (analysis.go; default DefaultAnalysisNodes, 200,000);
-	// negative: no reviews.
-	AnalysisNodes int
 	// PublicOrigin is the site's origin as browsers see it, such as
 	// "https://example.org": WebSocket URLs, the CSP, the PGN Site tag and
 	// the WebSocket Origin check use it. Empty: the request's scheme and
@@ -179,7 +152,7 @@ type Server struct {
 	static   http.Handler
 	assets   *staticAssets // nil without Config.Static
 	upgrader websocket.Upgrader
-	pool     *pool
+	pool     *enginepool.Pool // Parts.Pool
 	hub      hub
 	api      *apiState
 	mux      *http.ServeMux
@@ -187,27 +160,29 @@ type Server struct {
 	cancel   context.CancelFunc
 	closed   bool // under hub.mu
 	conns    sync.WaitGroup
-	tb       *syzygy.Tablebase // Config.SyzygyPath's tables, nil without
-	analysis *analyser         // the review queue; nil without an engine or reviews
+	reviews  *review.Reviewer // Parts.Reviews; nil without reviews
 	sockets  socketCounts
 	creates  createLimits
 	// publicOrigin is Config.PublicOrigin parsed (nil when unset).
 	publicOrigin *url.URL
-	// learn learns from finished games; nil with Config.Experience off.
-	learn *learner
+	// learner learns from finished games (Parts.Learner); nil with the
+	// experience off.
+	learner *experience.Learner
 	// lastAlive is when the previous server on this database was last
 	// alive, read at start (zero when unknown): the clocks a crash left
 	// running are charged up to it (alive.go).
 	lastAlive time.Time
 }
 
-// New builds a Server. It fails when the templates are missing or broken.
-func New(cfg Config) (*Server, error) {
+// New builds a Server on the parts the caller built (Parts), which it
+// uses until Close and does not close. It fails when the templates are
+// missing or broken.
+func New(cfg Config, parts Parts) (*Server, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("web: Config.Store is required")
 	}
-	if cfg.NewSearcher == nil && !cfg.NoEngine {
-		return nil, errors.New("web: Config.NewSearcher is required unless NoEngine")
+	if parts.Pool == nil && !cfg.NoEngine {
+		return nil, errors.New("web: Parts.Pool is required unless NoEngine")
 	}
 	if len(cfg.Levels) == 0 {
 		return nil, errors.New("web: Config.Levels is empty")
@@ -231,6 +206,9 @@ func New(cfg Config) (*Server, error) {
 		cookies: newCookieStore(secret),
 		hub:     hub{rooms: map[string]*room{}, recon: map[string]*reconRoom{}, api: map[*client]struct{}{}},
 		mux:     http.NewServeMux(),
+		pool:    parts.Pool,
+		learner: parts.Learner,
+		reviews: parts.Reviews,
 	}
 	// Write buffers come from a pool: an idle tab then holds none.
 	if cfg.PublicOrigin != "" {
@@ -254,10 +232,6 @@ func New(cfg Config) (*Server, error) {
 	if err := s.loadTemplates(); err != nil { // after the static files: {{asset}} names them
 		return nil, err
 	}
-	n := cfg.Searchers
-	if n <= 0 {
-		n = runtime.NumCPU()
-	}
 	clock, inc := cfg.RBCClock, cfg.RBCIncrement
 	if clock <= 0 {
 		clock, inc = 900*time.Second, 5*time.Second
@@ -269,27 +243,9 @@ func New(cfg Config) (*Server, error) {
 	if err := s.ensureBuiltinUsers(); err != nil {
 		return nil, err
 	}
-	if cfg.NewSearcher != nil {
-		mk, err := s.withTablebase(cfg.NewSearcher)
-		if err != nil {
-			return nil, err
-		}
-		quick := cfg.QuickSearchers
-		if quick == 0 {
-			quick = poolQuickSearchers
-		}
-		s.pool = newPool(n, quick, mk)
-	}
-	if err := s.startAnalysis(n); err != nil {
-		s.cancel()
-		s.closeTablebase()
-		return nil, err
-	}
 	s.routes()
-	s.startLearner()
 	if err := s.resumeAPIGames(); err != nil {
-		s.cancel() // the review workers stop
-		s.closeTablebase()
+		s.cancel()
 		return nil, err
 	}
 	s.conns.Add(1)
@@ -319,9 +275,9 @@ func New(cfg Config) (*Server, error) {
 
 // Close stops every engine search, closes every WebSocket and waits for
 // their rooms to stop the clocks and commit. Games are already committed
-// move by move, so nothing is lost either way.
+// move by move, so nothing is lost either way. The parts stay open: the
+// caller closes them after.
 func (s *Server) Close() {
-	defer s.closeTablebase() // after the searches: a probe after it fails safely
 	defer s.conns.Wait()
 	s.cancel()
 	s.closeAPIGames()
@@ -363,11 +319,11 @@ func (s *Server) replyPause() time.Duration {
 	return s.cfg.ReplyPause
 }
 
-func (s *Server) levelInfo(n int) LevelInfo {
+func (s *Server) levelInfo(n int) enginepool.LevelInfo {
 	if n >= 1 && n <= len(s.cfg.Levels) {
 		return s.cfg.Levels[n-1]
 	}
-	return LevelInfo{Number: n, Name: fmt.Sprintf("Level %d", n)}
+	return enginepool.LevelInfo{Number: n, Name: fmt.Sprintf("Level %d", n)}
 }
 
 // ServeHTTP makes Server an http.Handler.

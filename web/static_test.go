@@ -248,7 +248,7 @@ func TestStaticPagesUseHashedNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv, err := New(Config{Store: st, Templates: os.DirFS("../templates"), Static: os.DirFS("../static"),
-		NoEngine: true, Levels: testLevels, Logger: log.New(io.Discard, "", 0), MatchEvery: -1})
+		NoEngine: true, Levels: testLevels, Logger: log.New(io.Discard, "", 0), MatchEvery: -1}, Parts{})
 	if err != nil {
 		t.Fatal(err)
 	}

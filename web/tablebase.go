@@ -2,25 +2,20 @@ package web
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 
+	"knightwatch/review"
 	"knightwatch/store"
-	"knightwatch/syzygy"
 )
 
-// maxTablebasePlies bounds the positions GET /game/{id}/tablebase probes.
-// A finished game rarely has more than a few dozen in the tables (every
-// ending there is over within 75 moves of the last capture or pawn move),
-// so the bound only caps what one request can cost.
-const maxTablebasePlies = 1000
-
-// TablebaseEntry is one position of a finished game that Config.SyzygyPath's
-// tables hold: the position after Ply half-moves (0 is the start position),
-// its win/draw/loss value and its distance to zeroing in plies, both from
-// the side to move's point of view and as syzygy.Tablebase's ProbeWDL and
-// ProbeDTZ return them (WDL -2 loss, -1 loss drawn by the fifty-move rule,
-// 0 draw, 1 win drawn by the fifty-move rule, 2 win; DTZ signed like WDL).
+// TablebaseEntry is one position of a finished game that the engine
+// pool's Syzygy tables (enginepool.Config.SyzygyPath) hold, as the route
+// answers it: review.Verdict's position after Ply half-moves (0 is the
+// start position), its win/draw/loss value and its distance to zeroing in
+// plies, both from the side to move's point of view and as
+// syzygy.Tablebase's ProbeWDL and ProbeDTZ return them (WDL -2 loss, -1
+// loss drawn by the fifty-move rule, 0 draw, 1 win drawn by the
+// fifty-move rule, 2 win; DTZ signed like WDL).
 type TablebaseEntry struct {
 	Ply int `json:"ply"`
 	WDL int `json:"wdl"`
@@ -48,13 +43,10 @@ func (s *Server) handleTablebase(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the game is not over", http.StatusConflict)
 		return
 	}
-	entries := []TablebaseEntry{}
-	if s.tb != nil {
-		var err error
-		if entries, err = s.tablebaseEntries(g); err != nil {
-			s.serverError(w, err)
-			return
-		}
+	entries, err := s.tablebaseEntries(g)
+	if err != nil {
+		s.serverError(w, err)
+		return
 	}
 	b, err := json.Marshal(entries)
 	if err != nil {
@@ -66,38 +58,23 @@ func (s *Server) handleTablebase(w http.ResponseWriter, r *http.Request) {
 	w.Write(b)
 }
 
-// tablebaseEntries probes each position of rec that the tables cover, at
-// most maxTablebasePlies of them. A position the tables cannot answer
-// (castling rights, a missing table, a closed or broken table) is left
-// out: the list says only what the tables know.
+// tablebaseEntries is the tables' verdict on each position of rec they
+// cover (review.TablebaseVerdicts); none without tables.
 func (s *Server) tablebaseEntries(rec *store.Game) ([]TablebaseEntry, error) {
-	g, _, err := buildGame(rec)
+	out := []TablebaseEntry{}
+	if s.pool == nil || s.pool.Tablebase() == nil {
+		return out, nil
+	}
+	vs, odd, err := review.TablebaseVerdicts(s.pool.Tablebase(), rec)
 	if err != nil {
 		return nil, err
 	}
-	out := []TablebaseEntry{}
-	probed, logged := 0, false
-	for ply := 0; ply <= g.Len() && probed < maxTablebasePlies; ply++ {
-		p := g.PositionAt(ply)
-		if p.HasCastlingRights() || p.Occupied().Count() > s.tb.MaxPieces() {
-			continue
-		}
-		probed++
-		wdl, err := s.tb.ProbeWDL(p)
-		var dtz int
-		if err == nil {
-			dtz, err = s.tb.ProbeDTZ(p)
-		}
-		if err != nil {
-			// A missing table is the tables' limit; anything else (a
-			// corrupt file) is worth a line in the log, once per request.
-			if !errors.Is(err, syzygy.ErrMissingTable) && !errors.Is(err, syzygy.ErrClosed) && !logged {
-				s.logf("game %s ply %d: tablebase: %v", rec.ID, ply, err)
-				logged = true
-			}
-			continue
-		}
-		out = append(out, TablebaseEntry{Ply: ply, WDL: int(wdl), DTZ: dtz})
+	if odd != nil {
+		// A corrupt file, say: worth a line in the log, once per request.
+		s.logf("game %s %v", rec.ID, odd)
+	}
+	for _, v := range vs {
+		out = append(out, TablebaseEntry{Ply: v.Ply, WDL: v.WDL, DTZ: v.DTZ})
 	}
 	return out, nil
 }

@@ -13,12 +13,14 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"knightwatch/enginepool"
 	"knightwatch/game"
 	"knightwatch/store"
 	"knightwatch/syzygy"
 )
 
-// newTablebaseEnv is newEnv's server (fake engine) given SyzygyPath.
+// newTablebaseEnv is newEnv's server (fake engine) on a pool given
+// SyzygyPath.
 func newTablebaseEnv(t *testing.T, path string) *testEnv {
 	t.Helper()
 	dbPath := filepath.Join(t.TempDir(), "kw.db")
@@ -26,17 +28,23 @@ func newTablebaseEnv(t *testing.T, path string) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{
-		Store: st, Templates: fallbackTemplates, Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
-		NewSearcher: func() Searcher { return &fakeSearcher{} }, Searchers: 2, Levels: testLevels,
-		ReplyPause: -1, Logger: log.New(io.Discard, "", 0), MatchEvery: -1, SyzygyPath: path,
-	})
+	pool, err := enginepool.New(enginepool.Config{NewSearcher: func() enginepool.Searcher { return &fakeSearcher{} }, Searchers: 2, SyzygyPath: path})
 	if err != nil {
 		st.Close()
 		t.Fatal(err)
 	}
+	parts := Parts{Pool: pool}
+	srv, err := New(Config{
+		Store: st, Templates: fallbackTemplates, Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
+		Levels: testLevels, ReplyPause: -1, Logger: log.New(io.Discard, "", 0), MatchEvery: -1,
+	}, parts)
+	if err != nil {
+		closeParts(parts)
+		st.Close()
+		t.Fatal(err)
+	}
 	srv.api.bcryptCost = bcrypt.MinCost
-	e := &testEnv{t: t, srv: srv, ts: httptest.NewServer(srv), store: st, dbPath: dbPath}
+	e := &testEnv{t: t, srv: srv, parts: parts, ts: httptest.NewServer(srv), store: st, dbPath: dbPath}
 	t.Cleanup(e.close)
 	return e
 }

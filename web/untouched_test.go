@@ -107,7 +107,10 @@ func TestUntouchedSweepAtStart(t *testing.T) {
 	swept := make(chan int64, 1)
 	testHookSwept = func(n int64) { swept <- n }
 	defer func() { testHookSwept = nil }()
-	srv, err := New(testConfig(e.store, envOpts{untouchedAfter: DefaultUntouchedAfter}))
+	o := envOpts{untouchedAfter: DefaultUntouchedAfter}
+	parts := testParts(t, e.store, o)
+	defer closeParts(parts)
+	srv, err := New(testConfig(e.store, o), parts)
 	if err != nil {
 		t.Fatal(err)
 	}

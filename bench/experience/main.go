@@ -4,18 +4,18 @@
 //	go run ./bench/experience -levels 1,3,5 -seeds 4 -replays 3
 //
 // For each level, seed and colour, a strong player (full strength to depth
-// 7) plays a game against the level, whose random choices are seeded
-// afresh each game, so that the same moves get the same replies. When the
-// strong player wins, that winning line is replayed: the player repeats
-// its moves for as long as the engine repeats its replies, and plays on
-// at full strength once the engine leaves the line. Each replay is played
-// twice, without experience and with the experience of the games before
-// it (learnt as the web server learns: web.GameLessons into a store, read
-// back as web.MoveRecords before each engine move). It prints, per level
-// and mode, how many replays repeated the line to its end, where the
-// engine left it (plies before the line's end) and the engine's score in
-// the replays. Everything is bounded by depth, so a run gives the same
-// figures on any machine.
+// 7) plays a game against the level, whose random choices are seeded afresh
+// each game, so that the same moves get the same replies. When the strong
+// player wins, that winning line is replayed: the player repeats its moves
+// for as long as the engine repeats its replies, and plays on at full
+// strength once the engine leaves the line. Each replay is played twice,
+// without experience and with the experience of the games before it (learnt
+// as the web server learns: experience.GameLessons into a store, read back
+// as experience.MoveRecords before each engine move). It prints, per level
+// and mode, how many replays repeated the line to its end, where the engine
+// left it (plies before the line's end) and the engine's score in the
+// replays. Everything is bounded by depth, so a run gives the same figures
+// on any machine.
 package main
 
 import (
@@ -30,9 +30,9 @@ import (
 	"time"
 
 	"knightwatch/engine"
+	"knightwatch/experience"
 	"knightwatch/game"
 	"knightwatch/store"
-	"knightwatch/web"
 )
 
 func main() {
@@ -173,20 +173,20 @@ func winningLine(level int, seed uint64, human game.Color) ([]string, bool) {
 	return g.UCIMoves(), true
 }
 
-// replay replays line n times against the level, with or without
-// experience (learnt into the store at path from the line's game and
-// from each replay), adding the replays to t.
-func replay(t *tally, path string, level int, seed uint64, human game.Color, line []string, n int, experience bool) error {
+// replay replays line n times against the level, with experience when
+// learnt (learnt into the store at path from the line's game and from
+// each replay), adding the replays to t.
+func replay(t *tally, path string, level int, seed uint64, human game.Color, line []string, n int, learnt bool) error {
 	st, err := store.Open(path)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	learn := func(g *game.Game) error {
-		rec := &store.Game{ID: store.NewID(), Variant: web.VariantStandard, StartFEN: game.StartFEN, Status: store.StatusOver,
+		rec := &store.Game{ID: store.NewID(), Variant: store.VariantStandard, StartFEN: game.StartFEN, Status: store.StatusOver,
 			Result: string(g.Outcome().Result), Reason: store.TerminationOf(g.Outcome().Termination)}
 		rec.SetMoveList(g.UCIMoves())
-		lessons, err := web.GameLessons(rec)
+		lessons, err := experience.GameLessons(rec)
 		if err != nil {
 			return err
 		}
@@ -194,7 +194,7 @@ func replay(t *tally, path string, level int, seed uint64, human game.Color, lin
 		return err
 	}
 	var recs func(*game.Position) []engine.MoveRecord
-	if experience {
+	if learnt {
 		first := game.NewGame()
 		for _, u := range line {
 			if _, err := first.PlayMove(u); err != nil {
@@ -210,7 +210,7 @@ func replay(t *tally, path string, level int, seed uint64, human game.Color, lin
 			if err != nil {
 				panic(err)
 			}
-			return web.MoveRecords(pos, rows)
+			return experience.MoveRecords(pos, rows)
 		}
 	}
 	full := strong()
@@ -239,7 +239,7 @@ func replay(t *tally, path string, level int, seed uint64, human game.Color, lin
 		case ok && w != human:
 			t.points++
 		}
-		if experience {
+		if learnt {
 			if err := learn(g); err != nil {
 				return err
 			}

@@ -1,11 +1,12 @@
-// Command quicklane measures what the engine pool's quick lane (web/pool.go)
-// costs the long searches beside it: the nodes a level-8 search reaches in
-// its fixed time while every core runs one (the pool's regular searchers,
-// one per core), alone and with a third engine (the quick searcher)
-// searching short requests: level-1 searches at the pace of one player who
-// answers at once, level-1 searches back to back, and draw evaluations
-// (150 ms at full strength) back to back. Back to back is the most the
-// lane can take: in the server it runs only while a short request waits.
+// Command quicklane measures what the engine pool's quick lane
+// (enginepool/pool.go) costs the long searches beside it: the nodes a
+// level-8 search reaches in its fixed time while every core runs one (the
+// pool's regular searchers, one per core), alone and with a third engine
+// (the quick searcher) searching short requests: level-1 searches at the
+// pace of one player who answers at once, level-1 searches back to back,
+// and draw evaluations (150 ms at full strength) back to back. Back to back
+// is the most the lane can take: in the server it runs only while a short
+// request waits.
 //
 //	go run ./bench/quicklane [-rounds 6] [-movetime 3s]
 //	(or bash bench/quicklane.sh)
@@ -113,7 +114,7 @@ func run(rounds int, moveTime time.Duration) error {
 	return nil
 }
 
-// newEngine is an engine as the pool makes one (web.NewEngineSearcher),
+// newEngine is an engine as the pool makes one (enginepool.NewEngineSearcher),
 // without the book: the positions are past it.
 func newEngine() *engine.Engine {
 	return engine.New(engine.Options{HashMB: 16, Threads: 1})

@@ -1,5 +1,5 @@
 // Command review measures what the reviews of finished games
-// (web/analysis.go) cost: a 40-move game's review time, and what reviews
+// (package review) cost: a 40-move game's review time, and what reviews
 // running on every searcher add to another player's level-1 reply
 // (review.go says how).
 //

@@ -1,6 +1,6 @@
 package main
 
-// The benchmark: what the reviews of finished games (web/analysis.go)
+// The benchmark: what the reviews of finished games (package review)
 // cost. It starts the real server with the engine and reviews on, and
 //
 //  1. plays 1+backlog games of 40 moves against level 1 at once, the

@@ -10,7 +10,7 @@
 // It builds the real binary (or runs the one -bin names, say an older
 // build, for a before/after) and starts `serve` on a loopback port with a
 // temporary database, the engine at its defaults (one searcher per core,
-// and one more kept for short requests, web/pool.go). It prints the
+// and one more kept for short requests, enginepool/pool.go). It prints the
 // server's resident memory as it starts and after the floods.
 // Each sample is a new browser's new level-1 game: 1. e4, timed until the
 // engine's reply is on the board (the natural pause included: a reply is

@@ -1,4 +1,4 @@
-package web
+package experience
 
 import (
 	"knightwatch/game"

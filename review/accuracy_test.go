@@ -1,4 +1,4 @@
-package web
+package review
 
 import (
 	"math"
@@ -16,30 +16,30 @@ import (
 func TestWinPercent(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		e    reviewEval
+		e    Eval
 		want float64
 	}{
-		{"level", reviewEval{CP: 0}, 50},
-		{"a pawn up", reviewEval{CP: 100}, 59.10258971916128},
-		{"three pawns up", reviewEval{CP: 300}, 75.11255009383484},
-		{"the ceiling", reviewEval{CP: 1000}, 97.54474363414323},
-		{"above the ceiling", reviewEval{CP: 4000}, 97.54474363414323},
-		{"below the floor", reviewEval{CP: -4000}, 2.4552563658567763},
-		{"White mates", reviewEval{Mate: 3}, 97.54474363414323},
-		{"Black mates", reviewEval{CP: 31000, Mate: -1}, 2.4552563658567763},
+		{"level", Eval{CP: 0}, 50},
+		{"a pawn up", Eval{CP: 100}, 59.10258971916128},
+		{"three pawns up", Eval{CP: 300}, 75.11255009383484},
+		{"the ceiling", Eval{CP: 1000}, 97.54474363414323},
+		{"above the ceiling", Eval{CP: 4000}, 97.54474363414323},
+		{"below the floor", Eval{CP: -4000}, 2.4552563658567763},
+		{"White mates", Eval{Mate: 3}, 97.54474363414323},
+		{"Black mates", Eval{CP: 31000, Mate: -1}, 2.4552563658567763},
 	} {
-		if got := winPercent(tc.e); math.Abs(got-tc.want) > 1e-9 {
-			t.Errorf("%s: winPercent(%+v) = %v, want %v", tc.name, tc.e, got, tc.want)
+		if got := WinPercent(tc.e); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s: WinPercent(%+v) = %v, want %v", tc.name, tc.e, got, tc.want)
 		}
 	}
 }
 
 func TestJudgeMove(t *testing.T) {
-	cp := func(c int) reviewEval { return reviewEval{CP: c} }
-	mate := func(m int) reviewEval { return reviewEval{Mate: m} }
+	cp := func(c int) Eval { return Eval{CP: c} }
+	mate := func(m int) Eval { return Eval{Mate: m} }
 	for _, tc := range []struct {
 		name          string
-		before, after reviewEval
+		before, after Eval
 		mover         game.Color
 		want          store.Judgement
 	}{
@@ -78,7 +78,7 @@ func TestJudgeMove(t *testing.T) {
 		{"a mate found", cp(200), mate(4), game.White, store.NoJudgement},
 		{"still being mated", mate(-3), mate(-2), game.White, store.NoJudgement},
 	} {
-		if got := judgeMove(tc.before, tc.after, tc.mover); got != tc.want {
+		if got := JudgeMove(tc.before, tc.after, tc.mover); got != tc.want {
 			t.Errorf("%s: %+v -> %+v by %v: %q, want %q", tc.name, tc.before, tc.after, tc.mover, got, tc.want)
 		}
 	}
@@ -141,9 +141,9 @@ func TestGameAccuracy(t *testing.T) {
 		{"black first, white blunders", game.Black, []int{15, -900}, 10, 100, 5},
 		{"black first, both blunder", game.Black, []int{900, 0}, 10, 10, 5},
 	} {
-		wins := []float64{winPercent(reviewEval{CP: 15})}
+		wins := []float64{WinPercent(Eval{CP: 15})}
 		for _, c := range tc.cps {
-			wins = append(wins, winPercent(reviewEval{CP: c}))
+			wins = append(wins, WinPercent(Eval{CP: c}))
 		}
 		w, b, wok, bok := gameAccuracy(wins, tc.first)
 		check := func(side string, got float64, ok bool, want float64) {

@@ -1,4 +1,4 @@
-package web
+package review
 
 import (
 	"math"
@@ -40,8 +40,8 @@ import (
 // first move; here the engine's evaluation of the real start position is
 // used, since a game may start from any position (a FEN, Chess960).
 
-// reviewEval is a position's evaluation from White's point of view.
-type reviewEval struct {
+// Eval is a position's evaluation from White's point of view.
+type Eval struct {
 	CP int // centipawns; meaningless when Mate != 0
 	// Mate is positive when White mates, negative when Black does (a
 	// checkmate on the board counts as a mate for the winner); 0 when no
@@ -63,9 +63,9 @@ func winningChances(cp float64) float64 {
 	return math.Max(-1, math.Min(1, w))
 }
 
-// winPercent is lichess's Win% for White, 0 to 100: cp ceiled to ±1000,
+// WinPercent is lichess's Win% for White, 0 to 100: cp ceiled to ±1000,
 // a mate counting as the ceiling.
-func winPercent(e reviewEval) float64 {
+func WinPercent(e Eval) float64 {
 	cp := e.CP
 	switch {
 	case e.Mate > 0:
@@ -84,9 +84,9 @@ var judgementThresholds = []struct {
 	j    store.Judgement
 }{{.3, store.Blunder}, {.2, store.Mistake}, {.1, store.Inaccuracy}}
 
-// judgeMove judges the move that took the game from before to after,
+// JudgeMove judges the move that took the game from before to after,
 // played by mover, as lichess's Advice does.
-func judgeMove(before, after reviewEval, mover game.Color) store.Judgement {
+func JudgeMove(before, after Eval, mover game.Color) store.Judgement {
 	if before.Mate == 0 && after.Mate == 0 {
 		delta := winningChances(float64(after.CP)) - winningChances(float64(before.CP))
 		if mover == game.White {
@@ -214,4 +214,17 @@ func volatility(xs []float64) float64 {
 		v += (x - m) * (x - m)
 	}
 	return math.Max(0.5, math.Min(12, math.Sqrt(v/float64(len(xs)))))
+}
+
+// PlyEval is a saved evaluation as the review's maths takes it; toMove
+// is the side to move in the position (a checkmate on the board counts as
+// a mate for the winner).
+func PlyEval(p store.AnalysisPly, toMove game.Color) Eval {
+	if p.Mated {
+		if toMove == game.White {
+			return Eval{Mate: -1}
+		}
+		return Eval{Mate: 1}
+	}
+	return Eval{CP: p.CP, Mate: p.Mate}
 }

@@ -1,8 +1,7 @@
-package web
+package enginepool
 
 import (
 	"context"
-	"fmt"
 
 	"knightwatch/engine"
 	"knightwatch/game"
@@ -18,10 +17,14 @@ type engineSearcher struct {
 // NewEngineSearcher returns a Searcher backed by a new engine with a
 // small hash table (16 MB) and one thread: the pool runs one engine per
 // core (and one more for short requests, pool.go), so parallelism comes
-// from the games, not from Lazy SMP.
+// from the games, not from Lazy SMP. It is Config.NewSearcher's default.
 func NewEngineSearcher() Searcher {
-	return &engineSearcher{e: engine.New(engine.Options{HashMB: 16, Threads: 1, OwnBook: true})}
+	return EngineSearcher(engine.New(engine.Options{HashMB: 16, Threads: 1, OwnBook: true}))
 }
+
+// EngineSearcher adapts e, an engine made elsewhere (with options or a
+// seed of its own), to Searcher; its hash table and threads are e's.
+func EngineSearcher(e *engine.Engine) Searcher { return &engineSearcher{e: e} }
 
 // Search implements Searcher.
 func (s *engineSearcher) Search(ctx context.Context, pos *game.Position, history []uint64, req SearchRequest) SearchResult {
@@ -42,6 +45,9 @@ func (s *engineSearcher) Search(ctx context.Context, pos *game.Position, history
 	return SearchResult{Move: r.Move, CP: r.Score.CP, Mate: r.Score.Mate, Depth: r.Depth, Experience: r.Experience}
 }
 
+// NewGame implements Searcher.
+func (s *engineSearcher) NewGame() { s.e.NewGame() }
+
 // setTablebase gives the engine Syzygy tables (Config.SyzygyPath).
 func (s *engineSearcher) setTablebase(tb *syzygy.Tablebase) { s.e.SetTablebase(tb) }
 
@@ -51,45 +57,9 @@ type tablebaseUser interface {
 	setTablebase(tb *syzygy.Tablebase)
 }
 
-// withTablebase opens Config.SyzygyPath's tables, if set, and returns a
-// maker of searchers that gives them to every searcher able to use them
-// (those of NewEngineSearcher); all share the one set of tables, which
-// Close closes. Tables that cannot be read, or none found, are an error.
-func (s *Server) withTablebase(mk func() Searcher) (func() Searcher, error) {
-	path := s.cfg.SyzygyPath
-	if path == "" {
-		return mk, nil
-	}
-	tb, err := syzygy.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("web: Syzygy tables %q: %w", path, err)
-	}
-	if wdl, _ := tb.NumTables(); wdl == 0 {
-		tb.Close()
-		return nil, fmt.Errorf("web: Syzygy tables %q: no %s table found", path, syzygy.WDLSuffix)
-	}
-	s.tb = tb
-	return func() Searcher {
-		sr := mk()
-		if u, ok := sr.(tablebaseUser); ok {
-			u.setTablebase(tb)
-		}
-		return sr
-	}, nil
-}
-
-// closeTablebase closes Config.SyzygyPath's tables, if open.
-func (s *Server) closeTablebase() {
-	if s.tb != nil {
-		s.tb.Close()
-	}
-}
-
-// NewGame implements Searcher.
-func (s *engineSearcher) NewGame() { s.e.NewGame() }
-
-// EngineLevels returns the engine's difficulty levels for Config.Levels.
-func EngineLevels() []LevelInfo {
+// Levels returns the engine's difficulty levels, for the new-game form
+// and the level each game plays at.
+func Levels() []LevelInfo {
 	out := make([]LevelInfo, len(engine.Levels))
 	for i, l := range engine.Levels {
 		out[i] = LevelInfo{Number: l.Number, Name: l.Name, Description: l.Description, MoveTime: l.MoveTime, ApproxElo: l.ApproxElo}

@@ -1,4 +1,4 @@
-package web
+package enginepool
 
 import (
 	"math"
@@ -11,7 +11,7 @@ import (
 
 // isShort reports whether a live request of budget cost may use the quick
 // lane.
-func (p *pool) isShort(cost time.Duration) bool { return cost <= p.quickMax }
+func (p *Pool) isShort(cost time.Duration) bool { return cost <= p.quickMax }
 
 // laneUse is an owner's recent use of one lane's searchers.
 type laneUse struct {
@@ -58,7 +58,7 @@ func (o *poolOwner) lane(e *pooled) *laneUse {
 // request of the owner with the smallest quick key (total usage + the
 // request's budget; ties to the request that came first), or leaves it
 // idle: it never serves a long or a background request.
-func (p *pool) handOutQuickLocked(e *pooled, now time.Time) {
+func (p *Pool) handOutQuickLocked(e *pooled, now time.Time) {
 	var best *poolWaiter
 	var bestAt int
 	var bestKey float64

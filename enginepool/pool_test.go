@@ -1,4 +1,4 @@
-package web
+package enginepool
 
 import (
 	"context"
@@ -76,7 +76,7 @@ func (l *startLog) startOf(tag uint64) (time.Time, bool) {
 // poolHarness runs requests against a pool of sleepSearchers.
 type poolHarness struct {
 	t   *testing.T
-	p   *pool
+	p   *Pool
 	log *startLog
 	wg  sync.WaitGroup
 	mu  sync.Mutex
@@ -129,7 +129,7 @@ func (h *poolHarness) submit(ctx context.Context, owner string, tag uint64, d ti
 	go func() {
 		defer h.wg.Done()
 		defer close(done)
-		_, ok := h.p.search(ctx, owner, owner, nil, []uint64{tag}, SearchRequest{Level: 1, MoveTime: d})
+		_, ok := h.p.Search(ctx, owner, owner, nil, []uint64{tag}, SearchRequest{Level: 1, MoveTime: d})
 		h.mu.Lock()
 		h.ok[tag] = ok
 		h.mu.Unlock()
@@ -156,6 +156,12 @@ func (h *poolHarness) waitQueued(n int) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// waiting returns how many live requests queue.
+func (p *Pool) waiting() int { return p.Load().Queued }
+
+// waitingIdle returns how many background requests queue.
+func (p *Pool) waitingIdle() int { return p.Load().Background }
 
 func indexOf(order []uint64, tag uint64) int {
 	for i, x := range order {
@@ -383,49 +389,6 @@ func TestPoolFairNoStarvation(t *testing.T) {
 		}
 	}
 	t.Logf("at most %d of the flood's searches started while a player's request waited", worst)
-}
-
-// TestPoolFairRoomRequests: the rooms queue their engine requests under
-// the game's owner, and a request leaves the queue at once when its room
-// no longer wants it (a takeback, the last tab closing).
-func TestPoolFairRoomRequests(t *testing.T) {
-	// No quick lane: the level-1 request must queue, not take it.
-	e := newEnv(t, envOpts{searcher: &fakeSearcher{block: true}, quickSearchers: -1})
-	waitQueued := func(n int) {
-		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
-		for e.srv.pool.waiting() != n {
-			if time.Now().After(deadline) {
-				t.Fatalf("%d requests queue, want %d", e.srv.pool.waiting(), n)
-			}
-			time.Sleep(time.Millisecond)
-		}
-	}
-	// Owner x's two games keep both searchers thinking.
-	e.thinkingGames(e.browser(), 2, 8)
-	cy := e.browser()
-	id := e.newGame(cy, form("white", "1", "standard", "none"))
-	w := e.mustDial(cy, id)
-	w.state()
-	w.send(`{"type":"move","move":"e2e4","ply":0}`)
-	w.stateAt(1)
-	waitQueued(1)
-	owner := e.row(id).Owner
-	e.srv.pool.mu.Lock()
-	o := e.srv.pool.owners[owner]
-	queued := o != nil && len(o.queue) == 1
-	e.srv.pool.mu.Unlock()
-	if !queued {
-		t.Fatal("the request does not queue under its game's owner")
-	}
-	w.send(`{"type":"takeback","ply":1}`)
-	w.stateAt(0)
-	waitQueued(0)
-	w.send(`{"type":"move","move":"d2d4","ply":0}`)
-	w.stateAt(1)
-	waitQueued(1)
-	w.conn.Close()
-	waitQueued(0)
 }
 
 // TestPoolFairShortReplyAmongLongGames: while twelve owners each keep a

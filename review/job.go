@@ -1,4 +1,4 @@
-package web
+package review
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"knightwatch/enginepool"
 	"knightwatch/game"
 	"knightwatch/store"
 )
@@ -21,13 +22,13 @@ const (
 )
 
 // reviewJob is one game's review while it is queued or running. The
-// fields below state are the analyser's (under its mu), except those
+// fields below state are the Reviewer's (under its mu), except those
 // prepare sets once before the state becomes jobReady, which are read
 // without the lock from then on.
 type reviewJob struct {
 	id, owner string
 	state     jobState
-	started   bool // a position was handed out in this run of the server
+	started   bool // a position was handed out since New
 
 	// Set by prepare, then read-only.
 	positions []*game.Position // the start, then after each move
@@ -54,15 +55,15 @@ type reviewJob struct {
 }
 
 // prepare reads job j's game and what of its review is saved already.
-func (a *analyser) prepare(j *reviewJob) {
-	st := a.srv.store
+func (r *Reviewer) prepare(j *reviewJob) {
+	st := r.store
 	rec, err := st.GetGame(j.id)
 	var g *game.Game
 	if err == nil && rec.Status != store.StatusOver {
 		err = errors.New("the game is not over")
 	}
 	if err == nil {
-		g, _, err = buildGame(rec)
+		g, err = rec.Replay()
 	}
 	var row *store.Analysis
 	var saved []store.AnalysisPly
@@ -72,13 +73,13 @@ func (a *analyser) prepare(j *reviewJob) {
 			row, err = nil, nil
 		}
 	}
-	a.mu.Lock()
+	r.mu.Lock()
 	if err != nil {
-		a.srv.logf("review of %s: %v", j.id, err)
+		r.logf("review of %s: %v", j.id, err)
 		j.state = jobDone
-		a.sendLocked(j.id, encodeAnalysisFailed())
-		a.removeLocked(j)
-		a.mu.Unlock()
+		r.sendLocked(j.id, Status{State: Failed})
+		r.removeLocked(j)
+		r.mu.Unlock()
 		return
 	}
 	n := g.Len() + 1
@@ -90,15 +91,15 @@ func (a *analyser) prepare(j *reviewJob) {
 		j.positions[i] = g.PositionAt(i)
 		j.hist[i] = replay.HashHistory()
 		if i < len(j.moves) {
-			_ = replay.Play(j.moves[i]) // legal: buildGame played it
+			_ = replay.Play(j.moves[i]) // legal: Replay played it
 		}
 	}
 	j.over = rec.Reason.Termination
 	j.plies = make([]store.AnalysisPly, n)
 	j.have = make([]bool, n)
 	j.busy = make([]bool, n)
-	j.row = store.Analysis{GameID: j.id, Settings: a.settings, Positions: n}
-	if row == nil || row.Settings != a.settings || row.Positions != n {
+	j.row = store.Analysis{GameID: j.id, Settings: r.settings, Positions: n}
+	if row == nil || row.Settings != r.settings || row.Positions != n {
 		j.reset = row != nil
 	} else {
 		// Carry on from the plies saved before (a restart).
@@ -114,14 +115,14 @@ func (a *analyser) prepare(j *reviewJob) {
 	complete := j.done == n
 	if complete {
 		// Evaluated but not judged or saved complete (stopped in between).
-		a.finalizeLocked(j)
+		r.finalizeLocked(j)
 	} else {
-		a.cond.Broadcast()
-		a.sendLocked(j.id, a.messageLocked(j))
+		r.cond.Broadcast()
+		r.sendLocked(j.id, r.statusLocked(j))
 	}
-	a.mu.Unlock()
+	r.mu.Unlock()
 	if complete {
-		a.save(j, true)
+		r.save(j, true)
 	}
 }
 
@@ -138,9 +139,9 @@ func drawnByRule(t game.Termination) bool {
 
 // evaluate evaluates position ply of j: by the rules where the game is
 // over on the board, else by a background search. searched is false when
-// the search was stopped (a live game's request came, or the server
+// the search was stopped (a live game's request came, or the reviewer
 // stops).
-func (a *analyser) evaluate(ctx context.Context, j *reviewJob, ply int) (p store.AnalysisPly, searched bool) {
+func (r *Reviewer) evaluate(ctx context.Context, j *reviewJob, ply int) (p store.AnalysisPly, searched bool) {
 	pos := j.positions[ply]
 	p = store.AnalysisPly{GameID: j.id, Ply: ply}
 	if !pos.HasLegalMoves() {
@@ -150,12 +151,12 @@ func (a *analyser) evaluate(ctx context.Context, j *reviewJob, ply int) (p store
 	if ply == len(j.positions)-1 && drawnByRule(j.over) {
 		return p, true
 	}
-	req := SearchRequest{Level: a.level, MoveTime: analysisTimeCap, Nodes: a.nodes, Evaluate: true}
+	req := enginepool.SearchRequest{Level: r.level, MoveTime: analysisTimeCap, Nodes: r.nodes, Evaluate: true}
 	// One pool key for every review: a searcher moving from one review to
 	// another keeps its hash table (entries of other games' positions are
 	// harmless, and the next position's are useful), clearing it only
 	// when a live game takes it.
-	res, ok := a.srv.pool.searchIdle(ctx, "review", pos, j.hist[ply], req)
+	res, ok := r.engine.SearchIdle(ctx, "review", pos, j.hist[ply], req)
 	if !ok {
 		return p, false
 	}
@@ -177,13 +178,13 @@ func (a *analyser) evaluate(ctx context.Context, j *reviewJob, ply int) (p store
 
 // record keeps an evaluation, judges the game once every position has
 // one, and saves and reports progress as it goes.
-func (a *analyser) record(u reviewUnit, p store.AnalysisPly) {
+func (r *Reviewer) record(u reviewUnit, p store.AnalysisPly) {
 	j := u.job
-	a.mu.Lock()
+	r.mu.Lock()
 	j.inFlight--
 	j.busy[u.ply] = false
 	if j.state != jobReady || j.have[u.ply] {
-		a.mu.Unlock()
+		r.mu.Unlock()
 		return
 	}
 	j.plies[u.ply] = p
@@ -192,43 +193,31 @@ func (a *analyser) record(u reviewUnit, p store.AnalysisPly) {
 	j.unsaved = append(j.unsaved, u.ply)
 	complete := j.done == len(j.plies)
 	if complete {
-		a.finalizeLocked(j)
+		r.finalizeLocked(j)
 	} else if now := time.Now(); now.Sub(j.progress) >= analysisProgressEvery {
 		j.progress = now
-		a.sendLocked(j.id, a.messageLocked(j))
+		r.sendLocked(j.id, r.statusLocked(j))
 	}
 	save := complete || len(j.unsaved) >= analysisSaveEvery
-	a.mu.Unlock()
+	r.mu.Unlock()
 	if save {
-		a.save(j, complete)
+		r.save(j, complete)
 	}
 }
 
 // giveBack returns a unit whose search was stopped (for a live game's
-// request, or as the server stops), to be handed out again; a stopping
-// server saves what the review has.
-func (a *analyser) giveBack(u reviewUnit, stopping bool) {
-	a.mu.Lock()
+// request, or as the reviewer stops), to be handed out again; a stopping
+// reviewer saves what the review has.
+func (r *Reviewer) giveBack(u reviewUnit, stopping bool) {
+	r.mu.Lock()
 	u.job.inFlight--
 	u.job.busy[u.ply] = false
 	u.job.next = min(u.job.next, u.ply)
 	pending := len(u.job.unsaved) > 0
-	a.mu.Unlock()
+	r.mu.Unlock()
 	if stopping && pending {
-		a.save(u.job, false)
+		r.save(u.job, false)
 	}
-}
-
-// evalOfPly is a saved evaluation as the review's maths takes it; toMove
-// is the side to move in the position.
-func evalOfPly(p store.AnalysisPly, toMove game.Color) reviewEval {
-	if p.Mated {
-		if toMove == game.White {
-			return reviewEval{Mate: -1}
-		}
-		return reviewEval{Mate: 1}
-	}
-	return reviewEval{CP: p.CP, Mate: p.Mate}
 }
 
 // finalizeLocked judges every move of j and sums each side up.
@@ -238,20 +227,20 @@ func evalOfPly(p store.AnalysisPly, toMove game.Color) reviewEval {
 // ply later (a search of its own, which may see further) is worse. At a
 // budget of 200,000 nodes that happens, and telling a player that the
 // move the review itself recommends was an inaccuracy would be nonsense.
-func (a *analyser) finalizeLocked(j *reviewJob) {
+func (r *Reviewer) finalizeLocked(j *reviewJob) {
 	n := len(j.plies)
-	evals := make([]reviewEval, n)
+	evals := make([]Eval, n)
 	wins := make([]float64, n)
 	for i, p := range j.plies {
-		evals[i] = evalOfPly(p, j.positions[i].Side())
-		wins[i] = winPercent(evals[i])
+		evals[i] = PlyEval(p, j.positions[i].Side())
+		wins[i] = WinPercent(evals[i])
 	}
 	var counts [2][4]int
 	j.plies[0].Judgement = store.NoJudgement
 	for i := 1; i < n; i++ {
 		before := j.positions[i-1]
 		mover := before.Side()
-		jd := judgeMove(evals[i-1], evals[i], mover)
+		jd := JudgeMove(evals[i-1], evals[i], mover)
 		if jd != store.NoJudgement && j.plies[i-1].BestUCI == before.UCI(j.moves[i-1]) {
 			jd = store.NoJudgement
 		}
@@ -259,17 +248,17 @@ func (a *analyser) finalizeLocked(j *reviewJob) {
 		counts[mover][jd]++
 	}
 	w, b, wok, bok := gameAccuracy(wins, j.positions[0].Side())
-	r := &j.row
-	r.Complete = true
-	r.WhiteAccuracy, r.BlackAccuracy = nil, nil
+	row := &j.row
+	row.Complete = true
+	row.WhiteAccuracy, row.BlackAccuracy = nil, nil
 	if wok {
-		r.WhiteAccuracy = &w
+		row.WhiteAccuracy = &w
 	}
 	if bok {
-		r.BlackAccuracy = &b
+		row.BlackAccuracy = &b
 	}
-	r.WhiteInaccuracies, r.WhiteMistakes, r.WhiteBlunders = counts[game.White][store.Inaccuracy], counts[game.White][store.Mistake], counts[game.White][store.Blunder]
-	r.BlackInaccuracies, r.BlackMistakes, r.BlackBlunders = counts[game.Black][store.Inaccuracy], counts[game.Black][store.Mistake], counts[game.Black][store.Blunder]
+	row.WhiteInaccuracies, row.WhiteMistakes, row.WhiteBlunders = counts[game.White][store.Inaccuracy], counts[game.White][store.Mistake], counts[game.White][store.Blunder]
+	row.BlackInaccuracies, row.BlackMistakes, row.BlackBlunders = counts[game.Black][store.Inaccuracy], counts[game.Black][store.Mistake], counts[game.Black][store.Blunder]
 	j.unsaved = j.unsaved[:0]
 	for i := range j.plies {
 		j.unsaved = append(j.unsaved, i) // every ply: each has its verdict now
@@ -279,15 +268,15 @@ func (a *analyser) finalizeLocked(j *reviewJob) {
 
 // save writes j's new plies (all of them, judged, when final) and its
 // row. The complete review, once saved, leaves the queue.
-func (a *analyser) save(j *reviewJob, final bool) {
+func (r *Reviewer) save(j *reviewJob, final bool) {
 	j.saveMu.Lock()
 	defer j.saveMu.Unlock()
 	if j.saved {
 		return
 	}
-	a.mu.Lock()
+	r.mu.Lock()
 	if final != (j.state == jobDone) {
-		a.mu.Unlock()
+		r.mu.Unlock()
 		return // a partial save after the final one was decided: moot
 	}
 	idx := j.unsaved
@@ -298,19 +287,21 @@ func (a *analyser) save(j *reviewJob, final bool) {
 	}
 	row, reset := j.row, j.reset
 	j.reset = false
-	a.mu.Unlock()
+	r.mu.Unlock()
 
-	err := a.srv.store.SaveAnalysis(&row, rows, reset)
+	err := r.store.SaveAnalysis(&row, rows, reset)
 	if err != nil {
-		a.srv.logf("review of %s: %v", j.id, err)
+		r.logf("review of %s: %v", j.id, err)
 	}
 	if final && err == nil {
 		// Complete and saved: j's positions, moves and plies no longer
-		// change, and the engine learns from them (experience_review.go).
-		a.srv.reviewEnded(j.id, reviewLessons(j.positions, j.moves, j.plies))
+		// change, and the engine learns from them (Options.Learn).
+		if r.learn != nil {
+			r.learn(j.id, j.positions, j.moves, j.plies)
+		}
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if err != nil && !final {
 		// Kept for the next save.
 		j.unsaved = append(j.unsaved, idx...)
@@ -323,11 +314,11 @@ func (a *analyser) save(j *reviewJob, final bool) {
 		// opened or the server restarts.
 		j.saved = err == nil
 		j.ended = true
-		a.sendLocked(j.id, a.messageLocked(j))
-		a.removeLocked(j)
-		a.broadcastQueueLocked()
-		if testHookReviewed != nil {
-			testHookReviewed(j.id)
+		r.sendLocked(j.id, r.statusLocked(j))
+		r.removeLocked(j)
+		r.broadcastQueueLocked()
+		if r.reviewed != nil {
+			r.reviewed(j.id)
 		}
 	}
 }

@@ -1,70 +1,15 @@
-package web
+package enginepool
 
 import (
 	"context"
 	"sync"
 	"time"
 
-	"knightwatch/engine"
 	"knightwatch/game"
+	"knightwatch/syzygy"
 )
 
-// SearchRequest is what the web game asks of an engine for one move.
-type SearchRequest struct {
-	Level int
-	// MoveTime caps the search (the level's time per move, or less for a
-	// draw evaluation). Zero means the level's own time.
-	MoveTime time.Duration
-	// Clock fields are zero for an untimed game; when set, the engine
-	// budgets its time from them, never beyond MoveTime.
-	WTime, BTime, WInc, BInc time.Duration
-	// Evaluate asks for an honest evaluation rather than a move to play
-	// (a draw offer, a review): no opening book, whose moves carry no
-	// score.
-	Evaluate bool
-	// Experience is what earlier games say about the position's moves
-	// (engine.Limits.Experience), read before the request; nil without.
-	Experience []engine.MoveRecord
-	// Nodes, when set, stops the search after about that many nodes (a
-	// review's fixed budget); MoveTime still caps it.
-	Nodes uint64
-}
-
-// SearchResult is an engine's answer: the move and its score from the
-// point of view of the side to move.
-type SearchResult struct {
-	Move game.Move
-	CP   int // centipawns
-	Mate int // mate in N (negative: the side to move gets mated); 0 when none seen
-	// Depth is how deep the search went; 0 for a book move, whose score
-	// means nothing.
-	Depth int
-	// Experience says what the request's Experience changed about Move
-	// (engine.Result.Experience); nil when nothing.
-	Experience *engine.ExperienceUse
-}
-
-// Searcher is the part of an engine the web game uses. The real engine is
-// adapted to it in engine.go; tests substitute quick deterministic ones.
-type Searcher interface {
-	// Search returns a move for the side to move in pos (a legal one
-	// whenever one exists, even when ctx is cancelled early).
-	Search(ctx context.Context, pos *game.Position, history []uint64, req SearchRequest) SearchResult
-	// NewGame forgets what the searcher learnt in another game.
-	NewGame()
-}
-
-// LevelInfo describes a difficulty level for the new-game form and the
-// state message.
-type LevelInfo struct {
-	Number      int
-	Name        string
-	Description string
-	MoveTime    time.Duration
-	ApproxElo   int
-}
-
-// pool hands out a fixed set of searchers, so that no more searches run at
+// Pool hands out a fixed set of searchers, so that no more searches run at
 // once than there are searchers: one regular searcher per core, and a
 // quick lane of poolQuickSearchers more (one by default) kept for short
 // live requests. A busy server queues engine replies instead of slowing
@@ -82,7 +27,7 @@ type LevelInfo struct {
 //   - When a regular searcher frees, it takes the head request of the
 //     owner with the smallest regular key, its usage of the regular
 //     searchers plus that request's own budget (MoveTime, or
-//     poolDefaultCost without one); ties go to the request that came
+//     DefaultCost without one); ties go to the request that came
 //     first. Adding the budget favours short searches: a level-1 reply (a
 //     fraction of a second) goes ahead of a level-8 one (seconds) from an
 //     owner who has used about as much.
@@ -102,7 +47,7 @@ type LevelInfo struct {
 //     budget; ties go to the request that came first. It may pass over long
 //     requests of the same owner queued before it: an owner's requests
 //     are independent of each other (a game asks for at most one reply
-//     and one draw evaluation at a time, room.go and draw.go, whose
+//     and one draw evaluation at a time, web's room.go and draw.go, whose
 //     answers are taken in either order; reviews are not per owner, and
 //     the steps of Reconnaissance Chess bots are never short). With no
 //     short request queued it stays idle: it never serves a long request
@@ -149,11 +94,11 @@ type LevelInfo struct {
 //
 // A search that ends early is charged what it took, not its budget.
 //
-// Reconnaissance Chess bots think in the pool too (bot_think.go): each
-// step of a bot's turn is a live request of its owner (the person playing
-// it; for a game of the HTTP API, the user it plays against) that holds a
-// regular searcher without searching (run), its budget what the bot
-// expects to think, at most botStepMax (3 s, a level-8 search), which
+// Reconnaissance Chess bots think in the pool too (step.go): each step of
+// a bot's turn is a live request of its owner (the person playing it; for
+// a game of the HTTP API, the user it plays against) that holds a regular
+// searcher without searching (RunStep), its budget what the bot expects
+// to think, at most stepMax (3 s, a level-8 search), which
 // also cuts its thinking off. It is never short: a step's length is the
 // bot's to keep, not the pool's to bound. With them, "one long search" in
 // the bounds below includes a bot's step. Bots that choose at once never
@@ -170,8 +115,8 @@ type LevelInfo struct {
 // every tab closed, server shutdown) leaves the queue at once and is not
 // charged.
 //
-// Background searches (searchIdle: the reviews of finished games,
-// analysis.go) come below every live request and use only the regular
+// Background searches (SearchIdle: the reviews of finished games,
+// package review) come below every live request and use only the regular
 // searchers: one takes a searcher only when a regular searcher is free and
 // no live request queues, and a freed regular searcher goes to a live
 // request whenever one queues. More: a live request that has to queue
@@ -181,7 +126,7 @@ type LevelInfo struct {
 // at most one. They are charged to no owner and count in no owner's usage;
 // they queue among themselves first come first served (the review queue,
 // not the pool, is fair between owners).
-type pool struct {
+type Pool struct {
 	mu  sync.Mutex
 	all []*pooled // every searcher, the quick ones last, for tests
 	// idle are the free regular searchers, non-empty only while nobody
@@ -190,7 +135,7 @@ type pool struct {
 	idle, quickIdle []*pooled
 	owners          map[string]*poolOwner
 	seq             uint64 // numbers requests in the order they came
-	// background are the queued background requests (searchIdle), first
+	// background are the queued background requests (SearchIdle), first
 	// come first served; one is handed a searcher only when no live
 	// request queues.
 	background []*poolWaiter
@@ -199,24 +144,23 @@ type pool struct {
 	// quickMax is the longest budget of a short request (poolQuickMax;
 	// tests scale it down with their searches).
 	quickMax time.Duration
-}
-
-// bgSearch is one background search, which a live request may stop.
-type bgSearch struct {
-	cancel    context.CancelFunc
-	preempted bool // stopped for a live request (under pool.mu)
+	// tb are Config.SyzygyPath's tables, which every engine searcher
+	// probes; nil without (config.go).
+	tb *syzygy.Tablebase
 }
 
 const (
 	// poolHalfLife is how fast an owner's past engine use is forgiven.
 	poolHalfLife = 20 * time.Second
-	// poolDefaultCost is the budget assumed for a request without a
-	// MoveTime (the level's own time, unknown to the pool).
-	poolDefaultCost = time.Second
+	// DefaultCost is the budget assumed for a request without a
+	// MoveTime (the level's own time, unknown to the pool), and for a
+	// step whose bot does not say how long it thinks.
+	DefaultCost = time.Second
 	// poolQuickMax is the longest budget of a short request, one the
 	// quick lane serves: levels 1 to 5 (150 to 400 ms) and the draw
-	// evaluations (drawEvalTime, 150 ms). It also bounds how long a quick
-	// searcher stays busy, so how long a short request can wait there.
+	// evaluations (web's drawEvalTime, 150 ms). It also bounds how long a
+	// quick searcher stays busy, so how long a short request can wait
+	// there.
 	poolQuickMax = 400 * time.Millisecond
 	// poolQuickSearchers is the quick lane's size unless
 	// Config.QuickSearchers says otherwise: one, so that the CPU is
@@ -255,9 +199,9 @@ type poolWaiter struct {
 
 // newPool makes a pool of n regular searchers (at least one) and quick
 // quick ones (none when quick < 1).
-func newPool(n, quick int, mk func() Searcher) *pool {
+func newPool(n, quick int, mk func() Searcher) *Pool {
 	n = max(n, 1)
-	p := &pool{owners: map[string]*poolOwner{}, bgRunning: map[*bgSearch]struct{}{}, quickMax: poolQuickMax}
+	p := &Pool{owners: map[string]*poolOwner{}, bgRunning: map[*bgSearch]struct{}{}, quickMax: poolQuickMax}
 	for i := 0; i < n+max(quick, 0); i++ {
 		e := &pooled{s: mk(), quick: i >= n}
 		p.all = append(p.all, e)
@@ -275,13 +219,14 @@ func requestCost(req SearchRequest) time.Duration {
 	if req.MoveTime > 0 {
 		return req.MoveTime
 	}
-	return poolDefaultCost
+	return DefaultCost
 }
 
-// search waits for a searcher (or ctx), fairly between owners as the
-// pool's doc describes, and runs one search for owner's game gameID.
-// It reports ok=false when ctx ended before a searcher was free.
-func (p *pool) search(ctx context.Context, owner, gameID string, pos *game.Position, history []uint64, req SearchRequest) (SearchResult, bool) {
+// Search waits for a searcher (or ctx), fairly between owners as the
+// pool's doc describes, and runs one search for owner's game gameID: a
+// live request (an engine reply, a draw evaluation). It reports ok=false
+// when ctx ended before a searcher was free.
+func (p *Pool) Search(ctx context.Context, owner, gameID string, pos *game.Position, history []uint64, req SearchRequest) (SearchResult, bool) {
 	cost := requestCost(req)
 	e := p.hold(ctx, owner, cost, p.isShort(cost))
 	if e == nil {
@@ -300,7 +245,7 @@ func (p *pool) search(ctx context.Context, owner, gameID string, pos *game.Posit
 // (short: the quick lane may serve it), fairly between owners, and
 // returns it, reserved to owner; the caller releases it. It returns nil,
 // having charged nothing, when ctx ended first.
-func (p *pool) hold(ctx context.Context, owner string, cost time.Duration, short bool) *pooled {
+func (p *Pool) hold(ctx context.Context, owner string, cost time.Duration, short bool) *pooled {
 	if ctx.Err() != nil {
 		return nil
 	}
@@ -327,7 +272,7 @@ func (p *pool) hold(ctx context.Context, owner string, cost time.Duration, short
 // acquire returns a free searcher, charged to owner: a regular one, else
 // a quick one for a short request; or else queues a request and returns
 // its waiter.
-func (p *pool) acquire(owner string, cost time.Duration, short bool) (*pooled, *poolWaiter) {
+func (p *Pool) acquire(owner string, cost time.Duration, short bool) (*pooled, *poolWaiter) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	o := p.owners[owner]
@@ -358,7 +303,7 @@ func (p *pool) acquire(owner string, cost time.Duration, short bool) (*pooled, *
 
 // preemptLocked stops one running background search not already stopped,
 // for a live request that has just queued.
-func (p *pool) preemptLocked() {
+func (p *Pool) preemptLocked() {
 	for b := range p.bgRunning {
 		if !b.preempted {
 			b.preempted = true
@@ -370,7 +315,7 @@ func (p *pool) preemptLocked() {
 
 // abandon takes w out of its queue, unless it was already handed a
 // searcher (then it reports false and the searcher is in w.got).
-func (p *pool) abandon(w *poolWaiter) bool {
+func (p *Pool) abandon(w *poolWaiter) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if w.assigned {
@@ -397,7 +342,7 @@ func (o *poolOwner) dequeue(i int) {
 
 // release charges owner for a search that took used (its budget was
 // cost) and hands e to the next request, or leaves it idle.
-func (p *pool) release(owner string, cost time.Duration, e *pooled, used time.Duration) {
+func (p *Pool) release(owner string, cost time.Duration, e *pooled, used time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()
@@ -413,7 +358,7 @@ func (p *pool) release(owner string, cost time.Duration, e *pooled, used time.Du
 // with the smallest regular key, else to the first background request; a
 // quick one to the short request with the smallest quick key
 // (handOutQuickLocked).
-func (p *pool) handOutLocked(e *pooled, now time.Time) {
+func (p *Pool) handOutLocked(e *pooled, now time.Time) {
 	if e.quick {
 		p.handOutQuickLocked(e, now)
 		return
@@ -447,7 +392,7 @@ func (p *pool) handOutLocked(e *pooled, now time.Time) {
 
 // assignLocked hands e to w, at index i of its owner's queue, and charges
 // the request's budget to the owner's use of e's lane until it ends.
-func (p *pool) assignLocked(w *poolWaiter, i int, e *pooled) {
+func (p *Pool) assignLocked(w *poolWaiter, i int, e *pooled) {
 	o := w.owner
 	o.dequeue(i)
 	o.lane(e).reserved += w.cost
@@ -458,112 +403,8 @@ func (p *pool) assignLocked(w *poolWaiter, i int, e *pooled) {
 
 // forgetLocked drops o once it has nothing queued or running and its
 // past use is all but forgiven, so the map holds only active owners.
-func (p *pool) forgetLocked(o *poolOwner, now time.Time) {
+func (p *Pool) forgetLocked(o *poolOwner, now time.Time) {
 	if len(o.queue) == 0 && o.running == 0 && o.usage(now) < 0.001 {
 		delete(p.owners, o.key)
 	}
-}
-
-// waiting returns how many requests queue (for tests).
-func (p *pool) waiting() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	n := 0
-	for _, o := range p.owners {
-		n += len(o.queue)
-	}
-	return n
-}
-
-// searchIdle runs one background search for gameID (a review) once a
-// searcher is free and no live request queues, as the pool's doc says; it
-// is charged to nobody. It reports ok=false when ctx ended first or a
-// live request stopped it (then ctx.Err() is nil): its result is then
-// nothing to go by.
-func (p *pool) searchIdle(ctx context.Context, gameID string, pos *game.Position, history []uint64, req SearchRequest) (SearchResult, bool) {
-	if ctx.Err() != nil {
-		return SearchResult{}, false
-	}
-	sctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	b := &bgSearch{cancel: cancel}
-	e, w := p.acquireIdle(b)
-	if e == nil {
-		select {
-		case e = <-w.got:
-		case <-ctx.Done():
-			if p.abandonIdle(w) {
-				return SearchResult{}, false
-			}
-			p.releaseIdle(<-w.got, b) // handed one as ctx ended
-			return SearchResult{}, false
-		}
-	}
-	defer p.releaseIdle(e, b)
-	if sctx.Err() != nil {
-		return SearchResult{}, false
-	}
-	if e.lastGame != gameID {
-		e.s.NewGame()
-		e.lastGame = gameID
-	}
-	res := e.s.Search(sctx, pos, history, req)
-	p.mu.Lock()
-	stopped := b.preempted
-	p.mu.Unlock()
-	if stopped || ctx.Err() != nil {
-		return SearchResult{}, false
-	}
-	return res, true
-}
-
-// acquireIdle returns an idle regular searcher (there is one only while
-// nothing queues; the quick ones are not for background searches) for
-// background search b, or else queues b and returns its
-// waiter.
-func (p *pool) acquireIdle(b *bgSearch) (*pooled, *poolWaiter) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if n := len(p.idle); n > 0 {
-		e := p.idle[n-1]
-		p.idle = p.idle[:n-1]
-		p.bgRunning[b] = struct{}{}
-		return e, nil
-	}
-	p.seq++
-	w := &poolWaiter{bg: b, seq: p.seq, got: make(chan *pooled, 1)}
-	p.background = append(p.background, w)
-	return nil, w
-}
-
-// abandonIdle takes background request w out of the queue, unless it was
-// already handed a searcher (then it reports false).
-func (p *pool) abandonIdle(w *poolWaiter) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if w.assigned {
-		return false
-	}
-	for i, x := range p.background {
-		if x == w {
-			p.background = append(p.background[:i:i], p.background[i+1:]...)
-			break
-		}
-	}
-	return true
-}
-
-// releaseIdle hands back the searcher background search b held.
-func (p *pool) releaseIdle(e *pooled, b *bgSearch) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	delete(p.bgRunning, b)
-	p.handOutLocked(e, time.Now())
-}
-
-// waitingIdle returns how many background requests queue (for tests).
-func (p *pool) waitingIdle() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.background)
 }

@@ -1,47 +1,32 @@
-package web
+package enginepool
 
 import (
 	"context"
-	"io"
-	"log"
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"knightwatch/game"
-	"knightwatch/store"
 )
 
-// syzygyConfig is a server configuration with real engines and the given
+// syzygyConfig is a pool configuration with real engines and the given
 // SyzygyPath.
-func syzygyConfig(t *testing.T, path string) Config {
-	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "kw.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return Config{
-		Store: st, Templates: fallbackTemplates, Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
-		NewSearcher: NewEngineSearcher, Searchers: 2, Levels: EngineLevels(),
-		ReplyPause: -1, Logger: log.New(io.Discard, "", 0), MatchEvery: -1,
-		SyzygyPath: path,
-	}
+func syzygyConfig(path string) Config {
+	return Config{NewSearcher: NewEngineSearcher, Searchers: 2, SyzygyPath: path}
 }
 
-// TestSyzygyPathGivesEnginesTables: a server started with SyzygyPath
-// makes engines that probe the tables (they see a tablebase win in KRvK
-// at once); without it they have none.
+// TestSyzygyPathGivesEnginesTables: a pool made with SyzygyPath makes
+// engines that probe the tables (they see a tablebase win in KRvK at
+// once); without it they have none.
 func TestSyzygyPathGivesEnginesTables(t *testing.T) {
 	for _, path := range []string{"../syzygy/testdata", ""} {
-		srv, err := New(syzygyConfig(t, path))
+		pool, err := New(syzygyConfig(path))
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := srv.pool.all // no game runs: every searcher is idle
-		if len(got) != 3 {  // two and the quick lane's one
+		got := pool.all    // no game runs: every searcher is idle
+		if len(got) != 3 { // two and the quick lane's one
 			t.Fatalf("%d searchers", len(got))
 		}
 		for _, p := range got {
@@ -63,13 +48,13 @@ func TestSyzygyPathGivesEnginesTables(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := p.s.Search(context.Background(), pos, nil, SearchRequest{Level: len(EngineLevels()), MoveTime: 100 * time.Millisecond})
+			r := p.s.Search(context.Background(), pos, nil, SearchRequest{Level: len(Levels()), MoveTime: 100 * time.Millisecond})
 			if r.Mate <= 0 && r.CP < 19000 {
 				t.Errorf("KRvK: %+v, want a tablebase win", r)
 			}
 		}
-		srv.Close()
-		if path != "" && srv.tb.MaxPieces() != 4 {
+		pool.Close()
+		if path != "" && pool.tb.MaxPieces() != 4 {
 			t.Error("tables lost")
 		}
 	}
@@ -80,9 +65,9 @@ func TestSyzygyPathGivesEnginesTables(t *testing.T) {
 func TestSyzygyPathBad(t *testing.T) {
 	empty := t.TempDir()
 	for _, path := range []string{filepath.Join(empty, "missing"), empty} {
-		srv, err := New(syzygyConfig(t, path))
+		pool, err := New(syzygyConfig(path))
 		if err == nil {
-			srv.Close()
+			pool.Close()
 			t.Fatalf("%s: no error", path)
 		}
 		if !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "Syzygy") {

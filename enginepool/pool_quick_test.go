@@ -1,15 +1,11 @@
-package web
+package enginepool
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"knightwatch/game"
 )
 
 // The quick lane's tests scale its threshold down with their searches:
@@ -331,56 +327,6 @@ func TestPoolQuickLongNotStarved(t *testing.T) {
 			t.Logf("the long request started %dth", i+1)
 			if i >= limit {
 				t.Errorf("the long request started only after the floods stopped (%dth)", i+1)
-			}
-		})
-	}
-}
-
-// levelBlockSearcher thinks until cancelled at levels above maxQuick and
-// answers at once below, so a test can hold the regular searchers with
-// long games.
-type levelBlockSearcher struct{ maxQuick int }
-
-func (s levelBlockSearcher) Search(ctx context.Context, pos *game.Position, _ []uint64, req SearchRequest) SearchResult {
-	if req.Level > s.maxQuick {
-		<-ctx.Done()
-	}
-	return SearchResult{Move: firstMove(pos)}
-}
-
-func (levelBlockSearcher) NewGame() {}
-
-// thinkingGames starts n games at level for browser c, the person's first
-// move played in each and the engine thinking on it.
-func (e *testEnv) thinkingGames(c *http.Client, n, level int) {
-	e.t.Helper()
-	for range n {
-		id := e.newGame(c, form("white", fmt.Sprint(level), "standard", "none"))
-		w := e.mustDial(c, id)
-		w.state()
-		w.send(`{"type":"move","move":"e2e4","ply":0}`)
-		if s := w.stateAt(1); !s.Thinking {
-			e.t.Fatal("engine not thinking")
-		}
-	}
-}
-
-// TestPoolQuickRoomReply: through the rooms, with the server's default
-// quick lane: while two level-8 games keep both searchers thinking,
-// another owner's game at a short level gets its reply. Without a quick
-// lane it waits for a level-8 search to end.
-func TestPoolQuickRoomReply(t *testing.T) {
-	for _, level := range []int{1, 4} { // testLevels: 100 and 400 ms
-		t.Run(fmt.Sprintf("level %d", level), func(t *testing.T) {
-			e := newEnv(t, envOpts{searcher: levelBlockSearcher{maxQuick: 4}})
-			e.thinkingGames(e.browser(), 2, 8)
-			cy := e.browser()
-			id := e.newGame(cy, form("white", fmt.Sprint(level), "standard", "none"))
-			w := e.mustDial(cy, id)
-			w.state()
-			w.send(`{"type":"move","move":"e2e4","ply":0}`)
-			if s := w.stateAt(2); s.Thinking {
-				t.Error("the engine still thinks after its reply")
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package web
+package enginepool
 
 import (
 	"context"
@@ -13,7 +13,7 @@ func (h *poolHarness) submitIdle(ctx context.Context, tag uint64, d time.Duratio
 	go func() {
 		defer h.wg.Done()
 		defer close(done)
-		_, ok := h.p.searchIdle(ctx, "review", nil, []uint64{tag}, SearchRequest{Level: 8, MoveTime: d, Nodes: 1})
+		_, ok := h.p.SearchIdle(ctx, "review", nil, []uint64{tag}, SearchRequest{Level: 8, MoveTime: d, Nodes: 1})
 		h.mu.Lock()
 		h.ok[tag] = ok
 		h.mu.Unlock()
