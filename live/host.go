@@ -1,0 +1,527 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log"
+	"sync"
+	"time"
+)
+
+// Errors of a host.
+var (
+	// ErrClosed: the host has closed (its last player left, or the server
+	// is stopping); a registry looks the game up again.
+	ErrClosed = errors.New("live: the game is not open here")
+	// ErrUnsaved: the change was not saved (the database refused); the
+	// game is as before and the player may try again.
+	ErrUnsaved = errors.New("live: the change could not be saved")
+	// ErrEndUnsaved: the game ended on time and its end waits to be saved.
+	ErrEndUnsaved = errors.New("live: the game ended on time; the end waits to be saved")
+	// ErrTimeUp: the mover's time had run out; the game ended on time
+	// instead of the change.
+	ErrTimeUp = errors.New("live: time is up")
+)
+
+// Defaults of Config.
+const (
+	DefaultSaveRetryFirst = 100 * time.Millisecond
+	DefaultSaveRetryMax   = 5 * time.Second
+)
+
+// flagSlack is how long after the clock runs out the flag timer fires, so
+// that the clock, asked then, agrees that it has.
+const flagSlack = 5 * time.Millisecond
+
+// Config configures a Host.
+type Config struct {
+	// ID names the game in logs and in a registry.
+	ID string
+	// Always puts the game on the server's clock (the API's games, played
+	// by programs): the clock runs whether or not anybody has the game
+	// open and while a step waits to be saved, automata play without
+	// subscribers, and a registry keeps the host until the game ends.
+	Always bool
+	// SaveRetryFirst and SaveRetryMax pace the saves of steps nobody can
+	// repeat (defaults DefaultSaveRetryFirst, DefaultSaveRetryMax).
+	SaveRetryFirst, SaveRetryMax time.Duration
+	// Context ends when the server stops: automata's turns end with it and
+	// pending saves are dropped. Default: never.
+	Context context.Context
+	// Logf logs the host's failures (default: the standard logger).
+	Logf func(format string, args ...any)
+	// Ended, when set, runs (under the host's lock) after the commit that
+	// ended the game.
+	Ended func()
+}
+
+// Host is one live game: see the package comment. Its methods are safe
+// for concurrent use.
+type Host struct {
+	cfg Config
+
+	mu      sync.Mutex
+	g       Game
+	autos   [2]Automaton
+	subs    map[Sub][]byte // each subscriber and the last state it was sent
+	players int            // subscribers that are players
+	flag    *time.Timer
+	pending *pending
+	turn    *Turn // the automaton's turn in progress, or nil
+	closed  bool
+	// autosClosed is set once the automata are closed.
+	autosClosed bool
+	// ended is set by the commit that ended the game, until the change
+	// that made it has settled (settleLocked).
+	ended bool
+	// registry holds the host, or nil (registry.go).
+	registry *Registry
+}
+
+// NewHost returns the host of g, whose colours autos plays (nil: a person
+// or a remote client). It does nothing until it is joined, or Started.
+func NewHost(cfg Config, g Game, autos [2]Automaton) *Host {
+	if cfg.SaveRetryFirst <= 0 {
+		cfg.SaveRetryFirst = DefaultSaveRetryFirst
+	}
+	if cfg.SaveRetryMax <= 0 {
+		cfg.SaveRetryMax = DefaultSaveRetryMax
+	}
+	if cfg.Context == nil {
+		cfg.Context = context.Background()
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = log.Printf
+	}
+	return &Host{cfg: cfg, g: g, autos: autos, subs: map[Sub][]byte{}}
+}
+
+// ID returns the game's ID.
+func (h *Host) ID() string { return h.cfg.ID }
+
+func (h *Host) logf(format string, args ...any) {
+	h.cfg.Logf("live: game "+h.cfg.ID+": "+format, args...)
+}
+
+// Start sets the host going without a subscriber: its clock and its
+// automata, as a game on the server's clock needs.
+func (h *Host) Start() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	now := time.Now()
+	if !h.flagIfDueLocked(now) {
+		h.syncClockLocked(now)
+		h.maybeStartTurnLocked()
+	}
+}
+
+// Read runs f under the host's lock, with the game, for a look that
+// changes nothing (the clock's flag is checked first). It reports false,
+// f not run, when the host has closed.
+func (h *Host) Read(f func(g Game, m Moment)) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return false
+	}
+	now := time.Now()
+	h.flagIfDueLocked(now)
+	f(h.g, h.momentLocked(now))
+	return true
+}
+
+// Act applies a player's change f (a person's, from a socket; a remote
+// client's, from the API) and commits it. The mover's clock is checked
+// first: when it has run out the game ends on time and Act returns
+// ErrTimeUp. A change the rules refuse returns f's error, one the database
+// refuses ErrUnsaved; either way the game is as before. Nobody is retried.
+// On success every subscriber is sent its state, the clock and the
+// automata go on from the new position.
+func (h *Host) Act(f func(now time.Time) error) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.actLocked(time.Now(), f)
+}
+
+func (h *Host) actLocked(now time.Time, f func(now time.Time) error) error {
+	if h.closed {
+		return ErrClosed
+	}
+	if p := h.pending; p != nil && p.flag {
+		return ErrEndUnsaved
+	}
+	if h.flagIfDueLocked(now) {
+		if h.pending != nil {
+			return ErrEndUnsaved
+		}
+		return ErrTimeUp
+	}
+	if err := h.changeLocked(now, f); err != nil {
+		return err
+	}
+	h.afterChangeLocked(now)
+	return nil
+}
+
+// changeLocked applies f and commits the game. When f fails (the rules
+// refuse: its error) or the commit does (ErrUnsaved), the game is put
+// back as it was. A change that ended the game marks the host for
+// settleLocked and runs Config.Ended.
+func (h *Host) changeLocked(now time.Time, f func(now time.Time) error) error {
+	_, wasOn := h.g.Turn()
+	restore := h.g.Mark()
+	if err := f(now); err != nil {
+		restore()
+		return err
+	}
+	if err := h.commitLocked(now); err != nil {
+		restore()
+		return ErrUnsaved
+	}
+	if _, on := h.g.Turn(); wasOn && !on {
+		// On, then not: the game ended (a game not started was never on).
+		h.ended = true
+		if h.cfg.Ended != nil {
+			h.cfg.Ended()
+		}
+	}
+	return nil
+}
+
+// commitLocked commits the game as it is (logged on failure).
+func (h *Host) commitLocked(now time.Time) error {
+	if err := h.g.Commit(now); err != nil {
+		h.logf("commit: %v", err)
+		return err
+	}
+	return nil
+}
+
+// settleLocked ends what a game that has just ended leaves running: an
+// automaton's turn, a step waiting to be saved, and, for a game on the
+// server's clock, the host itself, which leaves its registry (the game is
+// read from its record from then on).
+func (h *Host) settleLocked(now time.Time) {
+	if !h.ended {
+		return
+	}
+	h.ended = false
+	if h.turn != nil {
+		h.turn.withdrawLocked()
+	}
+	h.dropPendingLocked()
+	if h.cfg.Always {
+		if h.registry != nil {
+			h.registry.retireLocked(h)
+		}
+		h.closeLocked(now)
+	}
+}
+
+// afterChangeLocked follows a player's committed change: an automaton's
+// turn the change overtook is withdrawn, the clock and the automata go on,
+// every subscriber is told.
+func (h *Host) afterChangeLocked(now time.Time) {
+	if t := h.turn; t != nil && !t.onLocked() {
+		t.withdrawLocked()
+	}
+	h.syncClockLocked(now)
+	h.maybeStartTurnLocked()
+	h.broadcastLocked(now)
+	h.settleLocked(now)
+}
+
+// momentLocked is the host's side of a view at now.
+func (h *Host) momentLocked(now time.Time) Moment {
+	m := Moment{Now: now}
+	if p := h.pending; p != nil {
+		m.Saving, m.SavingEnd = true, p.flag
+		m.Thinking = !p.flag
+	}
+	if t := h.turn; t != nil && !t.withdrawn {
+		if mover, on := h.g.Turn(); on && mover == t.color {
+			m.Thinking = true
+		}
+	}
+	return m
+}
+
+// syncClockLocked starts or stops the mover's clock as the rules and the
+// host's state want it, and arms the flag timer while it runs.
+func (h *Host) syncClockLocked(now time.Time) {
+	c := h.g.Clock()
+	mover, on := h.g.Turn()
+	run := on && c.Timed() && h.g.ClockDue() && (h.cfg.Always || h.players > 0 && h.pending == nil)
+	if run {
+		c.Start(mover, now)
+	} else {
+		c.Stop(now)
+	}
+	h.armFlagLocked()
+}
+
+// armFlagLocked (re)arms the flag timer for the running clock.
+func (h *Host) armFlagLocked() {
+	if h.flag != nil {
+		h.flag.Stop()
+		h.flag = nil
+	}
+	if h.closed {
+		return
+	}
+	if d, ok := h.g.Clock().Deadline(); ok {
+		h.flag = time.AfterFunc(time.Until(d)+flagSlack, h.onFlag)
+	}
+}
+
+func (h *Host) onFlag() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return
+	}
+	if !h.flagIfDueLocked(time.Now()) {
+		h.armFlagLocked() // woke early
+	}
+}
+
+// flagIfDueLocked ends the game on time when the mover's clock has run
+// out at now, and reports whether it has (the end saved, or kept to be
+// saved later).
+func (h *Host) flagIfDueLocked(now time.Time) bool {
+	if p := h.pending; p != nil && p.flag {
+		return true
+	}
+	c := h.g.Clock()
+	if _, ok := c.Flagged(now); !ok {
+		return false
+	}
+	if _, on := h.g.Turn(); !on {
+		return false
+	}
+	h.flagLocked(now)
+	return true
+}
+
+// flagLocked ends the game on time and commits it; an automaton's turn and
+// any step of it waiting to be saved are dropped. When the database
+// refuses, the end is kept and saved later.
+func (h *Host) flagLocked(now time.Time) {
+	if h.turn != nil {
+		h.turn.withdrawLocked()
+	}
+	h.dropPendingLocked()
+	apply := func(now time.Time) error {
+		if !h.g.Flag(now) {
+			return errNotOut
+		}
+		return nil
+	}
+	switch err := h.changeLocked(now, apply); {
+	case err == nil:
+		h.afterChangeLocked(now)
+	case errors.Is(err, ErrUnsaved):
+		h.keepLocked(now, apply, true)
+	default:
+		h.syncClockLocked(now) // not out after all
+	}
+}
+
+// errNotOut: a flag fall applied when the mover still has time.
+var errNotOut = errors.New("live: the clock has not run out")
+
+// broadcastLocked sends each subscriber its viewer's state when it
+// changed for it.
+func (h *Host) broadcastLocked(now time.Time) {
+	m := h.momentLocked(now)
+	views := map[Viewer][]byte{}
+	for s, last := range h.subs {
+		v := s.Viewer()
+		b, ok := views[v]
+		if !ok {
+			b = h.g.View(v, m)
+			views[v] = b
+		}
+		if !bytes.Equal(b, last) {
+			h.subs[s] = b
+			s.Send(b)
+		}
+	}
+}
+
+// sendStateLocked sends s its state, changed or not.
+func (h *Host) sendStateLocked(s Sub, now time.Time) {
+	b := h.g.View(s.Viewer(), h.momentLocked(now))
+	h.subs[s] = b
+	s.Send(b)
+}
+
+// noticeLocked sends every subscriber notice n, if the game words it.
+func (h *Host) noticeLocked(n Notice) {
+	if b := h.g.Notice(n); b != nil {
+		h.Notify(b, true)
+	}
+}
+
+// Notify sends b to every subscriber (players only, unless spectators is
+// set), as it is: a notice in words. The caller holds the host's lock
+// (within Act, Read or a Turn) or calls it from outside any (it then
+// takes it).
+func (h *Host) Notify(b []byte, spectators bool) {
+	for s := range h.subs {
+		if _, player := s.Viewer().Color(); player || spectators {
+			s.Send(b)
+		}
+	}
+}
+
+// Join adds subscriber s and sends it its state; a player's arrival may
+// start the clock and the automaton to move. ErrClosed when the host has
+// closed.
+func (h *Host) Join(s Sub) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return ErrClosed
+	}
+	now := time.Now()
+	h.subs[s] = nil
+	if _, player := s.Viewer().Color(); player {
+		h.players++
+	}
+	if !h.flagIfDueLocked(now) {
+		h.syncClockLocked(now)
+		h.maybeStartTurnLocked()
+	}
+	h.sendStateLocked(s, now)
+	return nil
+}
+
+// SendState sends s its state as it is now (a sync).
+func (h *Host) SendState(s Sub) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.subs[s]; ok {
+		h.sendStateLocked(s, time.Now())
+	}
+}
+
+// leaveLocked removes s. When the last player leaves a game played in
+// person, its clock stops there (committed; at worst, when the database
+// refuses, the time since the last commit is not charged) and an
+// automaton's turn is withdrawn: nobody is charged for time away. It
+// reports whether nobody is left.
+func (h *Host) leaveLocked(s Sub, now time.Time) (empty bool) {
+	if _, ok := h.subs[s]; !ok {
+		return len(h.subs) == 0
+	}
+	delete(h.subs, s)
+	if _, player := s.Viewer().Color(); player {
+		h.players--
+		if h.players == 0 && !h.cfg.Always && !h.closed {
+			h.pauseLocked(now)
+		}
+	}
+	return len(h.subs) == 0
+}
+
+// pauseLocked stops the game while nobody plays it: the automaton's turn
+// is withdrawn (it plays again when a player comes back), a step waiting
+// to be saved is dropped (a flag fall is found again), and the clock stops,
+// committed.
+func (h *Host) pauseLocked(now time.Time) {
+	if h.turn != nil {
+		h.turn.withdrawLocked()
+	}
+	h.dropPendingLocked()
+	_, running := h.g.Clock().Running()
+	h.syncClockLocked(now)
+	if running {
+		_ = h.commitLocked(now) // logged
+	}
+}
+
+// Leave removes subscriber s (a host in a registry leaves through the
+// registry, which closes it when it is empty).
+func (h *Host) Leave(s Sub) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.leaveLocked(s, time.Now())
+}
+
+// Close closes the host: the automaton's turn is withdrawn, a step waiting
+// to be saved dropped, the clock stopped and committed (logged on failure),
+// and nothing changes the game here any more. The subscribers are the
+// caller's to let go. Closing twice does nothing.
+func (h *Host) Close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closeLocked(time.Now())
+}
+
+func (h *Host) closeLocked(now time.Time) {
+	if h.closed {
+		return
+	}
+	if h.turn != nil {
+		h.turn.withdrawLocked()
+	}
+	h.dropPendingLocked()
+	c := h.g.Clock()
+	if _, running := c.Running(); running {
+		c.Stop(now)
+		_ = h.commitLocked(now) // logged; at worst the running turn's time is not charged
+	}
+	h.closed = true
+	if h.flag != nil {
+		h.flag.Stop()
+		h.flag = nil
+	}
+	h.closeAutomataLocked()
+}
+
+// closeAutomataLocked closes the automata of a closed host once no turn
+// runs (otherwise the turn's end closes them).
+func (h *Host) closeAutomataLocked() {
+	if !h.closed || h.turn != nil || h.autosClosed {
+		return
+	}
+	h.autosClosed = true
+	for _, a := range h.autos {
+		if a != nil {
+			a.Close()
+		}
+	}
+}
+
+// Closed reports whether the host has closed.
+func (h *Host) Closed() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closed
+}
+
+// Subscribers returns the host's subscribers (for a server closing their
+// transports).
+func (h *Host) Subscribers() []Sub {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]Sub, 0, len(h.subs))
+	for s := range h.subs {
+		out = append(out, s)
+	}
+	return out
+}
+
+// takeSubscribersLocked empties the host of its subscribers and returns
+// them: a game deleted under open tabs.
+func (h *Host) takeSubscribersLocked() []Sub {
+	out := make([]Sub, 0, len(h.subs))
+	for s := range h.subs {
+		out = append(out, s)
+	}
+	h.subs = map[Sub][]byte{}
+	h.players = 0
+	return out
+}
