@@ -88,9 +88,10 @@ type Game struct {
 	// turn is whose turn it is. The board's side to move changes as soon as
 	// the move is made; the turn changes only when it ends.
 	turn game.Color
-	// clock[c] is c's time at the start of c's current or next turn.
-	clock     [2]time.Duration
-	turnStart time.Time
+	// clock is the players' clock (untimed without cfg.Clock): it runs
+	// from Start for the mover, and stops when the game ends. A server may
+	// stop and start it between actions (Clock).
+	clock game.Clock
 	// lastCapture is where the previous move captured: what the player to
 	// move is told at the start of its turn.
 	lastCapture game.Square
@@ -102,7 +103,7 @@ type Game struct {
 // named players, White to sense first. Its clocks start with Start.
 func NewGame(cfg Config, whiteName, blackName string) *Game {
 	g := &Game{cfg: cfg, board: NewBoard(), lastCapture: game.NoSquare}
-	g.clock = [2]time.Duration{cfg.Clock, cfg.Clock}
+	g.clock = game.NewClock(max(cfg.Clock, 0), cfg.Increment)
 	g.history.Names = [2]string{whiteName, blackName}
 	return g
 }
@@ -121,9 +122,17 @@ func (g *Game) Config() Config { return g.cfg }
 func (g *Game) Start() {
 	if !g.started {
 		g.started = true
-		g.turnStart = g.now()
+		g.clock.Start(game.White, g.now())
 	}
 }
+
+// Clock returns the game's clock, which the arbiter presses at each end of
+// a turn: a server may stop it while nobody plays the game and start it
+// again for the mover (game.Clock's Stop and Start), between actions.
+func (g *Game) Clock() *game.Clock { return &g.clock }
+
+// Started reports whether the game has started (Start).
+func (g *Game) Started() bool { return g.started }
 
 // Turn returns the colour whose turn it is.
 func (g *Game) Turn() game.Color { return g.turn }
@@ -183,23 +192,19 @@ func (g *Game) MoveActionsOf(c game.Color) []game.Move {
 // SecondsLeft returns c's remaining time, counting the running turn for the
 // mover; Unlimited without a clock.
 func (g *Game) SecondsLeft(c game.Color) time.Duration {
-	if g.cfg.Clock <= 0 {
+	if !g.clock.Timed() {
 		return Unlimited
 	}
-	left := g.clock[c]
-	if g.started && g.phase != PhaseOver && c == g.Turn() {
-		left -= g.now().Sub(g.turnStart)
-	}
-	return left
+	return g.clock.Remaining(c, g.now())
 }
 
 // Deadline returns the moment the mover's clock runs out, and false when
-// there is none (no clock, not started, or the game is over).
+// there is none (no clock, not started, stopped, or the game is over).
 func (g *Game) Deadline() (time.Time, bool) {
-	if g.cfg.Clock <= 0 || !g.started || g.phase == PhaseOver {
+	if !g.started || g.phase == PhaseOver {
 		return time.Time{}, false
 	}
-	return g.turnStart.Add(g.clock[g.Turn()]), true
+	return g.clock.Deadline()
 }
 
 // CheckClock ends the game on time when the mover's clock has run out, and
@@ -209,9 +214,10 @@ func (g *Game) CheckClock() bool {
 	if g.phase == PhaseOver {
 		return true
 	}
-	if g.started && g.cfg.Clock > 0 {
-		if left := g.SecondsLeft(g.Turn()); left <= 0 {
-			g.clock[g.Turn()] = left
+	if g.started {
+		now := g.now()
+		if _, out := g.clock.Flagged(now); out {
+			g.clock.Stop(now)
 			g.finish(Win(g.Turn().Other(), Timeout))
 		}
 	}
@@ -284,16 +290,19 @@ func (g *Game) EndTurn() error {
 	}
 	now := g.now()
 	us := g.Turn()
-	if g.cfg.Clock > 0 {
-		g.clock[us] -= now.Sub(g.turnStart)
-		g.clock[us] += g.cfg.Increment
-		if g.clock[us] <= 0 {
+	if g.clock.Timed() {
+		// The reference's order: the turn's time charged and the increment
+		// credited, then the flag.
+		g.clock.Stop(now)
+		left := g.clock.Left()[us] + g.cfg.Increment
+		g.clock.SetLeft(us, left, now)
+		if left <= 0 {
 			g.finish(Win(us.Other(), Timeout))
 			return nil
 		}
 	}
 	g.turn = us.Other()
-	g.turnStart = now
+	g.clock.Start(g.turn, now)
 	g.phase = PhaseSense
 	return nil
 }
@@ -321,11 +330,10 @@ func (g *Game) Forfeit(c game.Color) error {
 	if g.CheckClock() {
 		return fmt.Errorf("%w (%s)", ErrGameOver, g.outcome)
 	}
-	if g.cfg.Clock > 0 {
-		if c != g.Turn() {
-			g.clock[g.Turn()] -= g.now().Sub(g.turnStart)
-		}
-		g.clock[c] = 0
+	if g.clock.Timed() {
+		now := g.now()
+		g.clock.Stop(now)
+		g.clock.SetLeft(c, 0, now)
 	}
 	g.finish(Win(c.Other(), Timeout))
 	return nil
@@ -336,9 +344,7 @@ func (g *Game) finish(o Outcome) {
 	if g.phase == PhaseOver {
 		return
 	}
-	if g.cfg.Clock > 0 && g.started && o.Reason != Timeout {
-		g.clock[g.Turn()] -= g.now().Sub(g.turnStart)
-	}
+	g.clock.Stop(g.now())
 	g.phase = PhaseOver
 	g.outcome = o
 	g.history.Outcome = o

@@ -36,23 +36,24 @@ func Restore(cfg Config, h *History, clocks [2]time.Duration, bot Player, botCol
 	if g.Outcome() != h.Outcome {
 		return nil, fmt.Errorf("the record says %s, the game is %s", h.Outcome, g.Outcome())
 	}
-	if cfg.Clock > 0 {
-		g.clock = clocks
+	if g.clock.Timed() {
+		g.clock = game.RestoreClock(g.clock.Initial(), g.clock.Increment(), clocks, !g.IsOver(), g.Turn(), g.now())
 	}
-	g.turnStart = g.now()
 	return g, nil
 }
 
 // Clocks returns each side's time at the start of its current or next
-// turn, as Restore takes them: the mover's does not count the running turn.
-func (g *Game) Clocks() [2]time.Duration { return g.clock }
+// turn, as Restore takes them: the mover's does not count the running turn
+// (it is the clock's Left).
+func (g *Game) Clocks() [2]time.Duration { return g.clock.Left() }
 
 // Charge takes d off the mover's clock as time its running turn has
 // already used: what a server restoring a game after a crash charges for
 // the thinking between the record's last action and the crash. Nothing
 // happens without a clock, before the start, after the end, or for d <= 0.
 func (g *Game) Charge(d time.Duration) {
-	if g.cfg.Clock > 0 && g.started && g.phase != PhaseOver && d > 0 {
-		g.turnStart = g.turnStart.Add(-d)
+	if g.clock.Timed() && g.started && g.phase != PhaseOver && d > 0 {
+		now := g.now()
+		g.clock.SetLeft(g.Turn(), g.clock.Remaining(g.Turn(), now)-d, now)
 	}
 }
