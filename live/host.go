@@ -73,8 +73,11 @@ type Host struct {
 	// autosClosed is set once the automata are closed.
 	autosClosed bool
 	// ended is set by the commit that ended the game, until the change
-	// that made it has settled (settleLocked).
+	// that made it is followed up (afterLocked).
 	ended bool
+	// quiet are closed once no automaton's turn runs and no step waits to
+	// be saved (Settled).
+	quiet []chan struct{}
 	// registry holds the host, or nil (registry.go).
 	registry *Registry
 }
@@ -160,14 +163,14 @@ func (h *Host) actLocked(now time.Time, f func(now time.Time) error) error {
 	if err := h.changeLocked(now, f); err != nil {
 		return err
 	}
-	h.afterChangeLocked(now)
+	h.afterLocked(now, nil)
 	return nil
 }
 
 // changeLocked applies f and commits the game. When f fails (the rules
 // refuse: its error) or the commit does (ErrUnsaved), the game is put
 // back as it was. A change that ended the game marks the host for
-// settleLocked and runs Config.Ended.
+// afterLocked and runs Config.Ended.
 func (h *Host) changeLocked(now time.Time, f func(now time.Time) error) error {
 	_, wasOn := h.g.Turn()
 	restore := h.g.Mark()
@@ -198,38 +201,32 @@ func (h *Host) commitLocked(now time.Time) error {
 	return nil
 }
 
-// settleLocked ends what a game that has just ended leaves running: an
-// automaton's turn, a step waiting to be saved, and, for a game on the
-// server's clock, the host itself, which leaves its registry (the game is
-// read from its record from then on).
-func (h *Host) settleLocked(now time.Time) {
-	if !h.ended {
-		return
-	}
+// afterLocked follows a committed change (a player's, an automaton's
+// step, a step saved later, a flag fall; own is the turn whose step it
+// was, or nil): when the change ended the game, the automaton's turn stops
+// and what waited to be saved is dropped; else a turn the change overtook
+// (not the step's own) is withdrawn. The clock and the automata go
+// on, every subscriber is told, and a game on the server's clock that
+// ended leaves its registry and closes (its game is read from its record
+// from then on).
+func (h *Host) afterLocked(now time.Time, own *Turn) {
+	ended := h.ended
 	h.ended = false
-	if h.turn != nil {
-		h.turn.withdrawLocked()
+	if t := h.turn; t != nil && (ended || t != own && !t.onLocked()) {
+		t.withdrawLocked()
 	}
-	h.dropPendingLocked()
-	if h.cfg.Always {
+	if ended {
+		h.dropPendingLocked()
+	}
+	h.syncClockLocked(now)
+	h.maybeStartTurnLocked()
+	h.broadcastLocked(now)
+	if ended && h.cfg.Always {
 		if h.registry != nil {
 			h.registry.retireLocked(h)
 		}
 		h.closeLocked(now)
 	}
-}
-
-// afterChangeLocked follows a player's committed change: an automaton's
-// turn the change overtook is withdrawn, the clock and the automata go on,
-// every subscriber is told.
-func (h *Host) afterChangeLocked(now time.Time) {
-	if t := h.turn; t != nil && !t.onLocked() {
-		t.withdrawLocked()
-	}
-	h.syncClockLocked(now)
-	h.maybeStartTurnLocked()
-	h.broadcastLocked(now)
-	h.settleLocked(now)
 }
 
 // momentLocked is the host's side of a view at now.
@@ -320,7 +317,7 @@ func (h *Host) flagLocked(now time.Time) {
 	}
 	switch err := h.changeLocked(now, apply); {
 	case err == nil:
-		h.afterChangeLocked(now)
+		h.afterLocked(now, nil)
 	case errors.Is(err, ErrUnsaved):
 		h.keepLocked(now, apply, true)
 	default:
@@ -493,6 +490,29 @@ func (h *Host) closeAutomataLocked() {
 			a.Close()
 		}
 	}
+}
+
+// Settled returns a channel closed once no automaton's turn runs and no
+// step waits to be saved (at once when that is so now): for a caller that
+// must see the game at rest.
+func (h *Host) Settled() <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ch := make(chan struct{})
+	h.quiet = append(h.quiet, ch)
+	h.notifyQuietLocked()
+	return ch
+}
+
+// notifyQuietLocked closes the Settled channels when the host is at rest.
+func (h *Host) notifyQuietLocked() {
+	if h.turn != nil || h.pending != nil {
+		return
+	}
+	for _, ch := range h.quiet {
+		close(ch)
+	}
+	h.quiet = nil
 }
 
 // Closed reports whether the host has closed.

@@ -70,16 +70,16 @@ func (h *Host) retry(p *pending) {
 	}
 	p.saved = err == nil
 	close(p.done)
+	defer h.notifyQuietLocked()
 	if p.saved {
 		h.noticeLocked(SavedAgain)
 	}
+	var own *Turn
 	if t := h.turn; t != nil && p.saved && !p.flag {
+		own = t
 		t.ply = h.g.Ply() // the step was the turn's own
 	}
-	h.syncClockLocked(now)
-	h.maybeStartTurnLocked()
-	h.broadcastLocked(now)
-	h.settleLocked(now)
+	h.afterLocked(now, own)
 }
 
 // dropPendingLocked forgets the step waiting to be saved: the game went on
@@ -93,4 +93,5 @@ func (h *Host) dropPendingLocked() {
 	p.timer.Stop()
 	h.pending = nil
 	close(p.done)
+	h.notifyQuietLocked()
 }

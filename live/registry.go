@@ -180,66 +180,127 @@ func (r *Registry) retireLocked(h *Host) {
 	}
 }
 
-// Remove closes the host of game id, live or not, under its gate, with
-// f run under the host's lock first (a game resigned or deleted from a
-// list); f gets the host of a game nobody had open, loaded for the purpose.
-// Its subscribers are returned for the caller to let go.
-func (r *Registry) Remove(id string, f func(h *Host) error) ([]Sub, error) {
+// Locked is a host whose lock the caller holds: what Registry.With and
+// Registry.Remove hand their function.
+type Locked struct{ h *Host }
+
+// Act applies a player's change as Host.Act does.
+func (l Locked) Act(f func(now time.Time) error) error { return l.h.actLocked(time.Now(), f) }
+
+// Notify sends b to every subscriber, as Host.Notify does.
+func (l Locked) Notify(b []byte) { l.h.Notify(b, true) }
+
+// Game returns the host's game.
+func (l Locked) Game() Game { return l.h.g }
+
+// Read runs f with the game, as Host.Read does.
+func (l Locked) Read(f func(g Game, m Moment)) { f(l.h.g, l.h.momentLocked(time.Now())) }
+
+// With runs f under the lock of game id's host: the live one or, when
+// nobody has the game open, one loaded for the purpose and closed after
+// (its changes committed), under the game's gate so that nobody loads the
+// game meanwhile.
+func (r *Registry) With(id string, f func(l Locked) error) error {
+	for {
+		r.mu.Lock()
+		r.waitGateLocked(id)
+		if r.closed {
+			r.mu.Unlock()
+			return ErrStopped
+		}
+		if h := r.hosts[id]; h != nil {
+			r.mu.Unlock()
+			h.mu.Lock()
+			if h.closed { // its last subscriber left meanwhile: look again
+				h.mu.Unlock()
+				continue
+			}
+			err := f(Locked{h})
+			h.mu.Unlock()
+			return err
+		}
+		r.takeGateLocked(id)
+		r.mu.Unlock()
+		defer r.releaseGate(id)
+		h, err := r.load(id)
+		if err != nil {
+			return err
+		}
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		err = f(Locked{h})
+		h.closeLocked(time.Now())
+		return err
+	}
+}
+
+// Remove takes game id out of play under its gate. When a host has the
+// game open, f runs under its lock and decides: an error leaves the host
+// as it was; nil closes it (its clock committed) and takes its
+// subscribers. Then, unless f refused, done runs, still under the gate
+// (a game deleted in the store before anyone can load it again). Remove
+// returns the subscribers taken, for the caller to let go, and the first
+// error.
+func (r *Registry) Remove(id string, f func(l Locked) error, done func() error) ([]Sub, error) {
 	r.mu.Lock()
-	r.waitGateLocked(id)
+	r.takeGateLocked(id)
 	if r.closed {
+		close(r.gates[id])
+		delete(r.gates, id)
 		r.mu.Unlock()
 		return nil, ErrStopped
 	}
 	h := r.hosts[id]
-	delete(r.hosts, id)
-	r.takeGateLocked(id)
+	delete(r.hosts, id) // a gate held means no host in the registry
 	r.mu.Unlock()
-	defer r.releaseGate(id)
-	if h == nil {
-		var err error
-		if h, err = r.load(id); err != nil {
-			return nil, err
+	var subs []Sub
+	if h != nil {
+		h.mu.Lock()
+		if !h.closed {
+			if err := f(Locked{h}); err != nil {
+				// The host stays (a host's lock, then the registry's).
+				r.mu.Lock()
+				r.hosts[id] = h
+				close(r.gates[id])
+				delete(r.gates, id)
+				r.mu.Unlock()
+				h.mu.Unlock()
+				return nil, err
+			}
+			subs = h.takeSubscribersLocked()
+			h.closeLocked(time.Now())
 		}
+		h.mu.Unlock()
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	err := f(h)
-	subs := h.takeSubscribersLocked()
-	h.closeLocked(time.Now())
+	err := done()
+	r.releaseGate(id)
 	return subs, err
 }
 
-// With runs f under the lock of game id's host, the live one or, when
-// nobody has the game open, one loaded for the purpose and closed after,
-// under the game's gate.
-func (r *Registry) With(id string, f func(h *Host) error) error {
+// TryGates takes the gates of those of ids that no host has open and
+// nobody is loading or closing, runs f with them, and releases them: a
+// sweep that drops games nobody plays, without waiting for any.
+func (r *Registry) TryGates(ids []string, f func(free []string) error) error {
 	r.mu.Lock()
-	r.waitGateLocked(id)
 	if r.closed {
 		r.mu.Unlock()
 		return ErrStopped
 	}
-	if h := r.hosts[id]; h != nil {
-		r.mu.Unlock()
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		if h.closed {
-			return r.With(id, f)
+	var free []string
+	for _, id := range ids {
+		if r.hosts[id] == nil && r.gates[id] == nil {
+			r.gates[id] = make(chan struct{})
+			free = append(free, id)
 		}
-		return f(h)
 	}
-	r.takeGateLocked(id)
 	r.mu.Unlock()
-	defer r.releaseGate(id)
-	h, err := r.load(id)
-	if err != nil {
-		return err
+	err := f(free)
+	r.mu.Lock()
+	for _, id := range free {
+		close(r.gates[id])
+		delete(r.gates, id)
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	err = f(h)
-	h.closeLocked(time.Now())
+	r.mu.Unlock()
 	return err
 }
 
@@ -256,8 +317,8 @@ func (r *Registry) Close() []Sub {
 	r.mu.Unlock()
 	var subs []Sub
 	for _, h := range hosts {
+		h.Close() // first: nobody joins a closed host
 		subs = append(subs, h.Subscribers()...)
-		h.Close()
 	}
 	return subs
 }

@@ -94,9 +94,7 @@ func (t *Turn) Step(f func(now time.Time) error) bool {
 		return false
 	}
 	t.ply = h.g.Ply()
-	h.syncClockLocked(now)
-	h.broadcastLocked(now)
-	h.settleLocked(now)
+	h.afterLocked(now, t)
 	return true
 }
 
@@ -136,6 +134,7 @@ func (h *Host) turnEnded(t *Turn) {
 		return
 	}
 	h.turn = nil
+	defer h.notifyQuietLocked()
 	if h.closed {
 		h.closeAutomataLocked()
 		return

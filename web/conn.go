@@ -14,6 +14,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"knightwatch/game"
+	"knightwatch/live"
 	"knightwatch/store"
 )
 
@@ -39,9 +40,12 @@ type client struct {
 	done chan struct{} // closed when the client leaves its room
 	once sync.Once
 	room *room
-	// recon is the client's room when its game is Reconnaissance Chess
-	// (room is then nil).
-	recon *reconRoom
+	// host is the client's game when it is hosted by a live.Host (room is
+	// then nil), whom it subscribes to as viewer; reconGame is that game
+	// when it is Reconnaissance Chess in the browser against a bot.
+	host      *live.Host
+	viewer    live.Viewer
+	reconGame *reconGame
 	// table is the client's game when it is a game of the HTTP API played
 	// in the browser by the signed-in user; seat is the user's colour.
 	table *apiTable
@@ -94,6 +98,12 @@ func (c *client) trySend(b []byte) {
 
 func (c *client) stop() { c.once.Do(func() { close(c.done) }) }
 
+// Viewer is whom the tab's messages are for (live.Sub).
+func (c *client) Viewer() live.Viewer { return c.viewer }
+
+// Send queues b for the tab (live.Sub).
+func (c *client) Send(b []byte) { c.trySend(b) }
+
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	owner := s.currentOwner(r)
 	id := r.PathValue("id")
@@ -103,8 +113,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	var err error
 	var rec *store.Game
+	viewer := live.WhiteViewer
 	if strings.HasPrefix(id, store.ReconIDPrefix) {
-		_, err = s.store.GetOwnedReconGame(id, owner)
+		var rr *store.ReconGame
+		if rr, err = s.store.GetOwnedReconGame(id, owner); err == nil {
+			viewer = live.PlayerOf(rr.Human.Color)
+		}
 	} else {
 		rec, err = s.store.GetOwnedGame(id, owner)
 	}
@@ -125,7 +139,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return // Upgrade has already replied (403 for a foreign origin)
 	}
-	c := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, addr: s.clientAddr(r)}
+	c := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, addr: s.clientAddr(r), viewer: viewer}
 	if err := s.join(id, c); err != nil {
 		release()
 		if errors.Is(err, errGameDeleted) {
@@ -231,13 +245,13 @@ func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
 		c.table.handleBrowser(c, msg)
 		return true
 	}
-	if c.recon != nil {
+	if c.reconGame != nil {
 		msg, perr := DecodeReconMessage(buf[:n])
 		if perr != nil {
 			c.trySend(encodeError(perr))
 			return true
 		}
-		c.recon.handle(c, msg)
+		s.reconMessage(c, c.reconGame, msg)
 		return true
 	}
 	msg, perr := DecodeMessage(buf[:n])
@@ -306,7 +320,6 @@ func (c *client) writePump() {
 type hub struct {
 	mu    sync.Mutex
 	rooms map[string]*room
-	recon map[string]*reconRoom
 	// api are the tabs playing API games in person (their tables live in
 	// Server.api), kept here so that Close can close them too.
 	api map[*client]struct{}
@@ -357,7 +370,9 @@ func (s *Server) releaseGateLocked(id string) {
 // after a restart), it starts thinking.
 // On success the caller must run readPump, which ends with conns.Done.
 func (s *Server) join(id string, c *client) error {
-	recon := strings.HasPrefix(id, store.ReconIDPrefix)
+	if strings.HasPrefix(id, store.ReconIDPrefix) {
+		return s.joinHost(id, c)
+	}
 	for {
 		s.hub.mu.Lock()
 		s.waitGateLocked(id)
@@ -366,12 +381,10 @@ func (s *Server) join(id string, c *client) error {
 			return errRoomGone
 		}
 		var err error
-		if r := s.hub.recon[id]; recon && r != nil {
-			err = s.attachRecon(r, c)
-		} else if r := s.hub.rooms[id]; !recon && r != nil {
+		if r := s.hub.rooms[id]; r != nil {
 			err = s.attach(r, c)
 		} else {
-			err = s.open(id, recon, c)
+			err = s.open(id, c)
 		}
 		if err != errRoomClosed {
 			return err
@@ -383,22 +396,13 @@ func (s *Server) join(id string, c *client) error {
 // open reads game id, which has no room, and opens its room with c in it.
 // It is called with hub.mu held and releases it; the record is read under
 // the game's gate, not under hub.mu.
-func (s *Server) open(id string, recon bool, c *client) error {
+func (s *Server) open(id string, c *client) error {
 	s.takeGateLocked(id)
 	s.hub.mu.Unlock()
-	var (
-		r   *room
-		rr  *reconRoom
-		err error
-	)
 	if testHookLoad != nil {
 		testHookLoad(id)
 	}
-	if recon {
-		rr, err = s.loadRecon(id)
-	} else {
-		r, err = s.loadRoom(id)
-	}
+	r, err := s.loadRoom(id)
 	s.hub.mu.Lock()
 	s.releaseGateLocked(id)
 	if err == nil && s.closed {
@@ -406,16 +410,7 @@ func (s *Server) open(id string, recon bool, c *client) error {
 	}
 	if err != nil {
 		s.hub.mu.Unlock()
-		if rr != nil {
-			rr.mu.Lock()
-			rr.shutdownLocked(time.Now())
-			rr.mu.Unlock()
-		}
 		return err
-	}
-	if recon {
-		s.hub.recon[id] = rr
-		return s.attachRecon(rr, c)
 	}
 	s.hub.rooms[id] = r
 	return s.attach(r, c)
@@ -446,19 +441,6 @@ func (s *Server) loadRoom(id string) (*room, error) {
 		rec.ClockSince = nil
 	}
 	return &room{srv: s, id: id, rec: *rec, g: g, human: human, clients: map[*client]struct{}{}, watchers: map[*client]struct{}{}}, nil
-}
-
-// loadRecon reads Reconnaissance Chess game id and builds its room (no
-// lock held).
-func (s *Server) loadRecon(id string) (*reconRoom, error) {
-	rec, err := s.store.GetReconGame(id)
-	if err != nil {
-		return nil, err
-	}
-	if rec.Status == store.StatusDeleted {
-		return nil, errGameDeleted
-	}
-	return s.loadReconRoom(rec)
 }
 
 // errRoomClosed is attach's answer when the room closed before c got in:
@@ -497,19 +479,43 @@ func (s *Server) attach(r *room, c *client) error {
 	return nil
 }
 
-// attachRecon is attach for a Reconnaissance Chess room.
-func (s *Server) attachRecon(r *reconRoom, c *client) error {
+// loadHost builds the live.Host of game id from its record (the
+// registry's loader; no lock held).
+func (s *Server) loadHost(id string) (*live.Host, error) {
+	if testHookLoad != nil {
+		testHookLoad(id)
+	}
+	return s.loadReconHost(id)
+}
+
+// joinHost subscribes c to game id's host, loading the game when no tab
+// has it open, and sends c the state; the host's automaton plays if it is
+// its turn. The connection is counted first, under hub.mu, where Close
+// sets s.closed before it closes the hosts and collects their tabs: a tab
+// counted here is either refused or collected, so Close never waits for a
+// connection it cannot close.
+func (s *Server) joinHost(id string, c *client) error {
+	s.hub.mu.Lock()
+	if s.closed {
+		s.hub.mu.Unlock()
+		return errRoomGone
+	}
+	s.conns.Add(1)
 	s.hub.mu.Unlock()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err := s.attachable(r.closed); err != nil {
+	h, err := s.games.Join(id, c)
+	if err != nil {
+		s.conns.Done()
+		if errors.Is(err, live.ErrStopped) {
+			return errRoomGone
+		}
 		return err
 	}
-	c.recon = r
-	r.clients[c] = struct{}{}
-	r.syncClockLocked()
-	r.maybeStartBotLocked()
-	c.sendState(r.stateLocked(time.Now()), false)
+	c.host = h
+	h.Read(func(g live.Game, _ live.Moment) {
+		if rg, ok := g.(*reconGame); ok {
+			c.reconGame = rg
+		}
+	})
 	return nil
 }
 
@@ -545,8 +551,8 @@ func (s *Server) leave(c *client) {
 		s.hub.mu.Unlock()
 		return
 	}
-	if c.recon != nil {
-		s.leaveRecon(c)
+	if c.host != nil {
+		s.games.Leave(c.host, c)
 		return
 	}
 	r := c.room
@@ -570,21 +576,6 @@ func (s *Server) leave(c *client) {
 		return
 	}
 	gated := s.unhub(r.id, func() bool { return s.hub.rooms[r.id] == r }, func() { delete(s.hub.rooms, r.id) })
-	r.shutdownLocked(time.Now())
-	r.mu.Unlock()
-	s.ungate(r.id, gated)
-}
-
-func (s *Server) leaveRecon(c *client) {
-	r := c.recon
-	r.mu.Lock()
-	if _, ok := r.clients[c]; !ok || len(r.clients) > 1 {
-		delete(r.clients, c)
-		r.mu.Unlock()
-		return
-	}
-	delete(r.clients, c)
-	gated := s.unhub(r.id, func() bool { return s.hub.recon[r.id] == r }, func() { delete(s.hub.recon, r.id) })
 	r.shutdownLocked(time.Now())
 	r.mu.Unlock()
 	s.ungate(r.id, gated)

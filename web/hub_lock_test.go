@@ -1,6 +1,7 @@
 package web
 
 import (
+	"knightwatch/live"
 	"maps"
 	"sync"
 	"testing"
@@ -71,20 +72,43 @@ func TestBusyRoomHoldsUpNoOtherGame(t *testing.T) {
 	}
 }
 
-// roomLock returns the mutex of game id's open room.
-func (e *testEnv) roomLock(id string) *sync.Mutex {
+// roomLock returns the lock of game id's open room, or of its host.
+func (e *testEnv) roomLock(id string) sync.Locker {
 	e.t.Helper()
 	e.srv.hub.mu.Lock()
-	defer e.srv.hub.mu.Unlock()
-	if r := e.srv.hub.rooms[id]; r != nil {
+	r := e.srv.hub.rooms[id]
+	e.srv.hub.mu.Unlock()
+	if r != nil {
 		return &r.mu
 	}
-	if r := e.srv.hub.recon[id]; r != nil {
-		return &r.mu
+	if e.srv.games.Get(id) != nil {
+		return &hostHold{games: e.srv.games, id: id}
 	}
 	e.t.Fatalf("game %s has no open room", id)
 	return nil
 }
+
+// hostHold holds a host's lock as a long commit would: Lock returns once
+// a function run under it (live.Registry's With) has started, and it
+// returns when Unlock is called.
+type hostHold struct {
+	games   *live.Registry
+	id      string
+	release chan struct{}
+}
+
+func (h *hostHold) Lock() {
+	h.release = make(chan struct{})
+	held := make(chan struct{})
+	go h.games.With(h.id, func(live.Locked) error {
+		close(held)
+		<-h.release
+		return nil
+	})
+	<-held
+}
+
+func (h *hostHold) Unlock() { close(h.release) }
 
 // TestCloseWhileTabsComeAndGo: Close returns, every tab gone, while tabs
 // keep opening games (half of them closing again, half staying for Close

@@ -8,7 +8,7 @@ import (
 )
 
 // The list of unfinished games acts on both kinds of game, against the
-// engine (room) and in Reconnaissance Chess (reconRoom), in one way
+// engine (room) and in Reconnaissance Chess (a live.Host), in one way
 // (unfinished.go); listRoom and listKind are what differs.
 
 // listRoom is what Resign and Delete from the list need of a game's room.
@@ -41,17 +41,6 @@ func (r *room) takeTabsLocked() map[*client]struct{} {
 	return clients
 }
 
-func (r *reconRoom) lock()              { r.mu.Lock() }
-func (r *reconRoom) unlock()            { r.mu.Unlock() }
-func (r *reconRoom) closedLocked() bool { return r.closed }
-func (r *reconRoom) overLocked() bool   { return r.over() }
-
-func (r *reconRoom) takeTabsLocked() map[*client]struct{} {
-	clients := r.clients
-	r.clients = map[*client]struct{}{}
-	return clients
-}
-
 // listKind is one kind of game as the list acts on it: its record, its
 // rooms in the hub, and how to build one.
 type listKind struct {
@@ -66,6 +55,9 @@ type listKind struct {
 	load func(id string) (listRoom, error)
 	// delete soft-deletes the owner's unfinished game.
 	delete func(id, owner string) error
+	// hosted: the game is played in a live.Host (the registry has its
+	// live one); live, remove, put and load are then unused.
+	hosted bool
 }
 
 // check refuses a game that is not the owner's unfinished one.
@@ -91,22 +83,8 @@ func (s *Server) listKindOf(id string) *listKind {
 				}
 				return rec.Status, nil
 			},
-			live: func(id string) listRoom {
-				if r := s.hub.recon[id]; r != nil {
-					return r
-				}
-				return nil
-			},
-			remove: func(id string) { delete(s.hub.recon, id) },
-			put:    func(id string, r listRoom) { s.hub.recon[id] = r.(*reconRoom) },
-			load: func(id string) (listRoom, error) {
-				r, err := s.loadRecon(id)
-				if err != nil {
-					return nil, err
-				}
-				return r, nil
-			},
 			delete: s.store.DeleteReconGame,
+			hosted: true,
 		}
 	}
 	return &listKind{

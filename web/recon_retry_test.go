@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"knightwatch/live"
 	"sync"
 	"testing"
 	"time"
@@ -258,13 +259,9 @@ func TestReconResignDropsPendingBotStep(t *testing.T) {
 	if st.Reason != "RESIGN" || st.Result != "0-1" || st.Saving || st.Seq != 3 {
 		t.Fatalf("after resigning: %s %s saving %v seq %d", st.Result, st.Reason, st.Saving, st.Seq)
 	}
-	e.srv.hub.mu.Lock()
-	rr := e.srv.hub.recon[id]
-	e.srv.hub.mu.Unlock()
-	rr.mu.Lock()
-	pending := rr.pending
-	rr.mu.Unlock()
-	if pending != nil {
+	pending := false
+	e.srv.games.Get(id).Read(func(_ live.Game, m live.Moment) { pending = m.Saving })
+	if pending {
 		t.Error("the bot's move still waits to be saved after the resignation")
 	}
 	if k, r := e.reconActions(id); k != 3 || r.Status != store.StatusOver {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"knightwatch/game"
+	"knightwatch/live"
 	"knightwatch/recon"
 	"knightwatch/store"
 )
@@ -171,54 +172,49 @@ func FuzzReconRoom(f *testing.F) {
 			t.Fatal(err)
 		}
 		c := fuzzJoin(t, srv, rec.ID)
-		r := c.recon
 		for _, line := range fuzzLines(data) {
 			m, perr := DecodeReconMessage(line)
 			if perr != nil {
 				continue
 			}
-			r.handle(c, m)
-			checkReconRoom(t, srv, r, st)
+			srv.reconMessage(c, c.reconGame, m)
+			checkReconHost(t, srv, c.host, st)
 		}
-		// The bot's turn, if it is one, ends before the room closes.
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			r.mu.Lock()
-			idle := r.botJob == nil
-			r.mu.Unlock()
-			if idle || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(time.Millisecond)
+		// The bot's turn, if it is one, ends before the game closes.
+		select {
+		case <-c.host.Settled():
+		case <-time.After(5 * time.Second):
 		}
-		checkReconRoom(t, srv, r, st)
+		checkReconHost(t, srv, c.host, st)
 	})
 }
 
-// checkReconRoom: the room's record is the database's, its arbiter's
+// checkReconHost: the host's record is the database's, its arbiter's
 // history is the stored one, and the stored game loads.
-func checkReconRoom(t *testing.T, srv *Server, r *reconRoom, st *store.Store) {
+func checkReconHost(t *testing.T, srv *Server, h *live.Host, st *store.Store) {
 	t.Helper()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	db, err := st.GetReconGame(r.id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if db.History != r.rec.History || db.Status != r.rec.Status || db.Markers != r.rec.Markers {
-		t.Fatalf("room %+v, database %+v", r.rec, db)
-	}
-	if h := string(recon.MarshalHistory(r.g.History())); db.History != "" && h != db.History {
-		t.Fatalf("the arbiter's history differs from the stored one:\n%s\n%s", h, db.History)
-	}
-	if (db.Status == store.StatusOver) != r.g.IsOver() {
-		t.Fatalf("stored status %s, the arbiter over: %v", db.Status, r.g.IsOver())
-	}
-	loaded, err := srv.loadReconRoom(db)
-	if err != nil && !strings.Contains(err.Error(), "bot") {
-		t.Fatalf("the stored game does not load: %v", err)
-	}
-	if loaded != nil {
-		closeBot(loaded.bot)
-	}
+	var r *reconGame
+	h.Read(func(g live.Game, _ live.Moment) {
+		r = g.(*reconGame)
+		db, err := st.GetReconGame(r.rec.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if db.History != r.rec.History || db.Status != r.rec.Status || db.Markers != r.rec.Markers {
+			t.Fatalf("host %+v, database %+v", r.rec, db)
+		}
+		if h := string(recon.MarshalHistory(r.g.History())); db.History != "" && h != db.History {
+			t.Fatalf("the arbiter's history differs from the stored one:\n%s\n%s", h, db.History)
+		}
+		if (db.Status == store.StatusOver) != r.g.IsOver() {
+			t.Fatalf("stored status %s, the arbiter over: %v", db.Status, r.g.IsOver())
+		}
+		_, bot, err := srv.newReconGame(db)
+		if err != nil && !strings.Contains(err.Error(), "bot") {
+			t.Fatalf("the stored game does not load: %v", err)
+		}
+		if bot != nil {
+			bot.Close()
+		}
+	})
 }

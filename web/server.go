@@ -29,6 +29,7 @@ import (
 	"knightwatch/enginepool"
 	"knightwatch/experience"
 	"knightwatch/game"
+	"knightwatch/live"
 	"knightwatch/recon"
 	"knightwatch/recon/bots"
 	"knightwatch/review"
@@ -154,15 +155,17 @@ type Server struct {
 	upgrader websocket.Upgrader
 	pool     *enginepool.Pool // Parts.Pool
 	hub      hub
-	api      *apiState
-	mux      *http.ServeMux
-	ctx      context.Context
-	cancel   context.CancelFunc
-	closed   bool // under hub.mu
-	conns    sync.WaitGroup
-	reviews  *review.Reviewer // Parts.Reviews; nil without reviews
-	sockets  socketCounts
-	creates  createLimits
+	// games hosts the games played in a live.Host, by ID (conn.go).
+	games   *live.Registry
+	api     *apiState
+	mux     *http.ServeMux
+	ctx     context.Context
+	cancel  context.CancelFunc
+	closed  bool // under hub.mu
+	conns   sync.WaitGroup
+	reviews *review.Reviewer // Parts.Reviews; nil without reviews
+	sockets socketCounts
+	creates createLimits
 	// publicOrigin is Config.PublicOrigin parsed (nil when unset).
 	publicOrigin *url.URL
 	// learner learns from finished games (Parts.Learner); nil with the
@@ -204,12 +207,13 @@ func New(cfg Config, parts Parts) (*Server, error) {
 		cfg:     cfg,
 		store:   cfg.Store,
 		cookies: newCookieStore(secret),
-		hub:     hub{rooms: map[string]*room{}, recon: map[string]*reconRoom{}, api: map[*client]struct{}{}},
+		hub:     hub{rooms: map[string]*room{}, api: map[*client]struct{}{}},
 		mux:     http.NewServeMux(),
 		pool:    parts.Pool,
 		learner: parts.Learner,
 		reviews: parts.Reviews,
 	}
+	s.games = live.NewRegistry(s.loadHost)
 	// Write buffers come from a pool: an idle tab then holds none.
 	if cfg.PublicOrigin != "" {
 		u, err := parsePublicOrigin(cfg.PublicOrigin)
@@ -288,7 +292,6 @@ func (s *Server) Close() {
 	s.hub.mu.Lock()
 	s.closed = true
 	rooms := slices.Collect(maps.Values(s.hub.rooms))
-	recons := slices.Collect(maps.Values(s.hub.recon))
 	conns := slices.Collect(maps.Keys(s.hub.api))
 	s.hub.mu.Unlock()
 	for _, r := range rooms {
@@ -297,10 +300,8 @@ func (s *Server) Close() {
 		conns = slices.AppendSeq(conns, maps.Keys(r.watchers))
 		r.mu.Unlock()
 	}
-	for _, r := range recons {
-		r.mu.Lock()
-		conns = slices.AppendSeq(conns, maps.Keys(r.clients))
-		r.mu.Unlock()
+	for _, sub := range s.games.Close() {
+		conns = append(conns, sub.(*client))
 	}
 	for _, c := range conns {
 		c.conn.Close()

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"knightwatch/live"
 	"knightwatch/recon"
 	"knightwatch/store"
 )
@@ -290,6 +291,9 @@ func (s *Server) resignFromList(id, owner string) error {
 	if err := k.check(id, owner); err != nil {
 		return err
 	}
+	if k.hosted {
+		return s.resignHosted(id)
+	}
 	for {
 		s.hub.mu.Lock()
 		s.waitGateLocked(id) // a room being opened or closed: wait for it
@@ -371,6 +375,9 @@ func (s *Server) deleteFromList(id, owner string) error {
 	if err := k.check(id, owner); err != nil {
 		return err
 	}
+	if k.hosted {
+		return s.deleteHosted(k, id, owner)
+	}
 	s.hub.mu.Lock()
 	s.takeGateLocked(id)
 	if s.closed {
@@ -420,6 +427,65 @@ func (s *Server) deleteFromList(id, owner string) error {
 		s.hub.mu.Lock()
 		s.releaseGateLocked(id)
 		s.hub.mu.Unlock()
+	}
+	kick(clients, err == nil)
+	return err
+}
+
+// personResigner is a hosted game in which the person can resign.
+type personResigner interface {
+	// resignPerson resigns for the person (under the host's lock);
+	// errNotUnfinished when the game is over.
+	resignPerson() error
+}
+
+// resignHosted resigns the person in hosted game id, in its host: the live
+// one, whose tabs are told, or one loaded for the moment (live.Registry's
+// With, under the game's gate).
+func (s *Server) resignHosted(id string) error {
+	err := s.games.With(id, func(l live.Locked) error {
+		g := l.Game().(personResigner)
+		if err := l.Act(func(time.Time) error { return g.resignPerson() }); err != nil {
+			return err
+		}
+		l.Notify(encodeNotice(resignedNotice))
+		return nil
+	})
+	switch {
+	case errors.Is(err, live.ErrStopped):
+		return errRoomGone
+	case errors.Is(err, live.ErrTimeUp):
+		return errNotUnfinished
+	}
+	return err
+}
+
+// deleteHosted soft-deletes the owner's hosted game id: a host open on it
+// is closed (its clock committed, its automaton stopped) and its tabs sent
+// home, all under the game's gate (live.Registry's Remove). A game that
+// ended meanwhile stays.
+func (s *Server) deleteHosted(k *listKind, id, owner string) error {
+	subs, err := s.games.Remove(id, func(l live.Locked) error {
+		if _, on := l.Game().Turn(); !on && l.Game().(interface{ over() bool }).over() {
+			return errNotUnfinished
+		}
+		return nil
+	}, func() error {
+		err := k.delete(id, owner)
+		if errors.Is(err, store.ErrNotFound) {
+			// Ended or deleted since the check, by a host now closed.
+			if cerr := k.check(id, owner); cerr != nil {
+				err = cerr
+			}
+		}
+		return err
+	})
+	if errors.Is(err, live.ErrStopped) {
+		return errRoomGone
+	}
+	clients := map[*client]struct{}{}
+	for _, sub := range subs {
+		clients[sub.(*client)] = struct{}{}
 	}
 	kick(clients, err == nil)
 	return err
