@@ -62,6 +62,8 @@ type Game interface {
 	// Turn returns the colour to act, and false while the game is not on
 	// (not started, or over).
 	Turn() (game.Color, bool)
+	// Over reports whether the game has ended (or was called off).
+	Over() bool
 	// Ply counts the actions taken so far (moves; in Reconnaissance Chess
 	// senses too): a change that alters it under an automaton's turn
 	// withdraws that turn.

@@ -22,6 +22,10 @@ var (
 	// ErrTimeUp: the mover's time had run out; the game ended on time
 	// instead of the change.
 	ErrTimeUp = errors.New("live: time is up")
+	// ErrNothing is what a change returns when there is nothing to change
+	// (an end of turn after the move that ended the game, say): Act then
+	// succeeds without committing or telling anyone.
+	ErrNothing = errors.New("live: nothing to change")
 )
 
 // Defaults of Config.
@@ -114,8 +118,21 @@ func (h *Host) Start() {
 	defer h.mu.Unlock()
 	now := time.Now()
 	if !h.flagIfDueLocked(now) {
-		h.syncClockLocked(now)
+		h.syncClockStartedLocked(now)
 		h.maybeStartTurnLocked()
+	}
+}
+
+// syncClockStartedLocked is syncClockLocked when no change is committed
+// with it (a player comes, the host starts): a clock it starts is
+// committed as running, so that a crash before the next change still
+// charges the mover from now (logged on failure: at worst that time is not
+// charged).
+func (h *Host) syncClockStartedLocked(now time.Time) {
+	_, was := h.g.Clock().Running()
+	h.syncClockLocked(now)
+	if _, running := h.g.Clock().Running(); running && !was {
+		_ = h.commitLocked(now)
 	}
 }
 
@@ -160,7 +177,10 @@ func (h *Host) actLocked(now time.Time, f func(now time.Time) error) error {
 		}
 		return ErrTimeUp
 	}
-	if err := h.changeLocked(now, f); err != nil {
+	switch err := h.changeLocked(now, f); {
+	case errors.Is(err, ErrNothing):
+		return nil
+	case err != nil:
 		return err
 	}
 	h.afterLocked(now, nil)
@@ -172,7 +192,7 @@ func (h *Host) actLocked(now time.Time, f func(now time.Time) error) error {
 // back as it was. A change that ended the game marks the host for
 // afterLocked and runs Config.Ended.
 func (h *Host) changeLocked(now time.Time, f func(now time.Time) error) error {
-	_, wasOn := h.g.Turn()
+	wasOver := h.g.Over()
 	restore := h.g.Mark()
 	if err := f(now); err != nil {
 		restore()
@@ -182,8 +202,7 @@ func (h *Host) changeLocked(now time.Time, f func(now time.Time) error) error {
 		restore()
 		return ErrUnsaved
 	}
-	if _, on := h.g.Turn(); wasOn && !on {
-		// On, then not: the game ended (a game not started was never on).
+	if !wasOver && h.g.Over() {
 		h.ended = true
 		if h.cfg.Ended != nil {
 			h.cfg.Ended()
@@ -221,7 +240,7 @@ func (h *Host) afterLocked(now time.Time, own *Turn) {
 	h.syncClockLocked(now)
 	h.maybeStartTurnLocked()
 	h.broadcastLocked(now)
-	if ended && h.cfg.Always {
+	if h.cfg.Always && h.g.Over() {
 		if h.registry != nil {
 			h.registry.retireLocked(h)
 		}
@@ -388,7 +407,7 @@ func (h *Host) Join(s Sub) error {
 		h.players++
 	}
 	if !h.flagIfDueLocked(now) {
-		h.syncClockLocked(now)
+		h.syncClockStartedLocked(now)
 		h.maybeStartTurnLocked()
 	}
 	h.sendStateLocked(s, now)

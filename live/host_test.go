@@ -331,3 +331,25 @@ func TestAlwaysHostRetires(t *testing.T) {
 		t.Fatalf("committed %+v", rec)
 	}
 }
+
+// TestClockStartCommitted: a clock a player's arrival starts is committed
+// running at once, so that a crash before the next change still charges
+// the mover from then; the clock stopping as the last player leaves is
+// committed too.
+func TestClockStartCommitted(t *testing.T) {
+	st := &toyStore{}
+	g := newToy(st, 10, time.Minute)
+	h := newToyHost(t, g, [2]Automaton{}, false)
+	white := newSub(WhiteViewer)
+	before := time.Now()
+	if err := h.Join(white); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.saved) != 1 || st.last().since.Before(before) {
+		t.Fatalf("after the join: %d commits, last %+v", len(st.saved), st.saved)
+	}
+	h.Leave(white)
+	if len(st.saved) != 2 || !st.last().since.IsZero() {
+		t.Fatalf("after the leave: %d commits, last %+v", len(st.saved), st.last())
+	}
+}

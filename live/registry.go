@@ -105,6 +105,12 @@ func (r *Registry) host(id string) (*Host, error) {
 		}
 		return nil, err
 	}
+	if h.cfg.Always && h.g.Over() {
+		// A finished game on the server's clock is not kept: the host,
+		// never started, serves the one caller's look at it.
+		r.mu.Unlock()
+		return h, nil
+	}
 	r.hosts[id] = h
 	h.registry = r
 	r.mu.Unlock()
@@ -113,6 +119,11 @@ func (r *Registry) host(id string) (*Host, error) {
 	}
 	return h, nil
 }
+
+// Open returns the host of game id, loading the game when no host has it:
+// a game on the server's clock is kept and started (unless it is over: its
+// host then serves the caller alone, unstarted).
+func (r *Registry) Open(id string) (*Host, error) { return r.host(id) }
 
 // Keep puts h, a host of a game on the server's clock, in the registry and
 // starts it; it stays until its game ends (or the server stops).

@@ -29,6 +29,7 @@ type toyRecord struct {
 	total, ply int
 	result     string
 	left       [2]time.Duration
+	since      time.Time // zero: the clock stopped
 }
 
 type toyStore struct {
@@ -60,6 +61,7 @@ func (g *toyGame) Turn() (game.Color, bool) {
 	return game.Color(g.ply % 2), g.started && g.result == ""
 }
 func (g *toyGame) Ply() int               { return g.ply }
+func (g *toyGame) Over() bool             { return g.result != "" }
 func (g *toyGame) Clock() *game.Clock     { return &g.clock }
 func (g *toyGame) ClockDue() bool         { return true }
 func (g *toyGame) Notice(n Notice) []byte { return []byte(fmt.Sprintf("notice %d", n)) }
@@ -70,7 +72,7 @@ func (g *toyGame) Mark() func() {
 }
 
 func (g *toyGame) Commit(now time.Time) error {
-	rec := toyRecord{total: g.total, ply: g.ply, result: g.result, left: g.clock.Left()}
+	rec := toyRecord{total: g.total, ply: g.ply, result: g.result, left: g.clock.Left(), since: g.clock.Since()}
 	g.st.mu.Lock()
 	defer g.st.mu.Unlock()
 	if g.st.commits != nil {

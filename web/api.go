@@ -49,12 +49,10 @@ const (
 	addrLoginBurst = 3 * loginBurst
 )
 
-// apiState is the API's share of the server: the running games, the
-// verified passwords, the login limiters and the built-in bots' slots.
+// apiState is the API's share of the server: the verified passwords, the
+// login limiters and the users' last calls (the running games are hosts
+// in the server's registry).
 type apiState struct {
-	mu     sync.Mutex
-	tables map[int64]*apiTable
-
 	authMu   sync.Mutex
 	verified map[int64][32]byte // user ID: digest of a password bcrypt accepted
 	seen     map[int64]time.Time
@@ -71,7 +69,7 @@ type apiState struct {
 
 func newAPIState(clock, increment time.Duration) *apiState {
 	return &apiState{
-		tables: map[int64]*apiTable{}, verified: map[int64][32]byte{}, seen: map[int64]time.Time{},
+		verified: map[int64][32]byte{}, seen: map[int64]time.Time{},
 		failures: map[string]*rate.Limiter{}, clock: clock, increment: increment,
 		loginEvery: loginEvery, bcryptCost: bcrypt.DefaultCost,
 	}

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 	"github.com/gorilla/sessions"
 
 	"knightwatch/game"
+	"knightwatch/live"
 	"knightwatch/store"
 )
 
@@ -252,7 +252,8 @@ func (s *Server) handleBotsPlay(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// handleAPIWS is the WebSocket of an API game played in the browser.
+// handleAPIWS is the WebSocket of an API game played in the browser: a
+// subscriber of the game's host, for the user's seat.
 func (s *Server) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 	t, u, c, ok := s.personalTable(w, r)
 	if !ok {
@@ -267,7 +268,8 @@ func (s *Server) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return
 	}
-	cl := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), table: t, seat: c, user: u, release: release}
+	cl := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), apiTable: t, seat: c, user: u,
+		release: release, viewer: live.PlayerOf(c)}
 	s.hub.mu.Lock()
 	if s.closed {
 		s.hub.mu.Unlock()
@@ -278,108 +280,76 @@ func (s *Server) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 	s.conns.Add(1)
 	s.hub.api[cl] = struct{}{}
 	s.hub.mu.Unlock()
-	t.join(cl)
+	h, err := s.games.Join(apiKey(t.id), cl)
+	if err != nil {
+		s.hub.mu.Lock()
+		delete(s.hub.api, cl)
+		s.hub.mu.Unlock()
+		s.conns.Done()
+		release()
+		conn.Close()
+		return
+	}
+	cl.host = h
+	s.api.touch(s, u, time.Now())
 	go cl.writePump()
 	go s.readPump(cl)
 }
 
-// join adds a browser tab and sends it the state.
-func (t *apiTable) join(c *client) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.clients[c] = struct{}{}
-	t.srv.api.touch(t.srv, c.user, time.Now())
-	c.sendState(t.stateLocked(c.seat), false)
-}
-
-func (t *apiTable) leave(c *client) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.clients, c)
-}
-
-// broadcastLocked sends every tab its player's state when it changed for
-// that player (client.sendState).
-func (t *apiTable) broadcastLocked() {
-	var states [2][]byte
-	for c := range t.clients {
-		if states[c.seat] == nil {
-			states[c.seat] = t.stateLocked(c.seat)
-		}
-		c.sendState(states[c.seat], true)
-	}
-}
-
-// markersOf returns the person's notes in colour c.
-func (t *apiTable) markersLocked(c game.Color) map[string]string {
-	all := map[string]map[string]string{}
-	_ = json.Unmarshal([]byte(t.rec.Markers), &all)
-	m := all[c.String()]
-	if m == nil {
-		m = map[string]string{}
-	}
-	return m
-}
-
-func (t *apiTable) stateLocked(c game.Color) []byte {
-	status := t.rec.Status
-	switch status {
-	case store.StatusWaiting:
-		status = store.StatusPlaying
-	case store.StatusAborted:
-		status = store.StatusOver
-	}
-	st := buildReconState(t.g, reconSeat{
-		id: fmt.Sprintf("a%d", t.id), human: c, opponent: t.names[c.Other()], opponentName: t.names[c.Other()],
-		markers: t.markersLocked(c), status: status.String(), result: t.rec.Result, reason: t.rec.Reason.String(),
-		timed: true, clockMS: t.rec.ClockInitialMS, incrementMS: t.rec.ClockIncrementMS,
-		historyURL: fmt.Sprintf("/bots/games/%d/history.json", t.id), replayURL: fmt.Sprintf("/bots/games/%d/replay", t.id),
-		notStarted: !t.started(),
-	})
-	if t.aborted() {
-		st.Phase, st.Reason = "over", "ABORTED"
-	}
-	return mustJSON(st)
-}
-
-// handleBrowser applies one message of the person's tab.
-func (t *apiTable) handleBrowser(c *client, m ReconMessage) {
-	now := time.Now()
-	t.srv.api.touch(t.srv, c.user, now)
-	t.mu.Lock()
-	seq := seqFor(t.g, c.seat)
-	stale := reconNeedsSeq[m.Type] && m.Seq != seq
-	if stale || m.Type == ReconMsgSync {
-		if stale {
-			c.trySend(encodeError(protoErr(CodeStale, "message for action %d, but the game is at action %d", m.Seq, seq)))
-		}
-		c.sendState(t.stateLocked(c.seat), false)
-		t.mu.Unlock()
+// apiSendState sends the person's tab its state as it is: from the game's
+// host, or, once the game has ended and its host closed, from the record.
+func (s *Server) apiSendState(c *client) {
+	if !c.host.Closed() {
+		c.host.SendState(c)
 		return
 	}
-	t.mu.Unlock()
-	var e *apiError
-	switch m.Type {
-	case ReconMsgSense:
-		_, e = t.sense(c.seat, m.Square, now)
-	case ReconMsgMove:
-		_, e = t.move(c.seat, m.Move, true, now)
-	case ReconMsgResign:
-		e = t.resign(c.seat, now)
-	case ReconMsgMarker:
-		e = t.setMarker(c.seat, m.Square, m.Piece)
-	case ReconMsgRematch:
-		e = apiErr(http.StatusBadRequest, "games of the API have no rematch; invite again from the Bots page")
+	_ = c.apiTable.read(func(g *apiGame, m live.Moment) { c.trySend(g.View(c.viewer, m)) })
+}
+
+// apiBrowserMessage applies one message of the person's tab of an API
+// game, as the API's calls for the person's seat would.
+func (s *Server) apiBrowserMessage(c *client, m ReconMessage) {
+	s.api.touch(s, c.user, time.Now())
+	if m.Type == ReconMsgSync {
+		s.apiSendState(c)
+		return
 	}
+	e := c.apiTable.act(func(g *apiGame, _ time.Time) error {
+		if reconNeedsSeq[m.Type] {
+			if at := seqFor(g.g, c.seat); m.Seq != at {
+				return &apiError{status: http.StatusBadRequest, code: CodeStale, msg: fmt.Sprintf("message for action %d, but the game is at action %d", m.Seq, at)}
+			}
+		}
+		switch m.Type {
+		case ReconMsgSense:
+			_, err := g.sense(c.seat, m.Square)
+			return err
+		case ReconMsgMove:
+			_, err := g.move(c.seat, m.Move, true)
+			return err
+		case ReconMsgResign:
+			return g.resign(c.seat)
+		case ReconMsgMarker:
+			if perr := markerRefusal(m.Piece, c.seat); perr != nil {
+				return &apiError{status: http.StatusBadRequest, msg: perr.Message, code: perr.Code}
+			}
+			g.setMarker(c.seat, m.Square, m.Piece)
+			return nil
+		case ReconMsgRematch:
+			return apiErr(http.StatusBadRequest, "games of the API have no rematch; invite again from the Bots page")
+		}
+		return apiErr(http.StatusBadRequest, "unknown message type %q", m.Type)
+	})
 	if e != nil {
+		if e.status >= 500 && m.Type == ReconMsgMarker {
+			e = apiErr(http.StatusInternalServerError, "could not save the note")
+		}
 		c.trySend(encodeError(browserErr(e)))
 	}
 	if e != nil || m.Type == ReconMsgMarker {
 		// A refusal, or a note that changes nothing, is answered with the
 		// state as it is.
-		t.mu.Lock()
-		c.sendState(t.stateLocked(c.seat), false)
-		t.mu.Unlock()
+		s.apiSendState(c)
 	}
 }
 
@@ -398,34 +368,4 @@ func browserErr(e *apiError) *ProtoError {
 		return protoErr(CodeServer, "%s", e.msg)
 	}
 	return protoErr(CodeWrongPhase, "%s", e.msg)
-}
-
-// setMarker changes the person's note on a square and commits it.
-func (t *apiTable) setMarker(c game.Color, sq game.Square, p game.Piece) *apiError {
-	if perr := markerRefusal(p, c); perr != nil {
-		return &apiError{status: http.StatusBadRequest, msg: perr.Message, code: perr.Code}
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	all := map[string]map[string]string{}
-	_ = json.Unmarshal([]byte(t.rec.Markers), &all)
-	m := all[c.String()]
-	if m == nil {
-		m = map[string]string{}
-	}
-	if p == game.NoPiece {
-		delete(m, sq.String())
-	} else {
-		m[sq.String()] = pieceCode(p)
-	}
-	all[c.String()] = m
-	rec := t.rec
-	b, _ := json.Marshal(all)
-	rec.Markers = string(b)
-	if err := t.srv.store.SaveAPIGame(&rec); err != nil {
-		return apiErr(http.StatusInternalServerError, "could not save the note")
-	}
-	t.rec = rec
-	t.broadcastLocked()
-	return nil
 }

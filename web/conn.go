@@ -1,10 +1,10 @@
 package web
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -46,11 +46,12 @@ type client struct {
 	host      *live.Host
 	viewer    live.Viewer
 	reconGame *reconGame
-	// table is the client's game when it is a game of the HTTP API played
-	// in the browser by the signed-in user; seat is the user's colour.
-	table *apiTable
-	seat  game.Color
-	user  *store.User
+	// apiTable is the client's game when it is a game of the HTTP API
+	// played in the browser by the signed-in user (in host); seat is the
+	// user's colour.
+	apiTable *apiTable
+	seat     game.Color
+	user     *store.User
 	// watcher marks a spectator's read-only socket (watch.go): it is in
 	// its room's watchers, not clients, and may send nothing but sync.
 	watcher bool
@@ -66,23 +67,6 @@ type client struct {
 	// closeFrame, when set before done closes, is the close frame
 	// writePump sends instead of 1001 going away (closeWith).
 	closeFrame atomic.Pointer[[]byte]
-	// lastState is the last Reconnaissance Chess state broadcast to the
-	// tab (sendState), guarded by the lock of the tab's game.
-	lastState []byte
-}
-
-// sendState sends a Reconnaissance Chess state to a seat's tab; a
-// broadcast skips it when it is the one the tab has already: a change the
-// seat may not know of (the opponent's sense, its move before its turn
-// ends) leaves the seat's state as it was, and sending it again would tell
-// the seat when the opponent acted. Called under the lock of the tab's
-// game.
-func (c *client) sendState(b []byte, broadcast bool) {
-	if broadcast && bytes.Equal(c.lastState, b) {
-		return
-	}
-	c.lastState = b
-	c.trySend(b)
 }
 
 // trySend queues b without blocking the room. A tab too slow to keep up
@@ -236,13 +220,13 @@ func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
 	if c.watcher {
 		return s.watcherMessage(c, buf[:n])
 	}
-	if c.table != nil {
+	if c.apiTable != nil {
 		msg, perr := DecodeReconMessage(buf[:n])
 		if perr != nil {
 			c.trySend(encodeError(perr))
 			return true
 		}
-		c.table.handleBrowser(c, msg)
+		s.apiBrowserMessage(c, msg)
 		return true
 	}
 	if c.reconGame != nil {
@@ -485,6 +469,13 @@ func (s *Server) loadHost(id string) (*live.Host, error) {
 	if testHookLoad != nil {
 		testHookLoad(id)
 	}
+	if n, ok := strings.CutPrefix(id, "api_"); ok {
+		apiID, err := strconv.ParseInt(n, 10, 64)
+		if err != nil {
+			return nil, store.ErrNotFound
+		}
+		return s.loadAPIHost(apiID)
+	}
 	return s.loadReconHost(id)
 }
 
@@ -544,8 +535,8 @@ func (s *Server) attachable(roomClosed bool) error {
 func (s *Server) leave(c *client) {
 	c.stop()
 	s.unwatchReview(c)
-	if c.table != nil {
-		c.table.leave(c)
+	if c.apiTable != nil {
+		s.games.Leave(c.host, c)
 		s.hub.mu.Lock()
 		delete(s.hub.api, c)
 		s.hub.mu.Unlock()

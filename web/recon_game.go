@@ -71,7 +71,7 @@ func (s *Server) newReconGame(rec *store.ReconGame) (*reconGame, *reconBot, erro
 	if err := json.Unmarshal([]byte(rec.Markers), &g.markers); err != nil {
 		g.markers = map[string]string{}
 	}
-	bot := &reconBot{srv: s, id: rec.ID, bot: player, color: human.Other(), g: arb, owner: rec.Owner, pause: true}
+	bot := &reconBot{srv: s, id: rec.ID, bot: player, color: human.Other(), rules: &g.reconRules, owner: rec.Owner, pause: true}
 	return g, bot, nil
 }
 

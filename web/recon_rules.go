@@ -21,6 +21,9 @@ func (r *reconRules) Turn() (game.Color, bool) {
 	return r.g.Turn(), r.g.Started() && !r.g.IsOver()
 }
 
+// Over reports whether the arbiter has ended the game.
+func (r *reconRules) Over() bool { return r.g.IsOver() }
+
 // Ply counts every sense and every move of both sides.
 func (r *reconRules) Ply() int { return actionCount(r.g) }
 
@@ -97,9 +100,9 @@ type reconBot struct {
 	id    string // the game's, for logs and the test hook
 	bot   recon.Player
 	color game.Color
-	// g is the host's arbiter, read and changed only in the turn's Read
-	// and Step (under the host's lock).
-	g     *recon.Game
+	// rules holds the host's arbiter, read and changed only in the turn's
+	// Read and Step (under the host's lock).
+	rules *reconRules
 	owner string
 	// pause makes the bot's move wait the server's reply pause, so that a
 	// person sees the turn pass.
@@ -109,6 +112,7 @@ type reconBot struct {
 func (b *reconBot) Close() { closeBot(b.bot) }
 
 func (b *reconBot) Play(t *live.Turn) {
+	g := b.rules.g // the arbiter stays the same object for the game's life
 	var (
 		phase        recon.Phase
 		capture      game.Square
@@ -116,14 +120,14 @@ func (b *reconBot) Play(t *live.Turn) {
 		moveActions  []game.Move
 	)
 	if !t.Read(func(live.Game, live.Moment) {
-		v := b.g.ViewOf(b.color)
-		phase, capture, senseActions, moveActions = b.g.Phase(), v.OpponentCapture, b.g.SenseActions(), v.MoveActions
+		v := g.ViewOf(b.color)
+		phase, capture, senseActions, moveActions = g.Phase(), v.OpponentCapture, g.SenseActions(), v.MoveActions
 	}) {
 		return
 	}
 	clock := func() time.Duration {
 		left := time.Duration(0)
-		t.Read(func(live.Game, live.Moment) { left = b.g.SecondsLeft(b.color) })
+		t.Read(func(live.Game, live.Moment) { left = g.SecondsLeft(b.color) })
 		return left
 	}
 	ctx := t.Context()
@@ -141,9 +145,9 @@ func (b *reconBot) Play(t *live.Turn) {
 		}
 		if !t.Step(func(time.Time) error {
 			var err error
-			if sensed, err = b.g.Sense(s); err != nil && !b.g.IsOver() {
+			if sensed, err = g.Sense(s); err != nil && !g.IsOver() {
 				b.srv.logf("game %s: bot sensed %s: %v; senses nothing instead", b.id, recon.SquareName(s), err)
-				sensed, err = b.g.Sense(game.NoSquare)
+				sensed, err = g.Sense(game.NoSquare)
 			}
 			return err
 		}) {
@@ -173,12 +177,12 @@ func (b *reconBot) Play(t *live.Turn) {
 	var res recon.MoveResult
 	if !t.Step(func(time.Time) error {
 		var err error
-		if res, err = b.g.Move(m); err != nil && !b.g.IsOver() {
+		if res, err = g.Move(m); err != nil && !g.IsOver() {
 			b.srv.logf("game %s: bot chose %s: %v; passes instead", b.id, recon.UCI(m), err)
-			res, err = b.g.Move(game.NoMove)
+			res, err = g.Move(game.NoMove)
 		}
-		if err == nil && !b.g.IsOver() {
-			err = b.g.EndTurn()
+		if err == nil && !g.IsOver() {
+			err = g.EndTurn()
 		}
 		return err
 	}) {

@@ -284,7 +284,7 @@ func New(cfg Config, parts Parts) (*Server, error) {
 func (s *Server) Close() {
 	defer s.conns.Wait()
 	s.cancel()
-	s.closeAPIGames()
+
 	// The rooms' tabs are collected after s.closed is set and outside
 	// hub.mu (the lock order is a room's, then the hub's: conn.go); a tab
 	// let in before s.closed was set is in its room by the time its room's

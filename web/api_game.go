@@ -1,0 +1,219 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"knightwatch/game"
+	"knightwatch/live"
+	"knightwatch/recon"
+	"knightwatch/store"
+)
+
+// apiGame is a game of the HTTP API as its live.Host drives it: on the
+// server's clock, which runs whether or not anyone calls (a bot that stops
+// calling loses on time), between two users, one of which may be one of
+// Knightwatch's own bots (an automaton of the host). The host calls it
+// under its lock only.
+type apiGame struct {
+	reconRules
+	srv *Server
+	rec store.APIGame // the committed record
+	// ids and names are the players' by colour; they never change.
+	ids   [2]int64
+	names [2]string
+	// bot plays the built-in seat (botColor), or is nil; its player is
+	// started with the game.
+	bot      *reconBot
+	botColor game.Color
+}
+
+// apiKey is the registry's key of API game id.
+func apiKey(id int64) string { return fmt.Sprintf("api_%d", id) }
+
+// apiConfig returns the arbiter configuration of a stored API game.
+func apiConfig(rec *store.APIGame) recon.Config {
+	return recon.Config{
+		Clock:     time.Duration(rec.ClockInitialMS) * time.Millisecond,
+		Increment: time.Duration(rec.ClockIncrementMS) * time.Millisecond,
+		MoveLimit: 100,
+	}
+}
+
+// apiHistory is the record of rec so far: its history, or an empty one
+// with the players' names before the first move.
+func apiHistory(rec *store.APIGame) (*recon.History, error) {
+	if rec.History == "" {
+		return &recon.History{Names: [2]string{rec.WhiteName, rec.BlackName}}, nil
+	}
+	h, err := recon.UnmarshalHistory([]byte(rec.History))
+	if err != nil {
+		return nil, fmt.Errorf("api game %d: %w", rec.ID, err)
+	}
+	return h, nil
+}
+
+// loadAPIHost reads API game id and builds its host (no lock held): the
+// arbiter from the record, the built-in seat's bot, if any, fed its side
+// of it.
+func (s *Server) loadAPIHost(id int64) (*live.Host, error) {
+	rec, err := s.store.GetAPIGame(id)
+	if err != nil {
+		return nil, err
+	}
+	g := &apiGame{srv: s, rec: *rec, ids: [2]int64{rec.WhiteID, rec.BlackID}, names: [2]string{rec.WhiteName, rec.BlackName}}
+	var autos [2]live.Automaton
+	var player recon.Player
+	if !g.over() {
+		for c, uid := range g.ids {
+			u, err := s.store.UserByID(uid)
+			if err != nil {
+				return nil, fmt.Errorf("api game %d: %w", id, err)
+			}
+			if u.Builtin == "" {
+				continue
+			}
+			if player, err = s.cfg.newBot(u.Builtin, rec.Seed); err != nil {
+				return nil, fmt.Errorf("api game %d: bot: %w", id, err)
+			}
+			g.botColor = game.Color(c)
+			g.bot = &reconBot{srv: s, id: fmt.Sprintf("api game %d", id), bot: player, color: g.botColor, rules: &g.reconRules,
+				owner: fmt.Sprintf("api-user:%d", g.ids[g.botColor.Other()])}
+			autos[c] = g.bot
+		}
+	}
+	if rec.Status == store.StatusWaiting || rec.Status == store.StatusAborted {
+		g.g = recon.NewGame(apiConfig(rec), rec.WhiteName, rec.BlackName)
+	} else {
+		h, err := apiHistory(rec)
+		if err == nil {
+			g.g, err = s.restoreArbiter(apiConfig(rec), h, rec.WhiteMS, rec.BlackMS, rec.ClockSince, player, g.botColor)
+		}
+		if err != nil {
+			if player != nil {
+				closeBot(player)
+			}
+			return nil, fmt.Errorf("api game %d: %w", id, err)
+		}
+	}
+	cfg := s.hostConfig(apiKey(id), true)
+	cfg.Ended = g.ended
+	return live.NewHost(cfg, g, autos), nil
+}
+
+// started reports whether both players were ready and the game began.
+func (g *apiGame) started() bool {
+	return g.rec.Status == store.StatusPlaying || g.rec.Status == store.StatusOver
+}
+
+// aborted reports whether the game was called off before it started.
+func (g *apiGame) aborted() bool { return g.rec.Status == store.StatusAborted }
+
+// over reports whether the game's end (or its call-off) is committed.
+func (g *apiGame) over() bool {
+	return g.rec.Status == store.StatusOver || g.rec.Status == store.StatusAborted
+}
+
+// Over: the arbiter ended the game, or it was called off.
+func (g *apiGame) Over() bool { return g.aborted() || g.g.IsOver() }
+
+// Mark puts the arbiter and the record back.
+func (g *apiGame) Mark() func() {
+	arb, rec := g.markArbiter(), g.rec
+	return func() { arb(); g.rec = rec }
+}
+
+// Commit saves the game as the arbiter has it now.
+func (g *apiGame) Commit(now time.Time) error {
+	rec := g.rec
+	if g.started() {
+		rec.History = string(recon.MarshalHistory(g.g.History()))
+		rec.WhiteMS, rec.BlackMS, rec.ClockSince = clockRecord(g.g.Clock())
+	}
+	if o := g.g.Outcome(); o.Over() && rec.Status != store.StatusOver {
+		rec.Status, rec.Result, rec.Reason, rec.FinishedAt = finishedFields(o, now)
+	}
+	if err := g.srv.store.SaveAPIGame(&rec); err != nil {
+		return err
+	}
+	g.rec = rec
+	return nil
+}
+
+// ended runs after the commit that ended the game or called it off (under
+// the host's lock): a ranked game is rated (failing that, the
+// matchmaker's round rates it later), the invitations to a game called
+// off go, and the built-in bot's invitation is marked finished.
+func (g *apiGame) ended() {
+	if g.rec.Ranked && g.rec.Status == store.StatusOver {
+		if err := g.srv.store.RateGame(g.rec.ID); err != nil {
+			g.srv.logf("api game %d: %v", g.rec.ID, err)
+		}
+	}
+	if g.aborted() {
+		if err := g.srv.store.CloseGameInvitations(g.rec.ID); err != nil {
+			g.srv.logf("api game %d: %v", g.rec.ID, err)
+		}
+	}
+	if g.bot != nil {
+		if err := g.srv.store.FinishGameInvitations(g.rec.ID, g.ids[g.botColor]); err != nil {
+			g.srv.logf("api game %d: %v", g.rec.ID, err)
+		}
+	}
+}
+
+// View is a person's state, for the tabs playing a seat in the browser.
+func (g *apiGame) View(v live.Viewer, _ live.Moment) []byte {
+	c, _ := v.Color()
+	status := g.rec.Status
+	switch status {
+	case store.StatusWaiting:
+		status = store.StatusPlaying
+	case store.StatusAborted:
+		status = store.StatusOver
+	}
+	st := buildReconState(g.g, reconSeat{
+		id: fmt.Sprintf("a%d", g.rec.ID), human: c, opponent: g.names[c.Other()], opponentName: g.names[c.Other()],
+		markers: g.markers(c), status: status.String(), result: g.rec.Result, reason: g.rec.Reason.String(),
+		timed: true, clockMS: g.rec.ClockInitialMS, incrementMS: g.rec.ClockIncrementMS,
+		historyURL: fmt.Sprintf("/bots/games/%d/history.json", g.rec.ID), replayURL: fmt.Sprintf("/bots/games/%d/replay", g.rec.ID),
+		notStarted: !g.started(),
+	})
+	if g.aborted() {
+		st.Phase, st.Reason = "over", "ABORTED"
+	}
+	return mustJSON(st)
+}
+
+// Notice: the API's games tell nobody in words (their clocks run on).
+func (g *apiGame) Notice(live.Notice) []byte { return nil }
+
+// markers returns the person's notes in colour c.
+func (g *apiGame) markers(c game.Color) map[string]string {
+	all := map[string]map[string]string{}
+	_ = json.Unmarshal([]byte(g.rec.Markers), &all)
+	m := all[c.String()]
+	if m == nil {
+		m = map[string]string{}
+	}
+	return m
+}
+
+// setMarker changes the person's note in colour c on sq.
+func (g *apiGame) setMarker(c game.Color, sq game.Square, p game.Piece) {
+	all := map[string]map[string]string{}
+	_ = json.Unmarshal([]byte(g.rec.Markers), &all)
+	m := all[c.String()]
+	if m == nil {
+		m = map[string]string{}
+	}
+	if p == game.NoPiece {
+		delete(m, sq.String())
+	} else {
+		m[sq.String()] = pieceCode(p)
+	}
+	all[c.String()] = m
+	b, _ := json.Marshal(all)
+	g.rec.Markers = string(b)
+}
