@@ -106,7 +106,7 @@ function applyState(next) {
   words(prev, next);
   drawLog();
   setClock();
-  thinkingEl.hidden = next.phase !== 'waiting';
+  thinkingEl.classList.toggle('on', next.phase === 'waiting');
   const over = next.status === 'over';
   setDisabled('skip-sense', next.phase !== 'sense');
   setDisabled('pass', next.phase !== 'move');
