@@ -93,7 +93,7 @@ func TestDefectFENKeptAfterError(t *testing.T) {
 		f.querySelector('details.fen-field')?.setAttribute('open', '');
 		f.elements.namedItem('fen').value = `+jsq(typed)+`; return true; })()`)
 	tb.clickSel(`form#new-game button[type=submit]`)
-	tb.waitJS(`document.querySelector('.alert')?.textContent.includes('fen')`, "the form's error naming the fen field",
+	tb.waitJS(`document.querySelector('.alert')?.textContent.toLowerCase().includes('fen')`, "the form's error naming the FEN field",
 		`document.body.innerText.slice(0, 300)`, uiWait)
 	tb.shot("fen-rejected")
 	got := eval[string](tb, `document.querySelector('form#new-game').elements.namedItem('fen').value`)

@@ -108,3 +108,7 @@ for (const t of document.querySelectorAll('#unfinished-games time[datetime]')) {
   const d = new Date(t.getAttribute('datetime'));
   if (!Number.isNaN(d.getTime())) t.title = d.toLocaleString();
 }
+
+// A refused form comes back with the reason above it: bring the reason
+// into sight (and to a screen reader's attention), wherever the form is.
+document.getElementById('form-error')?.focus();
