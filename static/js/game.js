@@ -503,6 +503,7 @@ moveForm.addEventListener('submit', (e) => {
   if (!text || !state) return;
   if (state.status !== 'playing') { panel.say('The game is over.', true); return; }
   if (shown !== state.ply) showPly(state.ply);
+  board.annotations?.clear(); // as a move by hand does: the marks were for this move
   if (!socket.send({ type: 'move', move: text, ply: state.ply })) panel.say('Offline: the move will be sent when the connection is back.', true);
   // The text stays until the server plays the move (then the box empties)
   // or refuses it (then it stays, to be corrected).
