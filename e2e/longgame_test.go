@@ -45,10 +45,7 @@ func playout(seed uint64, plies int) ([]string, bool) {
 		if p.HalfmoveClock() > 60 {
 			k := 0
 			for i, m := range legal {
-				if m.IsPromotion() {
-			continue // the chooser would ask
-		}
-		if p.IsCapture(m) || p.PieceAt(m.From()).Type() == game.Pawn {
+				if p.IsCapture(m) || p.PieceAt(m.From()).Type() == game.Pawn {
 					legal[i], legal[k] = legal[k], legal[i]
 					k++
 				}
@@ -122,9 +119,6 @@ func (tb *tab) newLongGame(plies int) (gamePath, watchPath string) {
 	tb.e.injectMoves(gameIDOf(gamePath), longGameMoves(tb.t, plies))
 	return gamePath, watchPath
 }
-
-// moveListEnd is the number of the last move in the move list.
-func moveNumberOf(ply int) string { return fmt.Sprintf("%d.", (ply+1)/2) }
 
 // safeMove picks a legal move (UCI) in fen for the side to move that
 // leaves the game going for a move more: not a mate or stalemate, and no
