@@ -52,6 +52,8 @@ func TestWordsInPlace(t *testing.T) {
 				f.elements.namedItem('variant').value = 'standard';
 				f.querySelector('details.fen-field').open = true;
 				f.elements.namedItem('fen').value = `+jsq(typed)+`; return true; })()`)
+			// As a person does: Play once the opened section shows its editor.
+			tb.waitJS(`!document.getElementById('editor').hidden`, "the board editor", ``, uiWait)
 			tb.clickSel(`form#new-game button[type=submit]`)
 			tb.waitJS(`document.querySelector('#new-game-card .alert')`, "the refusal above the form", `location.href + ' ' + document.body.innerText.slice(0, 200)`, uiWait)
 			tb.shot("refused")
