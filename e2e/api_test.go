@@ -220,7 +220,7 @@ func TestPlayBotInBrowser(t *testing.T) {
 	if got := tb.waitMyPhase(); got != "sense" {
 		t.Fatalf("after the bot's turn: %q", got)
 	}
-	tb.clickAction("resign")
+	tb.resign()
 	over := tb.waitGameOver(uiWait)
 	tb.shot("over")
 	if !strings.Contains(over.Result, "0-1") && !strings.Contains(strings.ToLower(over.Reason), "resign") {

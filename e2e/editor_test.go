@@ -232,9 +232,10 @@ func TestEditorTouch(t *testing.T) {
 	tap(`[data-tool="erase"]`)
 	tapSquare("e3")
 	tap(`[data-tool="move"]`)
-	tb.rectOf("#editor")
-	fx, fy := tb.centre(`.spare[data-piece="wN"]`)
+	// The board first (measuring it may scroll it into the middle of the
+	// screen), then the spare pieces just under it: both ends in sight.
 	tx, ty := tb.edSquare("g1")
+	fx, fy := tb.centre(`.spare[data-piece="wN"]`)
 	tb.do(touchDrag(fx, fy, tx, ty, 12))
 	// A hand takes a moment after a drag; headless Chromium drops the click
 	// of a tap that follows a touch drag within about 300 ms.

@@ -74,8 +74,7 @@ func TestExperienceMark(t *testing.T) {
 	}
 	if b := tb.board(); b.Status != "over" {
 		tb.waitPly(10, engineWait)
-		tb.spyConfirm(true)
-		tb.clickAction("resign")
+		tb.resign()
 	}
 	tb.waitGameOver(engineWait)
 	tb.waitJS(`(() => { const x = new XMLHttpRequest(); x.open('GET', '/experience', false); x.send(); return x.responseText.includes('data-games="1"'); })()`,

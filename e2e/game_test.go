@@ -238,7 +238,7 @@ func TestResign(t *testing.T) {
 	e := newEnv(t)
 	tb := e.newTab(t, desktop)
 	tb.newGame(gameOpts{color: "white", level: "1"})
-	tb.clickAction("resign")
+	tb.resign()
 	over := tb.waitGameOver(uiWait)
 	tb.shot("resigned-dialog")
 	if !strings.Contains(over.Result, "0-1") {
@@ -396,7 +396,7 @@ func TestPhone(t *testing.T) {
 	}
 	tb.waitPly(4, engineWait)
 	tb.waitAttr("#board", "data-thinking", "false", engineWait)
-	tb.clickAction("resign")
+	tb.resign()
 	tb.waitGameOver(uiWait)
 	tb.shot("resigned")
 	d := eval[rect](tb, `(() => { const r = document.querySelector('dialog#game-over').getBoundingClientRect(); return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`)
@@ -427,7 +427,7 @@ func TestViewports(t *testing.T) {
 			tb.checkFits(l)
 			tb.checkDrawn(b)
 			tb.clickSquare("g1") // deselect
-			tb.clickAction("resign")
+			tb.resign()
 			tb.waitGameOver(uiWait)
 			tb.shot("game-over")
 		})
@@ -491,8 +491,8 @@ func TestTwoTabs(t *testing.T) {
 }
 
 // TestActions exercises the side panel's controls through their
-// [data-action] hooks: flip, take back, rematch (colours swapped), a clock
-// and a Chess960 start.
+// [data-action] hooks: flip, take back, rematch (colours swapped, once the
+// game is over), a clock and a Chess960 start.
 func TestActions(t *testing.T) {
 	e := newEnv(t)
 	tb := e.newTab(t, desktop)
@@ -526,6 +526,12 @@ func TestActions(t *testing.T) {
 		tb := tb.in(t)
 		tb.newGame(gameOpts{color: "white", level: "1"})
 		first := tb.location()
+		// Rematch is offered once the game is over (issue 42): resign,
+		// close the game-over dialog, and use the panel's Rematch.
+		tb.resign()
+		tb.waitGameOver(uiWait)
+		tb.clickSel(`dialog#game-over button[value=close]`)
+		tb.waitJS(`!document.querySelector('dialog#game-over').open`, "the dialog to close", ``, uiWait)
 		tb.clickAction("rematch")
 		tb.waitJS(`location.href !== `+jsq(first)+` && /\/game\//.test(location.pathname)`, "a new game page after rematch", `location.href`, uiWait)
 		b := tb.waitBoard()

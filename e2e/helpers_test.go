@@ -147,10 +147,12 @@ type tab struct {
 	log    *pageLog
 }
 
-// pageLog collects a page's uncaught exceptions and console errors.
+// pageLog collects a page's uncaught exceptions and console errors, and
+// the browser dialogs (alert, confirm, prompt) it opened.
 type pageLog struct {
-	mu   sync.Mutex
-	errs []string
+	mu      sync.Mutex
+	errs    []string
+	dialogs []string
 }
 
 // in returns the same tab reporting to t, for use inside t.Run.
@@ -161,7 +163,9 @@ func (tb *tab) in(t *testing.T) *tab {
 }
 
 // newTab opens a tab in the test's browser (same profile, so same cookies),
-// emulating vp, with the recorder installed and JS dialogs auto-accepted.
+// emulating vp, with the recorder installed. A browser dialog (alert,
+// confirm, prompt) is accepted, so the page does not hang, and fails the
+// test: the pages ask in the page (confirm.js), never in a browser box.
 // Options such as chromedp.WithNewBrowserContext() give it a cookie jar of
 // its own: another person's browser.
 func (e *env) newTab(t *testing.T, vp viewport, ctxOpts ...chromedp.ContextOption) *tab {
@@ -172,7 +176,6 @@ func (e *env) newTab(t *testing.T, vp viewport, ctxOpts ...chromedp.ContextOptio
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("opening a tab: %v", err)
 	}
-	// A confirm("Resign?") must not block the test; accept like a person would.
 	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
 	go func() {
 		for ev, err := range dialogs {
@@ -180,6 +183,9 @@ func (e *env) newTab(t *testing.T, vp viewport, ctxOpts ...chromedp.ContextOptio
 				return
 			}
 			tb.note("js dialog: " + string(ev.Type) + " " + ev.Message)
+			tb.log.mu.Lock()
+			tb.log.dialogs = append(tb.log.dialogs, string(ev.Type)+": "+ev.Message)
+			tb.log.mu.Unlock()
 			_, _ = chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
 		}
 	}()
@@ -221,10 +227,14 @@ func (tb *tab) note(s string) {
 }
 
 // reportErrors fails the test for uncaught exceptions in the page: they are
-// front-end bugs even when the flow under test happened to work.
+// front-end bugs even when the flow under test happened to work; and for
+// browser dialogs (issue 42: questions are asked in the page).
 func (tb *tab) reportErrors() {
 	tb.log.mu.Lock()
 	defer tb.log.mu.Unlock()
+	for _, d := range tb.log.dialogs {
+		tb.t.Errorf("[%s] the page opened a browser dialog (%s); it must ask in the page", tb.vp.name, d)
+	}
 	for _, e := range tb.log.errs {
 		if strings.Contains(e, "favicon.ico") {
 			continue // a missing favicon is noise, not a bug in the game
@@ -241,7 +251,7 @@ func (tb *tab) reportErrors() {
 func (tb *tab) close() {
 	tb.reportErrors()
 	tb.log.mu.Lock()
-	tb.log.errs = nil
+	tb.log.errs, tb.log.dialogs = nil, nil
 	tb.log.mu.Unlock()
 	tb.cancel()
 }

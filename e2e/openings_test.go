@@ -118,8 +118,7 @@ func TestOpeningName(t *testing.T) {
 
 	// Resigned, the game is in the home page's finished list with the
 	// opening it reached.
-	tb.spyConfirm(true)
-	tb.clickAction("resign")
+	tb.resign()
 	tb.waitGameOver(uiWait)
 	tb.open("/")
 	tb.waitJS(`document.querySelector('#finished-games td.opening-col')`, "the finished games' opening column", "", uiWait)

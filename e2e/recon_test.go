@@ -240,7 +240,7 @@ func playReconPlan(tb *tab) (revised, captured bool, over gameOver) {
 		}
 	}
 	if tb.phase() != "over" {
-		tb.clickAction("resign")
+		tb.resign()
 	}
 	return revised, captured, tb.waitGameOver(reconWait)
 }

@@ -73,7 +73,7 @@ func blunderGame(tb *tab) string {
 	if b := tb.board(); b.Pieces["a4"] != "bR" {
 		tb.fail("level 1 did not take the queen: %v", b.Pieces)
 	}
-	tb.clickAction("resign")
+	tb.resign()
 	tb.waitGameOver(uiWait)
 	tb.clickSel(`dialog#game-over button[value=close]`)
 	tb.waitJS(`!document.querySelector('dialog#game-over').open`, "the dialog to close", ``, uiWait)

@@ -57,7 +57,7 @@ func TestTablebaseReview(t *testing.T) {
 	}
 	tb.clickSel(`#back-live`)
 
-	tb.clickAction("resign")
+	tb.resign()
 	tb.waitGameOver(uiWait)
 	tb.clickSel(`dialog#game-over button[value=close]`)
 	tb.waitJS(`!document.querySelector('dialog#game-over').open`, "the dialog to close", ``, uiWait)
@@ -98,7 +98,7 @@ func TestTablebaseReviewWithoutTables(t *testing.T) {
 	e := newEnv(t)
 	tb := e.newTab(t, desktop)
 	tb.newGame(gameOpts{color: "white", level: "1", fen: "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1"})
-	tb.clickAction("resign")
+	tb.resign()
 	tb.waitGameOver(uiWait)
 	tb.clickSel(`dialog#game-over button[value=close]`)
 	tb.clickSel(`[data-nav="first"]`)

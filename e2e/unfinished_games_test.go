@@ -147,6 +147,9 @@ func unfinishedGamesList(t *testing.T, vp viewport) {
 	tb.open("/")
 	tb.waitUnfinishedRows(3)
 	tb.clickSel(rowSel(ids[0], `[data-list-action=resign]`))
+	if q := tb.answerConfirm(true); !strings.Contains(q, "Resign") {
+		t.Errorf("[%s] the list's resign asked %q", vp.name, q)
+	}
 	tb.waitJS(`location.search === '?done=resigned' && document.getElementById('home-notice')`, "home with the resigned notice", `location.href`, uiWait)
 	rows = tb.waitUnfinishedRows(2)
 	if strings.Contains(strings.Join(rows, " "), ids[0]) {
@@ -168,6 +171,9 @@ func unfinishedGamesList(t *testing.T, vp viewport) {
 	watch.open("/game/" + ids[2])
 	watch.waitBoard()
 	tb.clickSel(rowSel(ids[2], `[data-list-action=delete]`))
+	if q := tb.answerConfirm(true); !strings.Contains(q, "Delete") {
+		t.Errorf("[%s] the list's delete asked %q", vp.name, q)
+	}
 	tb.waitJS(`location.search === '?done=deleted' && document.getElementById('home-notice')`, "home with the deleted notice", `location.href`, uiWait)
 	rows = tb.waitUnfinishedRows(1)
 	if rows[0] != ids[1] {

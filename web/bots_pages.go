@@ -96,7 +96,7 @@ func (s *Server) botsData(r *http.Request) (*BotsData, error) {
 			return nil, err
 		}
 		for _, g := range gs {
-			v := APIGameView{ID: g.ID, White: g.WhiteName, Black: g.BlackName, Result: g.Result, Reason: g.Reason.String(),
+			v := APIGameView{ID: g.ID, White: g.WhiteName, Black: g.BlackName, Result: g.Result, Reason: winReasonWords(g.Reason),
 				Since: g.CreatedAt.UTC().Format("2006-01-02 15:04")}
 			if g.Status == store.StatusOver {
 				v.ReplayURL = fmt.Sprintf("/bots/games/%d/replay", g.ID)
@@ -221,13 +221,13 @@ func (s *Server) finishedAPIGame(w http.ResponseWriter, r *http.Request) (*store
 	}
 	switch {
 	case !ok || errors.Is(err, store.ErrNotFound):
-		http.Error(w, "no such game", http.StatusNotFound)
+		s.missing(w, r, noPageTitle, "There is no game of the bots' API at this address: it may have been mistyped.")
 		return nil, nil, false
 	case err != nil:
 		s.serverError(w, err)
 		return nil, nil, false
 	case g.Status != store.StatusOver:
-		http.Error(w, "the replay is available once the game is over", http.StatusNotFound)
+		s.missing(w, r, notOverTitle, notOverText)
 		return nil, nil, false
 	}
 	h, err := recon.UnmarshalHistory([]byte(g.History))

@@ -220,12 +220,12 @@ func (s *Server) personalTable(w http.ResponseWriter, r *http.Request) (*apiTabl
 	u := s.signedInUser(r)
 	id, ok := pathID(r, "id")
 	if u == nil || !ok {
-		http.NotFound(w, r)
+		s.missing(w, r, notYoursTitle, noBotGameText)
 		return nil, nil, 0, false
 	}
 	t, err := s.apiTableFor(id)
 	if errors.Is(err, store.ErrNotFound) {
-		http.NotFound(w, r)
+		s.missing(w, r, notYoursTitle, noBotGameText)
 		return nil, nil, 0, false
 	}
 	if err != nil {
@@ -234,7 +234,7 @@ func (s *Server) personalTable(w http.ResponseWriter, r *http.Request) (*apiTabl
 	}
 	c, ok := t.colorOf(u.ID)
 	if !ok {
-		http.NotFound(w, r)
+		s.missing(w, r, notYoursTitle, noBotGameText)
 		return nil, nil, 0, false
 	}
 	return t, u, c, true

@@ -34,7 +34,7 @@ import (
 // exercise the data each page gets.
 var fallbackTemplates = fstest.MapFS{
 	"home.html": {Data: []byte(`<!doctype html><title>home</title>
-{{if .Error}}<p class="error">{{.Error}}</p>{{end}}
+{{if .Error}}<p class="error"{{with .ErrorField}} data-field="{{.}}"{{end}}>{{.Error}}</p>{{end}}
 {{with .Continue}}<a href="{{.URL}}">Continue</a>{{end}}
 {{if .Notice}}<p class="notice">{{.Notice}}</p>{{end}}{{with .Confirm}}<form id="list-confirm" action="{{.PostURL}}">{{.Question}}</form>{{end}}
 <ul id="unfinished" data-count="{{.UnfinishedCount}}">{{range .Unfinished}}<li data-id="{{.ID}}">{{.Kind}}|{{.Opponent}}|{{.Variant}}|{{.Colour}}|{{.Clock}}|{{.MoveNumber}}|{{.LastActivity}}|{{.LastActivityExact}}|<a href="{{.URL}}">Continue</a></li>{{end}}</ul>

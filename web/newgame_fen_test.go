@@ -47,7 +47,7 @@ func TestRejectedFENKept(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		page := string(body)
-		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(page, "fen:") {
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(page, `data-field="fen"`) {
 			t.Fatalf("%q: %s, want 400 naming fen", typed, resp.Status)
 		}
 		if !strings.Contains(page, `value="`+html.EscapeString(typed)+`"`) {

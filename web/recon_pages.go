@@ -126,7 +126,7 @@ func reconSummary(g *store.ReconGame) ReconSummary {
 	}
 	return ReconSummary{
 		ID: g.ID, URL: "/game/" + g.ID, ReplayURL: "/game/" + g.ID + "/replay", HistoryURL: "/game/" + g.ID + "/history.json",
-		White: white, Black: black, Result: g.Result, Reason: strings.ReplaceAll(strings.ToLower(g.Reason.String()), "_", " "),
+		White: white, Black: black, Result: g.Result, Reason: winReasonWords(g.Reason),
 		Date: date.UTC().Format("2006-01-02"),
 	}
 }
@@ -167,7 +167,7 @@ func (s *Server) ownedReconGame(w http.ResponseWriter, r *http.Request) (*store.
 	}
 	g, err := s.store.GetOwnedReconGame(r.PathValue("id"), owner)
 	if errors.Is(err, store.ErrNotFound) {
-		http.NotFound(w, r)
+		s.missing(w, r, notYoursFile, notYoursFiles)
 		return nil, false
 	}
 	if err != nil {
@@ -211,7 +211,7 @@ func (s *Server) handleReconHistory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if g.Status != store.StatusOver {
-		http.Error(w, "the history is available once the game is over", http.StatusNotFound)
+		s.missing(w, r, notOverTitle, notOverText)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -240,7 +240,7 @@ func (s *Server) handleReconReplay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if g.Status != store.StatusOver {
-		http.Error(w, "the replay is available once the game is over", http.StatusNotFound)
+		s.missing(w, r, notOverTitle, notOverText)
 		return
 	}
 	h, err := recon.UnmarshalHistory([]byte(g.History))
@@ -268,34 +268,37 @@ func (s *Server) handleReplayUpload(w http.ResponseWriter, r *http.Request) {
 	fail := func(status int, format string, args ...any) {
 		s.render(w, status, pageReplay, &ReplayData{Title: "Replay a game", Upload: true, Error: fmt.Sprintf(format, args...)})
 	}
+	tooBig := fmt.Sprintf("This file is larger than %d MB, too large for the history of one game.", maxUpload>>20) + chooseHistory
 	r.Body = http.MaxBytesReader(w, r.Body, maxUpload+64<<10)
 	if err := r.ParseMultipartForm(1 << 20); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			fail(http.StatusRequestEntityTooLarge, "the file is larger than %d MB", maxUpload>>20)
+		var maxErr *http.MaxBytesError
+		if errors.As(err, &maxErr) {
+			fail(http.StatusRequestEntityTooLarge, "%s", tooBig)
 			return
 		}
-		fail(http.StatusBadRequest, "no file was uploaded (%v)", err)
+		s.logf("replay upload: %v", err)
+		fail(http.StatusBadRequest, "No file arrived with the form.%s", chooseHistory)
 		return
 	}
 	f, _, err := r.FormFile("history")
 	if err != nil {
-		fail(http.StatusBadRequest, "choose a history file (.json) to upload")
+		fail(http.StatusBadRequest, "No file was chosen.%s", chooseHistory)
 		return
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxUpload+1))
 	if err != nil {
-		fail(http.StatusBadRequest, "could not read the file: %v", err)
+		s.logf("replay upload: %v", err)
+		fail(http.StatusBadRequest, "The file could not be read to its end; try choosing it again.")
 		return
 	}
 	if len(data) > maxUpload {
-		fail(http.StatusRequestEntityTooLarge, "the file is larger than %d MB", maxUpload>>20)
+		fail(http.StatusRequestEntityTooLarge, "%s", tooBig)
 		return
 	}
 	h, err := recon.UnmarshalHistory(data)
 	if err != nil {
-		fail(http.StatusBadRequest, "this is not a Reconnaissance Chess history: %v", err)
+		fail(http.StatusBadRequest, "%s", historyWords(data, err))
 		return
 	}
 	s.renderReplay(w, http.StatusOK, h, "")

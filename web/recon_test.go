@@ -399,7 +399,7 @@ func TestReconNewGameForm(t *testing.T) {
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), tc.want) {
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), `data-field="`+tc.want+`"`) {
 			t.Errorf("%v: %s %s", tc.form, resp.Status, b)
 		}
 	}

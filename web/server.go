@@ -339,6 +339,9 @@ func (s *Server) routes() {
 	s.apiRoutes()
 	s.mux.HandleFunc("GET /{$}", s.handleHome)
 	s.mux.HandleFunc("POST /games", s.handleCreate)
+	// The home page's form posts to the home page itself, so that a form
+	// the server refuses comes back at "/", not at "/games".
+	s.mux.HandleFunc("POST /{$}", s.handleCreate)
 	s.mux.HandleFunc("GET /game/{id}", s.handleGamePage)
 	s.mux.HandleFunc("GET /game/{id}/pgn", s.handlePGN)
 	s.mux.HandleFunc("GET /game/{id}/tablebase", s.handleTablebase)
@@ -363,6 +366,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /watch/{token}", s.handleWatchPage)
 	s.mux.HandleFunc("GET /ws/watch/{token}", s.handleWatchWS)
 	s.mux.Handle("GET /static/", s.static)
+	// Any other address: a page in words with a way home, not a bare 404.
+	s.mux.HandleFunc("/", s.handleNoPage)
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Write([]byte("ok"))
@@ -482,7 +487,11 @@ type HomeData struct {
 	Finished []GameSummary
 	Levels   []LevelView
 	Clocks   []string
-	Error    string
+	// Error, when set, is why the last new-game form was refused, as a
+	// sentence (formSentence); ErrorField names the field at fault ("fen"),
+	// "" when it was not one field (too many games, a refused write).
+	Error      string
+	ErrorField string
 	// FEN is the start position typed into a rejected form, shown again in
 	// its field so the person can correct it rather than retype it;
 	// FENError, when the start position was what the server refused, says
@@ -554,8 +563,9 @@ func formatMoveTime(d time.Duration) string {
 }
 
 func (s *Server) homeData(owner, errText string) (*HomeData, error) {
-	d := &HomeData{Levels: s.levelViews(), DefaultLevel: defaultLevel(len(s.cfg.Levels)), Clocks: ClockChoices, Error: errText, Finished: []GameSummary{},
+	d := &HomeData{Levels: s.levelViews(), DefaultLevel: defaultLevel(len(s.cfg.Levels)), Clocks: ClockChoices, Finished: []GameSummary{},
 		ReconOpponents: ReconOpponents, ReconClocks: ReconClockChoices}
+	d.ErrorField, d.Error = formSentence(errText)
 	if err := s.reconLists(d, owner); err != nil {
 		return nil, err
 	}
@@ -794,7 +804,7 @@ func (s *Server) ownedGame(w http.ResponseWriter, r *http.Request) (*store.Game,
 	}
 	g, err := s.store.GetOwnedGame(r.PathValue("id"), owner)
 	if errors.Is(err, store.ErrNotFound) {
-		http.NotFound(w, r)
+		s.missing(w, r, notYoursFile, notYoursFiles)
 		return nil, false
 	}
 	if err != nil {
@@ -852,7 +862,7 @@ func (s *Server) handlePGN(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if g.Status == store.StatusDeleted {
-		http.NotFound(w, r)
+		s.missing(w, r, notYoursFile, notYoursFiles)
 		return
 	}
 	var buf bytes.Buffer

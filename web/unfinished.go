@@ -240,7 +240,7 @@ func (s *Server) listAction(w http.ResponseWriter, r *http.Request) (string, boo
 	}
 	owner := s.currentOwner(r)
 	if owner == "" {
-		http.NotFound(w, r)
+		s.missing(w, r, notYoursTitle, notYoursText)
 		return "", false
 	}
 	return owner, true
@@ -251,9 +251,9 @@ func (s *Server) listActionDone(w http.ResponseWriter, r *http.Request, err erro
 	case err == nil:
 		http.Redirect(w, r, "/?done="+url.QueryEscape(done), http.StatusSeeOther)
 	case errors.Is(err, store.ErrNotFound):
-		http.NotFound(w, r)
+		s.missing(w, r, notYoursTitle, notYoursText)
 	case errors.Is(err, errNotUnfinished):
-		http.Error(w, "the game is already over", http.StatusConflict)
+		s.inWords(w, r, http.StatusConflict, "This game is already over", "This game ended before your answer arrived: it is now in your finished games.")
 	case errors.Is(err, errRoomGone):
 		http.Error(w, "the server is shutting down", http.StatusServiceUnavailable)
 	default:

@@ -466,7 +466,9 @@ func TestNewGameFormValidation(t *testing.T) {
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), tc.field+":") {
+		// The page names the field at fault (data-field) and says, in a
+		// sentence, what to do; it shows no "field:" code.
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), `data-field="`+tc.field+`"`) || strings.Contains(string(body), tc.field+":") {
 			t.Errorf("%s: %s %s", tc.name, resp.Status, body)
 		}
 	}

@@ -142,7 +142,9 @@ export class Board {
    * setPieceMap draws pieces from a Map of square -> {code, seen, age}:
    * Reconnaissance Chess boards, where an opponent piece carries data-seen
    * ("now" for this turn's sense, "old" for one remembered) and fades with
-   * its age in turns.
+   * its age in turns: it shrinks, and pales a little, but never below the
+   * opacity at which a black piece still reads as black on a light square
+   * (3:1 against it, WCAG's contrast for shapes) rather than as grey.
    */
   setPieceMap(map) {
     this.cancelDrag();
@@ -154,7 +156,11 @@ export class Board {
       const img = makePiece(want.code);
       if (want.seen) {
         img.dataset.seen = want.seen;
-        if (want.seen === 'old') img.style.opacity = String(Math.max(0.25, 0.7 - 0.1 * (want.age || 0)));
+        if (want.seen === 'old') {
+          const age = want.age || 0;
+          img.style.opacity = String(Math.max(0.75, 0.9 - 0.05 * age));
+          img.style.scale = String(Math.max(0.7, 0.9 - 0.05 * age));
+        }
       } else {
         codes.set(name, want.code);
       }

@@ -11,6 +11,9 @@
 import { Board, pieceURL } from './board.js';
 import { START, CASTLING, parseFEN, toFEN, problems, castlingPossible, epSquares, pieceName } from './position.js';
 
+// WAY_ON follows the list of a position's problems: what to do about them.
+const WAY_ON = 'Correct the position on the board or in the FEN box, or press Start position to begin again from the usual one.';
+
 // EditorBoard is a Board whose pointer input the editor handles itself
 // (on the editor as a whole, so a drag may start on a spare piece).
 class EditorBoard extends Board {
@@ -151,7 +154,10 @@ export class Editor {
   /** show lists what keeps the position from starting a game. */
   show(msgs) {
     this.problems = msgs;
-    this.list.replaceChildren(...msgs.map((m) => Object.assign(document.createElement('li'), { textContent: m })));
+    const items = msgs.map((m) => Object.assign(document.createElement('li'), { textContent: m }));
+    // The way on, after what is wrong.
+    if (msgs.length) items.push(Object.assign(document.createElement('li'), { className: 'way-on', textContent: WAY_ON }));
+    this.list.replaceChildren(...items);
     this.list.hidden = msgs.length === 0;
     this.list.classList.remove('refused');
   }

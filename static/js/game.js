@@ -8,6 +8,7 @@ import { GameSocket } from './socket.js';
 import { Panel, sanWords, resultWords, endWords, turnWords, tablebaseWords } from './panel.js';
 import { Review } from './review.js';
 import * as sound from './sound.js';
+import { ask } from './confirm.js';
 
 const root = document.querySelector('main.game-page');
 const boardEl = document.getElementById('board');
@@ -18,6 +19,7 @@ const banner = document.getElementById('conn-banner');
 const moveForm = document.getElementById('move-form');
 const moveInput = document.getElementById('move-input');
 const tbLine = document.getElementById('tablebase-line');
+const actions = document.querySelector('.actions[aria-label="Game actions"]');
 
 let state = null; // last state from the server
 let shown = 0; // ply on the board; equals state.ply unless reviewing
@@ -360,6 +362,9 @@ function updateChrome() {
   setDisabled('resign', over);
   setDisabled('draw', over);
   setDisabled('takeback', over || humanPlies === 0);
+  // Rematch and New game would leave this game unfinished: offered once it
+  // is over (and in the game-over dialog), not during play.
+  for (const b of actions.querySelectorAll('[data-action="rematch"], [data-action="new-game"]')) b.hidden = !over;
   moveInput.disabled = over;
   // A finished game has no use for the move box: its room goes to the review.
   moveForm.hidden = over;
@@ -393,11 +398,17 @@ document.addEventListener('click', (e) => {
   const ply = state ? state.ply : 0;
   switch (el.dataset.action) {
     case 'resign':
-      if (state && state.status === 'playing' && confirm('Resign this game?')) socket.send({ type: 'resign', ply });
+      if (state && state.status === 'playing') {
+        ask(actions, { question: 'Resign this game? It counts as a loss.', yes: 'Yes, resign', danger: true })
+          .then((yes) => { if (yes && state.status === 'playing') socket.send({ type: 'resign', ply: state.ply }); });
+      }
       break;
     case 'draw':
       // Confirmed first, like resigning: an accepted draw ends the game.
-      if (state && state.status === 'playing' && confirm('Offer Knightwatch a draw?')) socket.send({ type: 'draw', ply });
+      if (state && state.status === 'playing') {
+        ask(actions, { question: 'Offer Knightwatch a draw? If it accepts, the game ends.', yes: 'Offer a draw' })
+          .then((yes) => { if (yes && state.status === 'playing') socket.send({ type: 'draw', ply: state.ply }); });
+      }
       break;
     case 'takeback':
       socket.send({ type: 'takeback', ply });
@@ -431,7 +442,10 @@ function nav(where) {
   if (where === 'first') showPly(0);
   else if (where === 'prev') showPly(shown - 1);
   else if (where === 'next') showPly(shown + 1);
-  else showPly(state.ply);
+  else {
+    showPly(state.ply);
+    panel.toEnd(); // the end of the list too, and follow the game again
+  }
 }
 
 function soundButton() {
@@ -489,6 +503,7 @@ moveForm.addEventListener('submit', (e) => {
   if (!text || !state) return;
   if (state.status !== 'playing') { panel.say('The game is over.', true); return; }
   if (shown !== state.ply) showPly(state.ply);
+  board.annotations?.clear(); // as a move by hand does: the marks were for this move
   if (!socket.send({ type: 'move', move: text, ply: state.ply })) panel.say('Offline: the move will be sent when the connection is back.', true);
   // The text stays until the server plays the move (then the box empties)
   // or refuses it (then it stays, to be corrected).

@@ -3,6 +3,7 @@
 // fields the chosen game needs, and starts the start-position editor.
 
 import { showPieceSet } from './pieces.js';
+import { ask } from './confirm.js';
 
 // The colour choice's kings in the browser's piece set.
 showPieceSet();
@@ -80,23 +81,24 @@ if (startSection) {
   if (startSection.open) loadEditor();
 }
 
-// The list of unfinished games: Resign and Delete ask first (the forms
-// carry the question); Continue is a plain link.
+// The list of unfinished games: Resign and Delete ask first, in the row
+// (the forms carry the question); Continue is a plain link.
 for (const f of document.querySelectorAll('form[data-confirm]')) {
   f.addEventListener('submit', (ev) => {
-    if (!window.confirm(f.dataset.confirm)) {
-      ev.preventDefault();
-      return;
-    }
-    // Answered here: the server need not ask again (without JavaScript
-    // it does, on the home page).
-    if (!f.elements.namedItem('confirm')) {
-      const yes = document.createElement('input');
-      yes.type = 'hidden';
-      yes.name = 'confirm';
-      yes.value = 'yes';
-      f.append(yes);
-    }
+    if (f.elements.namedItem('confirm')) return; // answered: on its way
+    ev.preventDefault();
+    const cell = f.closest('td') || f.parentElement;
+    ask(cell, { question: f.dataset.confirm, yes: f.dataset.yes || 'Yes', danger: true, inline: true }).then((yes) => {
+      if (!yes) return;
+      // Answered here: the server need not ask again (without JavaScript
+      // it does, on the home page).
+      const answer = document.createElement('input');
+      answer.type = 'hidden';
+      answer.name = 'confirm';
+      answer.value = 'yes';
+      f.append(answer);
+      f.submit();
+    });
   });
 }
 
@@ -106,3 +108,7 @@ for (const t of document.querySelectorAll('#unfinished-games time[datetime]')) {
   const d = new Date(t.getAttribute('datetime'));
   if (!Number.isNaN(d.getTime())) t.title = d.toLocaleString();
 }
+
+// A refused form comes back with the reason above it: bring the reason
+// into sight (and to a screen reader's attention), wherever the form is.
+document.getElementById('form-error')?.focus();

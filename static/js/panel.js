@@ -2,6 +2,7 @@
 // move list, plus the words used for announcements and the game-over dialog.
 
 import { pieceURL } from './board.js';
+import { MoveScroll } from './move_scroll.js';
 
 const NAMES = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
 const VALUES = { p: 1, n: 3, b: 3, r: 5, q: 9, k: 0 };
@@ -79,7 +80,9 @@ export class Panel {
       // A tap says what the tooltip says: phones have no hover.
       if (b.dataset.experience) this.say(b.dataset.experience);
     });
-    this.renderedMoves = [];
+    this.scroll = new MoveScroll(this.moves);
+    this.shownPly = null; // the ply the list last marked
+    this.livePly = null; // the game's ply then
   }
 
   /** players fills names, captures and material for the given orientation. */
@@ -90,16 +93,19 @@ export class Panel {
       el.dataset.color = color;
       const you = color === state.human;
       el.querySelector('.name').textContent = you ? `You (${color})` : `Knightwatch level ${state.level}${state.levelName ? ' · ' + state.levelName : ''}`;
-      el.querySelector('.thinking').hidden = !(state.thinking && !you);
+      el.querySelector('.thinking').classList.toggle('on', !!(state.thinking && !you));
       const caps = el.querySelector('.captures');
       caps.textContent = '';
       const taken = [...((state.captured || {})[color] || [])];
       taken.sort((a, b) => VALUES[a.toLowerCase()] - VALUES[b.toLowerCase()]);
+      let prev = '';
       for (const p of taken) {
         const img = document.createElement('img');
         const lower = p.toLowerCase();
         img.src = pieceURL((p === lower ? 'b' : 'w') + p.toUpperCase());
         img.alt = NAMES[lower] || p;
+        if (lower === prev) img.className = 'same'; // drawn overlapping the one before
+        prev = lower;
         caps.append(img);
       }
       const adv = color === 'white' ? state.material : -state.material;
@@ -162,6 +168,8 @@ export class Panel {
     const key = state.moves.map((m) => m.san + (m.experience ? '*' : '')).join(' ') + '|' + state.startFen;
     if (key !== this.renderKey) {
       this.renderKey = key;
+      // Drawn afresh: keep where the person had scrolled.
+      const kept = [this.moves.scrollTop, this.moves.scrollLeft];
       this.moves.textContent = '';
       const [, side, , , , full] = (state.startFen || '').split(' ');
       let number = Number(full) || 1;
@@ -205,21 +213,18 @@ export class Panel {
         li.append(b);
         if (isBlackMove) number++;
       });
+      [this.moves.scrollTop, this.moves.scrollLeft] = kept;
     }
     for (const b of this.moves.querySelectorAll('button[data-ply]')) {
       const cur = Number(b.dataset.ply) === shownPly;
       b.classList.toggle('current', cur);
       if (cur) b.setAttribute('aria-current', 'step'); else b.removeAttribute('aria-current');
     }
-    const cur = this.moves.querySelector('button.current');
-    if (cur) {
-      // Keep the shown move in view without scrolling the whole page.
-      const box = this.moves;
-      const top = cur.offsetTop - box.offsetTop;
-      if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - cur.offsetHeight) box.scrollTop = top - box.clientHeight / 2;
-    } else if (shownPly === state.ply) {
-      this.moves.scrollTop = this.moves.scrollHeight;
-    }
+    const live = shownPly === state.ply;
+    const wentLive = live && this.shownPly !== null && this.shownPly !== this.livePly;
+    this.shownPly = shownPly;
+    this.livePly = state.ply;
+    this.scroll.show(this.moves.querySelector('button.current'), live, wentLive);
     this.backLive.hidden = shownPly === state.ply;
     this.showOpening(state, shownPly);
   }
@@ -246,10 +251,16 @@ export class Panel {
     el.append(eco, ' ' + o.name);
   }
 
+  /** toEnd shows the list's last move and has it follow the game again. */
+  toEnd() {
+    this.scroll.toEnd();
+  }
+
   /** say shows a short message in the status line; error messages are red. */
   say(text, isError) {
     this.msg.textContent = text;
     this.msg.classList.toggle('error', !!isError);
+    this.sayTitle();
   }
 
   /** message is the status line's current message (not the turn words). */
@@ -265,6 +276,13 @@ export class Panel {
   /** turnWords sets the status line's standing words: whose move, check, the result. */
   turnWords(text) {
     if (this.turn.textContent !== text) this.turn.textContent = text;
+    this.sayTitle();
+  }
+
+  // sayTitle puts the status line's whole text in its tooltip: the line
+  // keeps a fixed height (two lines), so a long message may be cut.
+  sayTitle() {
+    this.status.title = this.status.textContent;
   }
 }
 

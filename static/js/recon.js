@@ -6,6 +6,7 @@
 import { Board, parseBoard, pieceURL } from './board.js';
 import { GameSocket } from './socket.js';
 import { reconMemory, describeSense, describeMove, pieceName, reasonWords } from './recon_words.js';
+import { ask } from './confirm.js';
 
 const root = document.querySelector('main.recon-page');
 const boardEl = document.getElementById('board');
@@ -18,6 +19,7 @@ const logEl = document.getElementById('recon-log');
 const announcer = document.getElementById('announcer');
 const clockEl = document.querySelector('#player-bottom .clock');
 const thinkingEl = document.querySelector('#player-top .thinking');
+const gameActions = document.querySelector('.actions[aria-label="Game actions"]');
 
 let state = null;
 let flipped = false;
@@ -106,8 +108,11 @@ function applyState(next) {
   words(prev, next);
   drawLog();
   setClock();
-  thinkingEl.hidden = next.phase !== 'waiting';
+  thinkingEl.classList.toggle('on', next.phase === 'waiting');
   const over = next.status === 'over';
+  // Rematch and New game would leave this game unfinished: offered once
+  // it is over (and in the game-over dialog), not during play.
+  for (const b of gameActions.querySelectorAll('[data-action="rematch"], [data-action="new-game"]')) b.hidden = !over;
   setDisabled('skip-sense', next.phase !== 'sense');
   setDisabled('pass', next.phase !== 'move');
   setDisabled('resign', over);
@@ -394,7 +399,10 @@ document.addEventListener('click', (e) => {
       if (state.phase === 'move') sendMove('pass');
       break;
     case 'resign':
-      if (state.status === 'playing' && confirm('Resign this game?')) socket.send({ type: 'resign', seq: state.seq });
+      if (state.status === 'playing') {
+        ask(gameActions, { question: 'Resign this game? It counts as a loss.', yes: 'Yes, resign', danger: true })
+          .then((yes) => { if (yes && state.status === 'playing') socket.send({ type: 'resign', seq: state.seq }); });
+      }
       break;
     case 'flip':
       flipped = true;

@@ -133,7 +133,10 @@ function nav(where) {
   if (where === 'first') showPly(0);
   else if (where === 'prev') showPly(shown - 1);
   else if (where === 'next') showPly(shown + 1);
-  else showPly(state.ply);
+  else {
+    showPly(state.ply);
+    panel.toEnd(); // the end of the list too, and follow the game again
+  }
 }
 
 function flip() {
