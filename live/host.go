@@ -151,6 +151,19 @@ func (h *Host) Read(f func(g Game, m Moment)) bool {
 	return true
 }
 
+// Locked runs f under the host's lock with the host as a Locked: for
+// something of a kind's own that is more than one change or none (a draw
+// offer considered, answered, accepted). ErrClosed, f not run, when the
+// host has closed.
+func (h *Host) Locked(f func(l Locked) error) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return ErrClosed
+	}
+	return f(Locked{h})
+}
+
 // Act applies a player's change f (a person's, from a socket; a remote
 // client's, from the API) and commits it. The mover's clock is checked
 // first: when it has run out the game ends on time and Act returns
@@ -165,6 +178,12 @@ func (h *Host) Act(f func(now time.Time) error) error {
 }
 
 func (h *Host) actLocked(now time.Time, f func(now time.Time) error) error {
+	return h.actToldLocked(now, f, nil)
+}
+
+// actToldLocked is actLocked, with notice (when not nil) sent to the
+// players once the change is committed, before its state.
+func (h *Host) actToldLocked(now time.Time, f func(now time.Time) error, notice []byte) error {
 	if h.closed {
 		return ErrClosed
 	}
@@ -183,6 +202,9 @@ func (h *Host) actLocked(now time.Time, f func(now time.Time) error) error {
 	case err != nil:
 		return err
 	}
+	if notice != nil {
+		h.Notify(notice, false)
+	}
 	h.afterLocked(now, nil)
 	return nil
 }
@@ -198,8 +220,12 @@ func (h *Host) changeLocked(now time.Time, f func(now time.Time) error) error {
 		restore()
 		return err
 	}
+	// The clock as it runs after the change is what the record says, so
+	// that a crash after the commit charges the mover from now.
+	h.syncClockLocked(now)
 	if err := h.commitLocked(now); err != nil {
 		restore()
+		h.syncClockLocked(now)
 		return ErrUnsaved
 	}
 	if !wasOver && h.g.Over() {
@@ -373,10 +399,10 @@ func (h *Host) sendStateLocked(s Sub, now time.Time) {
 	s.Send(b)
 }
 
-// noticeLocked sends every subscriber notice n, if the game words it.
+// noticeLocked sends the players notice n, if the game words it.
 func (h *Host) noticeLocked(n Notice) {
 	if b := h.g.Notice(n); b != nil {
-		h.Notify(b, true)
+		h.Notify(b, false)
 	}
 }
 
@@ -456,6 +482,7 @@ func (h *Host) pauseLocked(now time.Time) {
 	if running {
 		_ = h.commitLocked(now) // logged
 	}
+	h.broadcastLocked(now) // spectators see the clock stopped
 }
 
 // Leave removes subscriber s (a host in a registry leaves through the

@@ -198,8 +198,14 @@ type Locked struct{ h *Host }
 // Act applies a player's change as Host.Act does.
 func (l Locked) Act(f func(now time.Time) error) error { return l.h.actLocked(time.Now(), f) }
 
-// Notify sends b to every subscriber, as Host.Notify does.
-func (l Locked) Notify(b []byte) { l.h.Notify(b, true) }
+// ActTold is Act, with notice sent to the players once the change is
+// committed, before its state.
+func (l Locked) ActTold(notice []byte, f func(now time.Time) error) error {
+	return l.h.actToldLocked(time.Now(), f, notice)
+}
+
+// Notify sends b to the players' subscribers, as Host.Notify does.
+func (l Locked) Notify(b []byte) { l.h.Notify(b, false) }
 
 // Game returns the host's game.
 func (l Locked) Game() Game { return l.h.g }

@@ -50,12 +50,3 @@ func (s *Server) crashCharge(since *time.Time) time.Duration {
 	}
 	return max(s.lastAlive.Sub(*since), 0)
 }
-
-// clockSince is a record's ClockSince for a clock running from now, or
-// not (nil).
-func clockSince(running bool, now time.Time) *time.Time {
-	if !running {
-		return nil
-	}
-	return &now
-}

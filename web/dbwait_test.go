@@ -136,16 +136,11 @@ func TestJoinDoesNotHoldHubDuringRead(t *testing.T) {
 		t.Error("the slow game was read twice: two rooms for one game")
 	default:
 	}
-	e.srv.hub.mu.Lock()
-	r := e.srv.hub.rooms[slow]
-	e.srv.hub.mu.Unlock()
-	if r == nil {
-		t.Fatal("no room for the slow game")
+	h := e.srv.games.Get(slow)
+	if h == nil {
+		t.Fatal("no host for the slow game")
 	}
-	r.mu.Lock()
-	n := len(r.clients)
-	r.mu.Unlock()
-	if n != 2 {
+	if n := len(h.Subscribers()); n != 2 {
 		t.Errorf("the slow game's room has %d tabs, want 2", n)
 	}
 }

@@ -2,11 +2,13 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"knightwatch/enginepool"
 	"knightwatch/game"
+	"knightwatch/live"
 )
 
 // The engine's answer to a draw offer (issue 34). It takes a draw only
@@ -104,40 +106,40 @@ type engineEval struct {
 	ply, cp, mate, depth int
 }
 
-// recordEvalLocked keeps the evaluation of the engine's move just played.
-func (r *room) recordEvalLocked(res enginepool.SearchResult) {
-	r.evals = append(r.evals, engineEval{ply: r.g.Len(), cp: res.CP, mate: res.Mate, depth: res.Depth})
-	if n := len(r.evals); n > 64 {
-		r.evals = append(r.evals[:0], r.evals[n-32:]...)
+// recordEval keeps the evaluation of the engine's move just played.
+func (g *chessGame) recordEval(res enginepool.SearchResult) {
+	g.evals = append(g.evals, engineEval{ply: g.g.Len(), cp: res.CP, mate: res.Mate, depth: res.Depth})
+	if n := len(g.evals); n > 64 {
+		g.evals = append(g.evals[:0], g.evals[n-32:]...)
 	}
 }
 
-// dropEvalsLocked forgets evaluations of positions taken back.
-func (r *room) dropEvalsLocked() {
-	for len(r.evals) > 0 && r.evals[len(r.evals)-1].ply > r.g.Len() {
-		r.evals = r.evals[:len(r.evals)-1]
+// dropEvals forgets evaluations of positions taken back.
+func (g *chessGame) dropEvals() {
+	for len(g.evals) > 0 && g.evals[len(g.evals)-1].ply > g.g.Len() {
+		g.evals = g.evals[:len(g.evals)-1]
 	}
 }
 
-// humanMovesLocked counts the moves the person has made in the game.
-func (r *room) humanMovesLocked() int {
-	n := r.g.Len()
-	if r.g.PositionAt(0).Side() == r.human {
+// humanMoves counts the moves the person has made in the game.
+func (g *chessGame) humanMoves() int {
+	n := g.g.Len()
+	if g.g.PositionAt(0).Side() == g.human {
 		return (n + 1) / 2
 	}
 	return n / 2
 }
 
-// drawInputLocked gathers what the engine knows about the position now,
+// drawInput gathers what the engine knows about the position now,
 // reusing the evaluation of its own last search when that is of this very
 // position and deep enough.
-func (r *room) drawInputLocked() drawInput {
-	pos := r.pos()
-	engine := r.human.Other()
+func (g *chessGame) drawInput() drawInput {
+	pos := g.pos()
+	engine := g.human.Other()
 	in := drawInput{
 		MoveNumber: pos.FullmoveNumber(),
-		Level:      r.rec.Level,
-		Levels:     len(r.srv.cfg.Levels),
+		Level:      g.rec.Level,
+		Levels:     len(g.srv.cfg.Levels),
 		CannotWin:  pos.HasInsufficientMaterial(engine),
 	}
 	nonPawn := 0
@@ -147,96 +149,106 @@ func (r *room) drawInputLocked() drawInput {
 		}
 	}
 	in.Simplified = pos.Pieces(game.White, game.Queen)|pos.Pieces(game.Black, game.Queen) == 0 && nonPawn <= drawSimplified
-	for i := len(r.evals) - 1; i >= 0; i-- {
-		e := r.evals[i]
+	for i := len(g.evals) - 1; i >= 0; i-- {
+		e := g.evals[i]
 		if e.mate != 0 || e.cp > drawQuietCP || e.cp < -drawQuietCP {
 			break
 		}
 		in.QuietStretch++
 	}
-	if n := len(r.evals); n > 0 {
-		if e := r.evals[n-1]; e.ply == r.g.Len() && e.depth >= drawEvalDepth {
+	if n := len(g.evals); n > 0 {
+		if e := g.evals[n-1]; e.ply == g.g.Len() && e.depth >= drawEvalDepth {
 			in.HaveEval, in.CP, in.Mate = true, e.cp, e.mate
 		}
 	}
 	return in
 }
 
-// offerDrawLocked answers the person's draw offer: at once when the
-// answer needs no evaluation or the room holds one, otherwise after a
-// short bounded search. Offers closer than drawOfferEvery of the person's
-// moves get a notice and nothing else.
-func (r *room) offerDrawLocked(c *client) {
-	if r.draw != nil {
-		r.sendLocked(c, encodeNotice("The engine is still considering your draw offer."))
+// offerDraw answers the person's draw offer (made at ply): at once when
+// the answer needs no evaluation or the game holds one, otherwise after a
+// short bounded search in the engine pool. Offers closer than
+// drawOfferEvery of the person's moves get a notice and nothing else.
+func (s *Server) offerDraw(c *client, g *chessGame, ply int) {
+	err := c.host.Locked(func(l live.Locked) error {
+		switch {
+		case g.over():
+			return protoErr(CodeGameOver, "the game is over")
+		case ply != g.g.Len():
+			return errStalePly{ply, g.g.Len()}
+		case g.draw != nil:
+			c.trySend(encodeNotice("The engine is still considering your draw offer."))
+			return nil
+		}
+		moves := g.humanMoves()
+		if g.drawOffered && moves-g.lastDrawOffer < drawOfferEvery {
+			left := drawOfferEvery - (moves - g.lastDrawOffer)
+			c.trySend(encodeNotice(fmt.Sprintf("You offered a draw recently: you can offer again after %d more of your moves.", left)))
+			return nil
+		}
+		g.drawOffered, g.lastDrawOffer = true, moves
+		l.Notify(encodeNotice("You offer a draw."))
+		in := g.drawInput()
+		if v := decideDraw(in); in.CannotWin || in.MoveNumber < drawMinMove || in.HaveEval || s.pool == nil {
+			s.answerDraw(l, g, c, v)
+			return nil
+		}
+		ctx, cancel := context.WithCancel(s.ctx)
+		j := &job{cancel: cancel}
+		g.draw = j
+		pos, hist, at, engineSide, owner, id := *g.pos(), g.g.HashHistory(), g.g.Len(), g.human.Other(), g.rec.Owner, g.rec.ID
+		go func() {
+			defer cancel()
+			// Short and bounded: a full-strength evaluation capped at
+			// drawEvalTime, so an offer never costs a whole move's search.
+			res, ok := s.pool.Search(ctx, owner, id, &pos, hist, enginepool.SearchRequest{Level: len(s.cfg.Levels), MoveTime: drawEvalTime, Evaluate: true})
+			_ = c.host.Locked(func(l live.Locked) error {
+				if g.draw != j {
+					return nil
+				}
+				g.draw = nil
+				if !ok || g.over() || g.g.Len() != at {
+					l.Notify(encodeNotice("The draw offer lapsed: the game moved on."))
+					return nil
+				}
+				cp, mate := res.CP, res.Mate
+				if pos.Side() != engineSide {
+					cp, mate = -cp, -mate
+				}
+				in.HaveEval, in.CP, in.Mate = true, cp, mate
+				s.answerDraw(l, g, c, decideDraw(in))
+				return nil
+			})
+		}()
+		return nil
+	})
+	if err == nil {
 		return
 	}
-	moves := r.humanMovesLocked()
-	if r.drawOffered && moves-r.lastDrawOffer < drawOfferEvery {
-		left := drawOfferEvery - (moves - r.lastDrawOffer)
-		r.sendLocked(c, encodeNotice(fmt.Sprintf("You offered a draw recently: you can offer again after %d more of your moves.", left)))
-		return
+	if perr := chessRefusal(err, ""); perr != nil {
+		c.trySend(encodeError(perr))
+		c.host.SendState(c)
 	}
-	r.drawOffered, r.lastDrawOffer = true, moves
-	r.broadcastLocked(encodeNotice("You offer a draw."))
-	in := r.drawInputLocked()
-	if v := decideDraw(in); in.CannotWin || in.MoveNumber < drawMinMove || in.HaveEval || r.srv.pool == nil {
-		r.answerDrawLocked(c, v, time.Now())
-		return
-	}
-	ctx, cancel := context.WithCancel(r.srv.ctx)
-	j := &job{cancel: cancel}
-	r.draw = j
-	pos := r.pos()
-	hist := r.g.HashHistory()
-	ply := r.g.Len()
-	engineSide := r.human.Other()
-	owner := r.rec.Owner
-	go func() {
-		defer cancel()
-		// Short and bounded: a full-strength evaluation capped at
-		// drawEvalTime, so an offer never costs a whole move's search.
-		res, ok := r.srv.pool.Search(ctx, owner, r.id, pos, hist, enginepool.SearchRequest{Level: len(r.srv.cfg.Levels), MoveTime: drawEvalTime, Evaluate: true})
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		if r.draw != j {
-			return
-		}
-		r.draw = nil
-		if !ok || r.closed || r.over() || r.g.Len() != ply {
-			r.broadcastLocked(encodeNotice("The draw offer lapsed: the game moved on."))
-			return
-		}
-		cp, mate := res.CP, res.Mate
-		if pos.Side() != engineSide {
-			cp, mate = -cp, -mate
-		}
-		in.HaveEval, in.CP, in.Mate = true, cp, mate
-		r.answerDrawLocked(c, decideDraw(in), time.Now())
-	}()
 }
 
-// answerDrawLocked tells every tab the engine's answer and, on accepting,
-// ends the game as a draw by agreement.
-func (r *room) answerDrawLocked(from *client, v drawVerdict, now time.Time) {
+// answerDraw tells every tab the engine's answer and, on accepting, ends
+// the game as a draw by agreement (the host's lock held).
+func (s *Server) answerDraw(l live.Locked, g *chessGame, from *client, v drawVerdict) {
 	if !v.Accept {
-		r.broadcastLocked(encodeNotice("The engine declines the draw: " + v.Why + "."))
+		l.Notify(encodeNotice("The engine declines the draw: " + v.Why + "."))
 		return
 	}
-	rec := r.rec
-	r.chargeLocked(&rec, now)
-	o := game.Outcome{Result: game.Draw, Termination: game.DrawAgreed}
-	finish(&rec, r.g, o, now)
-	if err := r.commitLocked(&rec, now); err != nil {
+	err := l.ActTold(encodeNotice("The engine accepts the draw: "+v.Why+"."), func(now time.Time) error {
+		if g.over() {
+			return protoErr(CodeGameOver, "the game is over")
+		}
+		g.finish(game.Outcome{Result: game.Draw, Termination: game.DrawAgreed}, now)
+		return nil
+	})
+	if err != nil {
 		// Nothing changed; the person may offer again at once.
-		r.drawOffered = false
-		r.sendLocked(from, encodeError(protoErr(CodeServer, "%s", drawUnsavedText)))
-		return
+		g.drawOffered = false
+		if errors.Is(err, live.ErrUnsaved) {
+			from.trySend(encodeError(protoErr(CodeServer, "%s", drawUnsavedText)))
+		}
 	}
-	r.g.SetOutcome(o)
-	r.cancelJobsLocked()
-	r.runStart = time.Time{}
-	r.syncClockLocked(now)
-	r.broadcastLocked(encodeNotice("The engine accepts the draw: " + v.Why + "."))
-	r.broadcastStateLocked(now)
 }

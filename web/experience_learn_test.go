@@ -187,10 +187,7 @@ func TestExperienceMarkInState(t *testing.T) {
 	// A reload, after the room closed, reads it from the database.
 	w.conn.Close()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		e.srv.hub.mu.Lock()
-		_, open := e.srv.hub.rooms[id]
-		e.srv.hub.mu.Unlock()
-		if !open {
+		if e.srv.games.Get(id) == nil {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -2,7 +2,6 @@ package web
 
 import (
 	"knightwatch/live"
-	"maps"
 	"sync"
 	"testing"
 	"time"
@@ -72,19 +71,13 @@ func TestBusyRoomHoldsUpNoOtherGame(t *testing.T) {
 	}
 }
 
-// roomLock returns the lock of game id's open room, or of its host.
+// roomLock returns the lock of game id's host.
 func (e *testEnv) roomLock(id string) sync.Locker {
 	e.t.Helper()
-	e.srv.hub.mu.Lock()
-	r := e.srv.hub.rooms[id]
-	e.srv.hub.mu.Unlock()
-	if r != nil {
-		return &r.mu
-	}
 	if e.srv.games.Get(id) != nil {
 		return &hostHold{games: e.srv.games, id: id}
 	}
-	e.t.Fatalf("game %s has no open room", id)
+	e.t.Fatalf("game %s has no host", id)
 	return nil
 }
 
@@ -157,15 +150,11 @@ func TestCloseWhileTabsComeAndGo(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
-	e.srv.hub.mu.Lock()
-	rooms := maps.Clone(e.srv.hub.rooms)
-	e.srv.hub.mu.Unlock()
-	for id, r := range rooms { // a room's lock is never taken under the hub's
-		r.mu.Lock()
-		n := len(r.clients)
-		r.mu.Unlock()
-		if n > 0 {
-			t.Errorf("game %s still has %d tabs after Close", id, n)
+	for _, id := range games {
+		if h := e.srv.games.Get(id); h != nil {
+			if n := len(h.Subscribers()); n > 0 {
+				t.Errorf("game %s still has %d tabs after Close", id, n)
+			}
 		}
 	}
 }

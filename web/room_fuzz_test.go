@@ -113,38 +113,38 @@ func FuzzChessRoom(f *testing.F) {
 			t.Fatal(err)
 		}
 		c := fuzzJoin(t, srv, rec.ID)
-		r := c.room
 		for _, line := range fuzzLines(data) {
 			m, perr := DecodeMessage(line)
 			if perr != nil {
 				continue
 			}
-			r.handle(c, m)
-			checkChessRoom(t, r, st)
+			srv.chessMessage(c, c.chessGame, m)
+			checkChessHost(t, c.host, st)
 		}
 	})
 }
 
-// checkChessRoom: the room's record and game are what the database holds,
+// checkChessHost: the host's record and game are what the database holds,
 // and the stored game loads.
-func checkChessRoom(t *testing.T, r *room, st *store.Store) {
+func checkChessHost(t *testing.T, h *live.Host, st *store.Store) {
 	t.Helper()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	db, err := st.GetGame(r.id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if db.Moves != r.rec.Moves || db.Status != r.rec.Status || db.Result != r.rec.Result || db.WhiteMS != r.rec.WhiteMS || db.BlackMS != r.rec.BlackMS {
-		t.Fatalf("room %+v, database %+v", r.rec, db)
-	}
-	g, _, err := buildGame(db)
-	if err != nil {
-		t.Fatalf("the stored game does not load: %v", err)
-	}
-	if got, want := g.PositionAt(g.Len()).FEN(), r.pos().FEN(); got != want {
-		t.Fatalf("stored position %s, the room's %s", got, want)
-	}
+	h.Read(func(lg live.Game, _ live.Moment) {
+		r := lg.(*chessGame)
+		db, err := st.GetGame(r.rec.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if db.Moves != r.rec.Moves || db.Status != r.rec.Status || db.Result != r.rec.Result || db.WhiteMS != r.rec.WhiteMS || db.BlackMS != r.rec.BlackMS {
+			t.Fatalf("host %+v, database %+v", r.rec, db)
+		}
+		g, _, err := buildGame(db)
+		if err != nil {
+			t.Fatalf("the stored game does not load: %v", err)
+		}
+		if got, want := g.PositionAt(g.Len()).FEN(), r.pos().FEN(); got != want {
+			t.Fatalf("stored position %s, the host's %s", got, want)
+		}
+	})
 }
 
 func FuzzReconRoom(f *testing.F) {

@@ -207,7 +207,7 @@ func New(cfg Config, parts Parts) (*Server, error) {
 		cfg:     cfg,
 		store:   cfg.Store,
 		cookies: newCookieStore(secret),
-		hub:     hub{rooms: map[string]*room{}, api: map[*client]struct{}{}},
+		hub:     hub{api: map[*client]struct{}{}},
 		mux:     http.NewServeMux(),
 		pool:    parts.Pool,
 		learner: parts.Learner,
@@ -277,29 +277,21 @@ func New(cfg Config, parts Parts) (*Server, error) {
 	return s, nil
 }
 
-// Close stops every engine search, closes every WebSocket and waits for
-// their rooms to stop the clocks and commit. Games are already committed
-// move by move, so nothing is lost either way. The parts stay open: the
-// caller closes them after.
+// Close stops every engine search, closes every game's host (their
+// clocks stopped and committed) and every WebSocket, and waits for the
+// sockets to go. Games are already committed move by move, so nothing is
+// lost either way. The parts stay open: the caller closes them after.
 func (s *Server) Close() {
 	defer s.conns.Wait()
 	s.cancel()
 
-	// The rooms' tabs are collected after s.closed is set and outside
-	// hub.mu (the lock order is a room's, then the hub's: conn.go); a tab
-	// let in before s.closed was set is in its room by the time its room's
-	// lock is taken here (attachable).
+	// s.closed is set first, under hub.mu, where every socket is counted
+	// (joinHost, handleAPIWS): one counted before is in a host's
+	// subscribers, or among the API tabs, by the time they are collected.
 	s.hub.mu.Lock()
 	s.closed = true
-	rooms := slices.Collect(maps.Values(s.hub.rooms))
 	conns := slices.Collect(maps.Keys(s.hub.api))
 	s.hub.mu.Unlock()
-	for _, r := range rooms {
-		r.mu.Lock()
-		conns = slices.AppendSeq(conns, maps.Keys(r.clients))
-		conns = slices.AppendSeq(conns, maps.Keys(r.watchers))
-		r.mu.Unlock()
-	}
 	for _, sub := range s.games.Close() {
 		conns = append(conns, sub.(*client))
 	}

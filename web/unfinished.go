@@ -282,69 +282,15 @@ func (s *Server) handleListDelete(w http.ResponseWriter, r *http.Request) {
 const resignedNotice = "You resigned this game from your list of games."
 
 // resignFromList resigns the owner's game id as the game page would, in
-// its room: the open one, or one built for the moment under the game's
-// gate (so that no tab opens a room meanwhile) and closed again. hub.mu is
-// held only to look the room up or to take the gate, never across a read
-// or a commit.
+// its host: the open one, whose tabs are told, or one built for the moment
+// under the game's gate (so that no tab opens it meanwhile) and closed
+// again.
 func (s *Server) resignFromList(id, owner string) error {
 	k := s.listKindOf(id)
 	if err := k.check(id, owner); err != nil {
 		return err
 	}
-	if k.hosted {
-		return s.resignHosted(id)
-	}
-	for {
-		s.hub.mu.Lock()
-		s.waitGateLocked(id) // a room being opened or closed: wait for it
-		if s.closed {
-			s.hub.mu.Unlock()
-			return errRoomGone
-		}
-		if r := k.live(id); r != nil {
-			s.hub.mu.Unlock()
-			r.lock()
-			if r.closedLocked() { // its last tab left meanwhile: look again
-				r.unlock()
-				continue
-			}
-			now := time.Now()
-			perr := r.resignLocked(now)
-			if perr == nil {
-				r.broadcastLocked(encodeNotice(resignedNotice))
-				r.broadcastStateLocked(now)
-			}
-			r.unlock()
-			return protoToErr(perr)
-		}
-		s.takeGateLocked(id)
-		s.hub.mu.Unlock()
-		err := s.resignUnopened(k, id, owner)
-		s.hub.mu.Lock()
-		s.releaseGateLocked(id)
-		s.hub.mu.Unlock()
-		return err
-	}
-}
-
-// resignUnopened resigns game id, which no tab has open, in a room built
-// for the moment; the caller holds the game's gate. The record is read
-// again: a room may have closed since the caller's read, committing its
-// clock or the game's end.
-func (s *Server) resignUnopened(k *listKind, id, owner string) error {
-	if err := k.check(id, owner); err != nil {
-		return err
-	}
-	r, err := k.load(id)
-	if err != nil {
-		return err
-	}
-	r.lock()
-	defer r.unlock()
-	now := time.Now()
-	perr := r.resignLocked(now)
-	r.shutdownLocked(now)
-	return protoToErr(perr)
+	return s.resignHosted(id)
 }
 
 func notUnfinished(st store.Status) error {
@@ -354,82 +300,17 @@ func notUnfinished(st store.Status) error {
 	return errNotUnfinished
 }
 
-func protoToErr(perr *ProtoError) error {
-	switch {
-	case perr == nil:
-		return nil
-	case perr.Code == CodeGameOver:
-		return errNotUnfinished
-	}
-	return fmt.Errorf("web: resign: %s", perr.Message)
-}
-
-// deleteFromList soft-deletes the owner's unfinished game id. A room open
-// on it is taken out of the hub and shut (its clock charged and
-// committed, the engine or bot stopped), and its tabs are sent home with a
-// notice, then disconnected. All of it happens under the game's gate,
-// which keeps tabs from opening the game meanwhile, and none of it under
-// hub.mu.
+// deleteFromList soft-deletes the owner's unfinished game id: a host open
+// on it is closed (its clock charged and committed, the engine or bot
+// stopped), and its tabs are sent home with a notice, then disconnected,
+// all under the game's gate, which keeps tabs from opening the game
+// meanwhile (deleteHosted).
 func (s *Server) deleteFromList(id, owner string) error {
 	k := s.listKindOf(id)
 	if err := k.check(id, owner); err != nil {
 		return err
 	}
-	if k.hosted {
-		return s.deleteHosted(k, id, owner)
-	}
-	s.hub.mu.Lock()
-	s.takeGateLocked(id)
-	if s.closed {
-		s.releaseGateLocked(id)
-		s.hub.mu.Unlock()
-		return errRoomGone
-	}
-	r := k.live(id)
-	k.remove(id) // a gate held means no room in the hub
-	s.hub.mu.Unlock()
-
-	var clients map[*client]struct{}
-	var err error
-	keep := false // the game ended meanwhile: its room stays
-	if r != nil {
-		r.lock()
-		switch {
-		case r.closedLocked(): // its last tab left meanwhile
-		case r.overLocked():
-			keep, err = true, errNotUnfinished
-		default:
-			r.shutdownLocked(time.Now())
-			clients = r.takeTabsLocked()
-		}
-		r.unlock()
-	}
-	if err == nil {
-		err = k.delete(id, owner)
-		if errors.Is(err, store.ErrNotFound) && r == nil {
-			// Ended or deleted since the read above, by a room now closed.
-			if cerr := k.check(id, owner); cerr != nil {
-				err = cerr
-			}
-		}
-	}
-
-	if keep { // the room's lock before the hub's (conn.go)
-		r.lock()
-		s.hub.mu.Lock()
-		if !r.closedLocked() {
-			k.put(id, r)
-		}
-		s.releaseGateLocked(id)
-		s.hub.mu.Unlock()
-		r.unlock()
-	} else {
-		s.hub.mu.Lock()
-		s.releaseGateLocked(id)
-		s.hub.mu.Unlock()
-	}
-	kick(clients, err == nil)
-	return err
+	return s.deleteHosted(k, id, owner)
 }
 
 // personResigner is a hosted game in which the person can resign.
@@ -445,11 +326,7 @@ type personResigner interface {
 func (s *Server) resignHosted(id string) error {
 	err := s.games.With(id, func(l live.Locked) error {
 		g := l.Game().(personResigner)
-		if err := l.Act(func(time.Time) error { return g.resignPerson() }); err != nil {
-			return err
-		}
-		l.Notify(encodeNotice(resignedNotice))
-		return nil
+		return l.ActTold(encodeNotice(resignedNotice), func(time.Time) error { return g.resignPerson() })
 	})
 	switch {
 	case errors.Is(err, live.ErrStopped):

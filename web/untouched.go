@@ -3,8 +3,6 @@ package web
 import (
 	"errors"
 	"knightwatch/live"
-	"knightwatch/store"
-	"strings"
 	"time"
 )
 
@@ -73,39 +71,11 @@ func (s *Server) dropUntouched(before time.Time) (int64, error) {
 			return dropped, err
 		}
 		after = ids[len(ids)-1]
-		// Chess games are in the hub's rooms, Reconnaissance Chess games in
-		// the registry's hosts: each gives the gates of its free games.
-		var chess, hosted []string
-		for _, id := range ids {
-			if strings.HasPrefix(id, store.ReconIDPrefix) {
-				hosted = append(hosted, id)
-			} else {
-				chess = append(chess, id)
-			}
-		}
-		s.hub.mu.Lock()
-		if s.closed {
-			s.hub.mu.Unlock()
-			break
-		}
-		var gated []string
-		for _, id := range chess {
-			if s.hub.rooms[id] == nil && s.hub.busy[id] == nil {
-				s.takeGateLocked(id) // free: it does not wait
-				gated = append(gated, id)
-			}
-		}
-		s.hub.mu.Unlock()
-		err = s.games.TryGates(hosted, func(free []string) error {
-			n, err := s.store.DropUntouchedGames(append(gated, free...), before)
+		err = s.games.TryGates(ids, func(free []string) error {
+			n, err := s.store.DropUntouchedGames(free, before)
 			dropped += n
 			return err
 		})
-		s.hub.mu.Lock()
-		for _, id := range gated {
-			s.releaseGateLocked(id)
-		}
-		s.hub.mu.Unlock()
 		if errors.Is(err, live.ErrStopped) {
 			break
 		}

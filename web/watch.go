@@ -7,6 +7,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"knightwatch/live"
 	"knightwatch/store"
 )
 
@@ -15,7 +16,9 @@ import (
 // page shows the board, players, clocks, moves and result live over a
 // socket that accepts nothing but sync. A spectator's socket is one of the
 // room's watchers: it gets the state (without the legal moves) and no
-// notices, and it neither keeps the clock running nor wakes the engine.
+// notices, and it neither keeps the clock running nor wakes the engine
+// (its viewer is live.Spectator; the host pauses the game while only
+// spectators have it open).
 
 // readOnlyCloseReason is the close reason of a spectator's socket that
 // sent a command.
@@ -110,7 +113,7 @@ func (s *Server) handleWatchWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return
 	}
-	c := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, watcher: true}
+	c := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, watcher: true, viewer: live.Spectator}
 	if err := s.join(g.ID, c); err != nil {
 		release()
 		if !errors.Is(err, errGameDeleted) {
@@ -130,57 +133,10 @@ func (s *Server) handleWatchWS(w http.ResponseWriter, r *http.Request) {
 // no command of a spectator ever reaches the game.
 func (s *Server) watcherMessage(c *client, data []byte) bool {
 	msg, perr := DecodeMessage(data)
-	if perr == nil && msg.Type == MsgSync && c.room != nil {
-		r := c.room
-		r.mu.Lock()
-		if !r.closed {
-			r.sendLocked(c, r.watcherStateLocked(time.Now()))
-		}
-		r.mu.Unlock()
+	if perr == nil && msg.Type == MsgSync && c.host != nil {
+		c.host.SendState(c)
 		return true
 	}
 	c.closeWith(websocket.ClosePolicyViolation, readOnlyCloseReason)
 	return false
-}
-
-// watcherStateLocked is the state as spectators see it: no legal moves
-// and no game ID (the owner's page address).
-func (r *room) watcherStateLocked(now time.Time) []byte {
-	st := r.buildStateLocked(now)
-	st.ID = ""
-	st.Legal = []LegalView{}
-	return mustJSON(st)
-}
-
-// broadcastWatchersLocked sends the spectators the state.
-func (r *room) broadcastWatchersLocked(now time.Time) {
-	if len(r.watchers) == 0 {
-		return
-	}
-	b := r.watcherStateLocked(now)
-	for c := range r.watchers {
-		c.trySend(b)
-	}
-}
-
-// pauseLocked stops the game when its last player leaves but spectators
-// still watch: as shutdownLocked, the clock is charged and stopped and the
-// engine stops, but the room stays open for them; a player coming back
-// starts it again (attach).
-func (r *room) pauseLocked(now time.Time) {
-	if r.closed {
-		return
-	}
-	if !r.runStart.IsZero() {
-		rec := r.rec
-		r.chargeLocked(&rec, now)
-		_ = r.commitLocked(&rec, now) // logged
-	}
-	r.cancelJobsLocked()
-	r.runStart = time.Time{}
-	if r.flag != nil {
-		r.flag.Stop()
-		r.flag = nil
-	}
-	r.broadcastWatchersLocked(now)
 }
