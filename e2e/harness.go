@@ -315,21 +315,37 @@ func AllocatorOptions(execPath, userDataDir string) []chromedp.ExecAllocatorOpti
 // returns a context for its first tab. Cancelling the context ends the
 // browser. Child contexts made with chromedp.NewContext(ctx) are further tabs
 // that share the profile (and so the session cookie).
+//
+// A browser that dies as it starts (seen on a loaded 2-core machine:
+// chromium's crash handler reporting at launch, nothing of the test's
+// doing) is started again, up to browserStarts times in all, each time
+// with a fresh profile (in a folder under dir).
 func NewBrowser(parent context.Context, execPath, dir string) (context.Context, context.CancelFunc, error) {
 	if execPath == "" {
 		return nil, nil, errors.New("no chromium found: run scripts/e2e.sh (installs Debian's chromium) or set KNIGHTWATCH_E2E_CHROME")
 	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(parent, AllocatorOptions(execPath, dir)...)
-	ctx, cancelCtx := chromedp.NewContext(allocCtx)
-	cancel := func() { cancelCtx(); cancelAlloc() }
-	// The first Do starts the browser; it must not carry a short timeout or
-	// the browser would die with it (see chromedp's docs/API.md, example 21).
-	if err := chromedp.Do(ctx); err != nil {
+	var err error
+	for try := 0; try < browserStarts; try++ {
+		profile := dir
+		if try > 0 {
+			profile = filepath.Join(dir, fmt.Sprintf("again%d", try))
+		}
+		allocCtx, cancelAlloc := chromedp.NewExecAllocator(parent, AllocatorOptions(execPath, profile)...)
+		ctx, cancelCtx := chromedp.NewContext(allocCtx)
+		cancel := func() { cancelCtx(); cancelAlloc() }
+		// The first Do starts the browser; it must not carry a short timeout or
+		// the browser would die with it (see chromedp's docs/API.md, example 21).
+		if err = chromedp.Do(ctx); err == nil {
+			return ctx, cancel, nil
+		}
 		cancel()
-		return nil, nil, fmt.Errorf("starting %s: %w", execPath, err)
 	}
-	return ctx, cancel, nil
+	return nil, nil, fmt.Errorf("starting %s (%d tries): %w", execPath, browserStarts, err)
 }
+
+// browserStarts is how many times NewBrowser starts a browser that dies as
+// it starts.
+const browserStarts = 3
 
 // RecorderJS runs in every page before the page's own scripts. It keeps a
 // log of the board root's hook attributes as they change, so a test can see
