@@ -262,12 +262,17 @@ func (p *Position) EPD() string {
 }
 
 // BoardFEN returns only the piece placement field.
-func (p *Position) BoardFEN() string {
+func (p *Position) BoardFEN() string { return PlacementFEN(&p.board) }
+
+// PlacementFEN writes a board, square by square (A1 first), as a FEN's
+// piece placement field: for callers that edit boards as 64 squares and
+// parse the result back.
+func PlacementFEN(board *[64]Piece) string {
 	var sb strings.Builder
 	for r := 7; r >= 0; r-- {
 		empty := 0
 		for f := 0; f < 8; f++ {
-			pc := p.board[NewSquare(f, r)]
+			pc := board[NewSquare(f, r)]
 			if pc == NoPiece {
 				empty++
 				continue

@@ -26,31 +26,7 @@ func mailboxOf(p *game.Position) mailbox {
 }
 
 // placement writes mb as a FEN's piece placement field.
-func (mb *mailbox) placement() string {
-	var sb strings.Builder
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			pc := mb[game.NewSquare(f, r)]
-			if pc == game.NoPiece {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			sb.WriteByte(pc.Letter())
-		}
-		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
-		}
-		if r > 0 {
-			sb.WriteByte('/')
-		}
-	}
-	return sb.String()
-}
+func (mb *mailbox) placement() string { return game.PlacementFEN((*[64]game.Piece)(mb)) }
 
 // position rebuilds a position from mb with side to move, keeping from
 // old the castling rights whose king and rook still stand at home and no

@@ -230,7 +230,7 @@ func counterfactualActions(k *Knowledge, c game.Color, rng *rand.Rand) ([]string
 		var board [64]game.Piece
 		copy(board[:], k.Own[:])
 		board[king] = game.MakePiece(c.Other(), game.King)
-		fen := placement(&board) + " " + side + " " + castling + " - 0 1"
+		fen := game.PlacementFEN(&board) + " " + side + " " + castling + " - 0 1"
 		b, err := recon.ParseBoard(fen)
 		if err != nil {
 			continue // e.g. the king where the rules allow none
@@ -243,31 +243,4 @@ func counterfactualActions(k *Knowledge, c game.Color, rng *rand.Rand) ([]string
 		return slices.Compact(out), nil
 	}
 	return nil, fmt.Errorf("no board with %s's pieces could be made from %s", c, k.OwnFEN)
-}
-
-// placement writes the piece placement field of a FEN.
-func placement(board *[64]game.Piece) string {
-	var sb strings.Builder
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			p := board[game.NewSquare(f, r)]
-			if p == game.NoPiece {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			sb.WriteByte(p.Letter())
-		}
-		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
-		}
-		if r > 0 {
-			sb.WriteByte('/')
-		}
-	}
-	return sb.String()
 }
