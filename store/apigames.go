@@ -137,28 +137,11 @@ var apiGameMutableColumns = []string{"white_ms", "black_ms", "clock_since", "whi
 // SaveAPIGame writes the changing fields of g (which must exist).
 func (s *Store) SaveAPIGame(g *APIGame) error {
 	g.UpdatedAt = time.Now()
-	res := s.db.Model(&APIGame{}).Where("id = ?", g.ID).Select(apiGameMutableColumns).Updates(g)
-	if res.Error != nil {
-		return fmt.Errorf("store: save api game %d: %w", g.ID, res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return fmt.Errorf("store: save api game %d: %w", g.ID, ErrNotFound)
-	}
-	return nil
+	return saveRow(s.db, "api game", g.ID, g, apiGameMutableColumns)
 }
 
 // GetAPIGame loads a game; ErrNotFound when none.
-func (s *Store) GetAPIGame(id int64) (*APIGame, error) {
-	var g APIGame
-	err := s.rd.Where("id = ?", id).Take(&g).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: get api game %d: %w", id, err)
-	}
-	return &g, nil
-}
+func (s *Store) GetAPIGame(id int64) (*APIGame, error) { return getRow[APIGame](s.rd, "api game", id) }
 
 // UnfinishedAPIGames returns every game not over, oldest first: what a
 // starting server takes up again.

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"gorm.io/gorm"
 )
 
 // ReconGame is one Reconnaissance Chess game against a bot as it is stored:
@@ -89,40 +87,18 @@ var reconMutableColumns = []string{"white_ms", "black_ms", "history", "markers",
 // SaveReconGame writes the changing fields of g (which must exist).
 func (s *Store) SaveReconGame(g *ReconGame) error {
 	g.UpdatedAt = time.Now()
-	res := s.db.Model(&ReconGame{}).Where("id = ?", g.ID).Select(reconMutableColumns).Updates(g)
-	if res.Error != nil {
-		return fmt.Errorf("store: save recon game %s: %w", g.ID, res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return fmt.Errorf("store: save recon game %s: %w", g.ID, ErrNotFound)
-	}
-	return nil
+	return saveRow(s.db, "recon game", g.ID, g, reconMutableColumns)
 }
 
 // GetReconGame loads a game by ID.
 func (s *Store) GetReconGame(id string) (*ReconGame, error) {
-	var g ReconGame
-	err := s.rd.Where("id = ?", id).Take(&g).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: get recon game %s: %w", id, err)
-	}
-	return &g, nil
+	return getRow[ReconGame](s.rd, "recon game", id)
 }
 
 // GetOwnedReconGame loads a game only if it belongs to owner; otherwise
 // ErrNotFound, as for GetOwnedGame.
 func (s *Store) GetOwnedReconGame(id, owner string) (*ReconGame, error) {
-	g, err := s.GetReconGame(id)
-	if err != nil {
-		return nil, err
-	}
-	if owner == "" || g.Owner != owner {
-		return nil, ErrNotFound
-	}
-	return g, nil
+	return getOwnedRow[ReconGame](s.rd, "recon game", id, owner)
 }
 
 // ReconGames returns up to limit of the owner's games with status, most

@@ -273,45 +273,21 @@ var mutableColumns = []string{"moves", "white_ms", "black_ms", "status", "result
 
 // SaveGame writes the changing fields of g (which must exist): moves,
 // remaining times, status, result, reason, timestamps, experience notes
-// and opening. The web package calls it before telling any browser about a
+// and opening. A game's host commits it before telling any browser about a
 // change.
 func (s *Store) SaveGame(g *Game) error {
 	g.UpdatedAt = time.Now()
-	res := s.db.Model(&Game{}).Where("id = ?", g.ID).Select(mutableColumns).Updates(g)
-	if res.Error != nil {
-		return fmt.Errorf("store: save game %s: %w", g.ID, res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return fmt.Errorf("store: save game %s: %w", g.ID, ErrNotFound)
-	}
-	return nil
+	return saveRow(s.db, "game", g.ID, g, mutableColumns)
 }
 
 // GetGame loads a game by ID.
-func (s *Store) GetGame(id string) (*Game, error) {
-	var g Game
-	err := s.rd.Where("id = ?", id).Take(&g).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: get game %s: %w", id, err)
-	}
-	return &g, nil
-}
+func (s *Store) GetGame(id string) (*Game, error) { return getRow[Game](s.rd, "game", id) }
 
 // GetOwnedGame loads a game only if it belongs to owner; otherwise it
 // reports ErrNotFound, so that callers cannot tell someone else's game from
 // a missing one.
 func (s *Store) GetOwnedGame(id, owner string) (*Game, error) {
-	g, err := s.GetGame(id)
-	if err != nil {
-		return nil, err
-	}
-	if owner == "" || g.Owner != owner {
-		return nil, ErrNotFound
-	}
-	return g, nil
+	return getOwnedRow[Game](s.rd, "game", id, owner)
 }
 
 // LatestUnfinished returns the owner's most recently updated game still
