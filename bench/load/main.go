@@ -136,9 +136,10 @@ func runStep(args []string) error {
 	start := fs.Int("start", 50, "games of the first step; doubled while the p99 stays under the target, halved while it does not, then bisected")
 	maxGames := fs.Int("max", loadtest.MaxActiveGames, "never more games than this")
 	target := fs.Duration("target", 50*time.Millisecond, "the acknowledgement p99 to stay under")
+	bin := fs.String("bin", "", "the knightwatch binary to load (default: build this tree)")
 	lf := addLoadFlags(fs)
 	fs.Parse(args)
-	return withBinary(func(bin string) (printer, error) {
+	return withBinaryOr(*bin, func(bin string) (printer, error) {
 		return loadtest.StepSearch(lf.config(bin, *start), *maxGames, *target, os.Stdout)
 	})
 }
@@ -168,8 +169,9 @@ func runAck(args []string) error {
 	games := fs.Int("games", 500, "concurrent games (one WebSocket each, each its own visitor)")
 	rounds := fs.Int("rounds", 20, "move + take-back rounds per game")
 	pause := fs.Duration("pause", 100*time.Millisecond, "longest random pause between a game's messages")
+	bin := fs.String("bin", "", "the knightwatch binary to measure (default: build this tree)")
 	fs.Parse(args)
-	return withBinary(func(bin string) (printer, error) {
+	return withBinaryOr(*bin, func(bin string) (printer, error) {
 		return loadtest.Ack(loadtest.AckConfig{Bin: bin, Games: *games, Rounds: *rounds, Pause: *pause})
 	})
 }
