@@ -29,8 +29,11 @@ type apiGame struct {
 	botColor game.Color
 }
 
+// apiIDPrefix starts the registry's key of every API game (apiKey).
+const apiIDPrefix = "api_"
+
 // apiKey is the registry's key of API game id.
-func apiKey(id int64) string { return fmt.Sprintf("api_%d", id) }
+func apiKey(id int64) string { return fmt.Sprintf("%s%d", apiIDPrefix, id) }
 
 // apiConfig returns the arbiter configuration of a stored API game.
 func apiConfig(rec *store.APIGame) recon.Config {

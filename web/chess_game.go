@@ -33,6 +33,10 @@ type chessGame struct {
 	lastDrawOffer int
 }
 
+// chessIDPrefix starts the ID of every game against the engine (the
+// store makes them so).
+const chessIDPrefix = "g_"
+
 // job is a cancellable engine task (a draw offer's evaluation): comparing
 // the game's pointer with the job's own after the search tells a current
 // answer from a withdrawn one.

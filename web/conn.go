@@ -320,7 +320,7 @@ func (s *Server) loadHost(id string) (*live.Host, error) {
 	if testHookLoad != nil {
 		testHookLoad(id)
 	}
-	if n, ok := strings.CutPrefix(id, "api_"); ok {
+	if n, ok := strings.CutPrefix(id, apiIDPrefix); ok {
 		apiID, err := strconv.ParseInt(n, 10, 64)
 		if err != nil {
 			return nil, store.ErrNotFound

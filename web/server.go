@@ -213,7 +213,10 @@ func New(cfg Config, parts Parts) (*Server, error) {
 		learner: parts.Learner,
 		reviews: parts.Reviews,
 	}
-	s.games = live.NewRegistry(s.loadHost)
+	s.games = live.NewRegistry()
+	s.games.Kind(chessIDPrefix, s.loadHost)
+	s.games.Kind(store.ReconIDPrefix, s.loadHost)
+	s.games.Kind(apiIDPrefix, s.loadHost)
 	// Write buffers come from a pool: an idle tab then holds none.
 	if cfg.PublicOrigin != "" {
 		u, err := parsePublicOrigin(cfg.PublicOrigin)
