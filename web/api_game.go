@@ -3,10 +3,13 @@ package web
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"knightwatch/game"
 	"knightwatch/live"
+	"knightwatch/play"
 	"knightwatch/recon"
 	"knightwatch/store"
 )
@@ -17,7 +20,7 @@ import (
 // Knightwatch's own bots (an automaton of the host). The host calls it
 // under its lock only.
 type apiGame struct {
-	reconRules
+	play.ReconRules
 	srv *Server
 	rec store.APIGame // the committed record
 	// ids and names are the players' by colour; they never change.
@@ -25,7 +28,7 @@ type apiGame struct {
 	names [2]string
 	// bot plays the built-in seat (botColor), or is nil; its player is
 	// started with the game.
-	bot      *reconBot
+	bot      *play.ReconBot
 	botColor game.Color
 }
 
@@ -57,6 +60,16 @@ func apiHistory(rec *store.APIGame) (*recon.History, error) {
 	return h, nil
 }
 
+// loadAPIKey builds the host of the API game whose registry key is key
+// (the registry's loader of the API's games).
+func (s *Server) loadAPIKey(key string) (*live.Host, error) {
+	id, err := strconv.ParseInt(strings.TrimPrefix(key, apiIDPrefix), 10, 64)
+	if err != nil {
+		return nil, store.ErrNotFound
+	}
+	return s.loadAPIHost(id)
+}
+
 // loadAPIHost reads API game id and builds its host (no lock held): the
 // arbiter from the record, the built-in seat's bot, if any, fed its side
 // of it.
@@ -77,30 +90,30 @@ func (s *Server) loadAPIHost(id int64) (*live.Host, error) {
 			if u.Builtin == "" {
 				continue
 			}
-			if player, err = s.cfg.newBot(u.Builtin, rec.Seed); err != nil {
+			if player, err = s.games.NewPlayer(u.Builtin, rec.Seed); err != nil {
 				return nil, fmt.Errorf("api game %d: bot: %w", id, err)
 			}
 			g.botColor = game.Color(c)
-			g.bot = &reconBot{srv: s, id: fmt.Sprintf("api game %d", id), bot: player, color: g.botColor, rules: &g.reconRules,
-				owner: fmt.Sprintf("api-user:%d", g.ids[g.botColor.Other()])}
+			g.bot = s.games.NewReconBot(fmt.Sprintf("api game %d", id), player, g.botColor, &g.ReconRules,
+				fmt.Sprintf("api-user:%d", g.ids[g.botColor.Other()]))
 			autos[c] = g.bot
 		}
 	}
 	if rec.Status == store.StatusWaiting || rec.Status == store.StatusAborted {
-		g.g = recon.NewGame(apiConfig(rec), rec.WhiteName, rec.BlackName)
+		g.Arbiter = recon.NewGame(apiConfig(rec), rec.WhiteName, rec.BlackName)
 	} else {
 		h, err := apiHistory(rec)
 		if err == nil {
-			g.g, err = s.restoreArbiter(apiConfig(rec), h, rec.WhiteMS, rec.BlackMS, rec.ClockSince, player, g.botColor)
+			g.Arbiter, err = s.games.RestoreArbiter(apiConfig(rec), h, rec.WhiteMS, rec.BlackMS, rec.ClockSince, player, g.botColor)
 		}
 		if err != nil {
 			if player != nil {
-				closeBot(player)
+				play.CloseBot(player)
 			}
 			return nil, fmt.Errorf("api game %d: %w", id, err)
 		}
 	}
-	cfg := s.hostConfig(apiKey(id), true)
+	cfg := s.games.HostConfig(apiKey(id), true)
 	cfg.Ended = g.ended
 	return live.NewHost(cfg, g, autos), nil
 }
@@ -119,11 +132,11 @@ func (g *apiGame) over() bool {
 }
 
 // Over: the arbiter ended the game, or it was called off.
-func (g *apiGame) Over() bool { return g.aborted() || g.g.IsOver() }
+func (g *apiGame) Over() bool { return g.aborted() || g.Arbiter.IsOver() }
 
 // Mark puts the arbiter and the record back.
 func (g *apiGame) Mark() func() {
-	arb, rec := g.markArbiter(), g.rec
+	arb, rec := g.MarkArbiter(), g.rec
 	return func() { arb(); g.rec = rec }
 }
 
@@ -131,11 +144,11 @@ func (g *apiGame) Mark() func() {
 func (g *apiGame) Commit(now time.Time) error {
 	rec := g.rec
 	if g.started() {
-		rec.History = string(recon.MarshalHistory(g.g.History()))
-		rec.WhiteMS, rec.BlackMS, rec.ClockSince = clockRecord(g.g.Clock())
+		rec.History = string(recon.MarshalHistory(g.Arbiter.History()))
+		rec.WhiteMS, rec.BlackMS, rec.ClockSince = play.ClockRecord(g.Arbiter.Clock())
 	}
-	if o := g.g.Outcome(); o.Over() && rec.Status != store.StatusOver {
-		rec.Status, rec.Result, rec.Reason, rec.FinishedAt = finishedFields(o, now)
+	if o := g.Arbiter.Outcome(); o.Over() && rec.Status != store.StatusOver {
+		rec.Status, rec.Result, rec.Reason, rec.FinishedAt = play.FinishedFields(o, now)
 	}
 	if err := g.srv.store.SaveAPIGame(&rec); err != nil {
 		return err
@@ -176,12 +189,12 @@ func (g *apiGame) View(v live.Viewer, _ live.Moment) []byte {
 	case store.StatusAborted:
 		status = store.StatusOver
 	}
-	st := buildReconState(g.g, reconSeat{
-		id: fmt.Sprintf("a%d", g.rec.ID), human: c, opponent: g.names[c.Other()], opponentName: g.names[c.Other()],
-		markers: g.markers(c), status: status.String(), result: g.rec.Result, reason: g.rec.Reason.String(),
-		timed: true, clockMS: g.rec.ClockInitialMS, incrementMS: g.rec.ClockIncrementMS,
-		historyURL: fmt.Sprintf("/bots/games/%d/history.json", g.rec.ID), replayURL: fmt.Sprintf("/bots/games/%d/replay", g.rec.ID),
-		notStarted: !g.started(),
+	st := play.BuildReconState(g.Arbiter, play.ReconSeat{
+		ID: fmt.Sprintf("a%d", g.rec.ID), Human: c, Opponent: g.names[c.Other()], OpponentName: g.names[c.Other()],
+		Markers: g.markers(c), Status: status.String(), Result: g.rec.Result, Reason: g.rec.Reason.String(),
+		Timed: true, ClockMS: g.rec.ClockInitialMS, IncrementMS: g.rec.ClockIncrementMS,
+		HistoryURL: fmt.Sprintf("/bots/games/%d/history.json", g.rec.ID), ReplayURL: fmt.Sprintf("/bots/games/%d/replay", g.rec.ID),
+		NotStarted: !g.started(),
 	})
 	if g.aborted() {
 		st.Phase, st.Reason = "over", "ABORTED"
@@ -214,7 +227,7 @@ func (g *apiGame) setMarker(c game.Color, sq game.Square, p game.Piece) {
 	if p == game.NoPiece {
 		delete(m, sq.String())
 	} else {
-		m[sq.String()] = pieceCode(p)
+		m[sq.String()] = play.PieceCode(p)
 	}
 	all[c.String()] = m
 	b, _ := json.Marshal(all)

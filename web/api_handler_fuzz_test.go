@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"knightwatch/store"
 
 	"golang.org/x/crypto/bcrypt"
 )
@@ -90,4 +93,19 @@ func FuzzAPIHandlers(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fuzzServer is a server for the fuzz targets, with its own database; it
+// closes when the fuzz target ends.
+func fuzzServer(f *testing.F) (*Server, *store.Store) {
+	st, err := store.Open(filepath.Join(f.TempDir(), "fuzz.db"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	k := newStack(f, st, envOpts{})
+	f.Cleanup(func() {
+		k.close()
+		st.Close()
+	})
+	return k.srv, st
 }

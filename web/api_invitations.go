@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"knightwatch/game"
+	"knightwatch/play"
 	"knightwatch/store"
 )
 
@@ -94,7 +95,7 @@ func (s *Server) newAPIGame(players [2]*store.User) *store.APIGame {
 		WhiteID: players[game.White].ID, BlackID: players[game.Black].ID,
 		WhiteName: players[game.White].Name, BlackName: players[game.Black].Name,
 		WhiteVersion: players[game.White].Version, BlackVersion: players[game.Black].Version,
-		Seed: newSeed(), ClockInitialMS: ms, ClockIncrementMS: s.api.increment.Milliseconds(),
+		Seed: play.NewSeed(), ClockInitialMS: ms, ClockIncrementMS: s.api.increment.Milliseconds(),
 		WhiteMS: ms, BlackMS: ms, Status: store.StatusWaiting,
 	}
 }

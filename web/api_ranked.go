@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"knightwatch/game"
+	"knightwatch/play"
 	"knightwatch/store"
 )
 
@@ -100,9 +101,9 @@ func (s *Server) pairRanked(now time.Time) {
 // freeBuiltin returns a built-in bot with fewer than builtinRankedGames
 // unfinished games, chosen at random, or nil.
 func (s *Server) freeBuiltin() *store.User {
-	order := rand.Perm(len(ReconOpponents))
+	order := rand.Perm(len(play.ReconOpponents))
 	for _, i := range order {
-		u, err := s.store.UserByName(ReconOpponents[i].Account)
+		u, err := s.store.UserByName(play.ReconOpponents[i].Account)
 		if err != nil {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 
 	"knightwatch/game"
 	"knightwatch/live"
+	"knightwatch/play"
 	"knightwatch/recon"
 	"knightwatch/store"
 )
@@ -58,7 +59,7 @@ func (s *Server) apiTableFor(id int64) (*apiTable, error) {
 
 // host opens the game's host (the registry keeps a running game's).
 func (t *apiTable) host() (*live.Host, error) {
-	h, err := t.srv.games.Open(apiKey(t.id))
+	h, err := t.srv.reg.Open(apiKey(t.id))
 	if errors.Is(err, live.ErrStopped) {
 		return nil, apiErr(http.StatusServiceUnavailable, "the server is stopping; try again in a moment")
 	}
@@ -183,14 +184,14 @@ func (t *apiTable) ready(c game.Color, now time.Time) *apiError {
 		// Both ready: the game starts, the bot (if any) learns its colour.
 		var player recon.Player
 		if g.bot != nil {
-			player = g.bot.bot
+			player = g.bot.Player()
 		}
-		arb, err := g.srv.restoreArbiter(apiConfig(&g.rec), &recon.History{Names: g.names}, g.rec.ClockInitialMS, g.rec.ClockInitialMS, nil, player, g.botColor)
+		arb, err := g.srv.games.RestoreArbiter(apiConfig(&g.rec), &recon.History{Names: g.names}, g.rec.ClockInitialMS, g.rec.ClockInitialMS, nil, player, g.botColor)
 		if err != nil {
 			g.srv.logf("api game %d: start: %v", t.id, err)
 			return apiErr(http.StatusInternalServerError, "could not start the game")
 		}
-		*g.g = *arb // the same arbiter object, which the bot holds
+		*g.Arbiter = *arb // the same arbiter object, which the bot holds
 		g.rec.Status = store.StatusPlaying
 		return nil
 	})
@@ -199,13 +200,13 @@ func (t *apiTable) ready(c game.Color, now time.Time) *apiError {
 // turn refuses an action of c when it is not c's turn to act.
 func (g *apiGame) turn(c game.Color) *apiError {
 	switch {
-	case g.rec.Status == store.StatusOver || g.g.IsOver():
+	case g.rec.Status == store.StatusOver || g.Arbiter.IsOver():
 		return apiErr(http.StatusBadRequest, "the game is over")
 	case g.aborted():
 		return apiErr(http.StatusBadRequest, calledOffMsg)
 	case !g.started():
 		return apiErr(http.StatusBadRequest, "the game has not started: both players must call ready")
-	case g.g.Turn() != c:
+	case g.Arbiter.Turn() != c:
 		return apiErr(http.StatusBadRequest, "it is not your turn")
 	}
 	return nil
@@ -249,10 +250,10 @@ func (t *apiTable) resign(c game.Color, now time.Time) *apiError {
 // already over (or not started) is left as it is.
 func (t *apiTable) errorResign(c game.Color, now time.Time) *apiError {
 	e := t.act(func(g *apiGame, _ time.Time) error {
-		if !g.started() || g.g.IsOver() {
+		if !g.started() || g.Arbiter.IsOver() {
 			return live.ErrNothing
 		}
-		return g.g.Forfeit(c)
+		return g.Arbiter.Forfeit(c)
 	})
 	if e != nil && e.msg == "the game is over" {
 		return nil // the flag fell first: over, as asked
@@ -268,10 +269,10 @@ func (g *apiGame) sense(c game.Color, s game.Square) (recon.SenseResult, error) 
 	if e := g.turn(c); e != nil {
 		return nil, e
 	}
-	if g.g.Phase() != recon.PhaseSense {
+	if g.Arbiter.Phase() != recon.PhaseSense {
 		return nil, apiErr(http.StatusBadRequest, "you already sensed this turn")
 	}
-	return g.g.Sense(s)
+	return g.Arbiter.Sense(s)
 }
 
 // move plays c's request, ending the turn with it when endTurn.
@@ -279,25 +280,25 @@ func (g *apiGame) move(c game.Color, m game.Move, endTurn bool) (recon.MoveResul
 	if e := g.turn(c); e != nil {
 		return recon.MoveResult{}, e
 	}
-	switch g.g.Phase() {
+	switch g.Arbiter.Phase() {
 	case recon.PhaseSense:
 		return recon.MoveResult{}, apiErr(http.StatusBadRequest, "you have not sensed yet this turn")
 	case recon.PhaseEndTurn:
 		return recon.MoveResult{}, apiErr(http.StatusBadRequest, "you already moved this turn")
 	}
-	r, err := g.g.Move(m)
-	if err != nil || !endTurn || g.g.IsOver() {
+	r, err := g.Arbiter.Move(m)
+	if err != nil || !endTurn || g.Arbiter.IsOver() {
 		return r, err
 	}
-	return r, g.g.EndTurn()
+	return r, g.Arbiter.EndTurn()
 }
 
 // endTurn ends c's turn. After a move of c's that ended the game (a king
 // captured, a draw limit reached) it succeeds and does nothing, as the
 // reference's client calls it then too.
 func (g *apiGame) endTurn(c game.Color) error {
-	if g.g.IsOver() && g.started() && g.g.Turn() == c {
-		switch g.g.Outcome().Reason {
+	if g.Arbiter.IsOver() && g.started() && g.Arbiter.Turn() == c {
+		switch g.Arbiter.Outcome().Reason {
 		case recon.KingCapture, recon.TurnLimit, recon.MoveLimit:
 			return live.ErrNothing
 		}
@@ -305,10 +306,10 @@ func (g *apiGame) endTurn(c game.Color) error {
 	if e := g.turn(c); e != nil {
 		return e
 	}
-	if g.g.Phase() != recon.PhaseEndTurn {
+	if g.Arbiter.Phase() != recon.PhaseEndTurn {
 		return apiErr(http.StatusBadRequest, "you have not sensed and moved yet this turn")
 	}
-	return g.g.EndTurn()
+	return g.Arbiter.EndTurn()
 }
 
 // resign resigns for c, on c's turn.
@@ -316,7 +317,7 @@ func (g *apiGame) resign(c game.Color) error {
 	if e := g.turn(c); e != nil {
 		return e
 	}
-	return g.g.Resign(c)
+	return g.Arbiter.Resign(c)
 }
 
 // apiView is what one player may know of the game at one moment.
@@ -336,24 +337,24 @@ type apiView struct {
 func (t *apiTable) view(c game.Color, now time.Time) apiView {
 	var v apiView
 	err := t.read(func(g *apiGame, m live.Moment) {
-		known := g.g.ViewOf(c)
+		known := g.Arbiter.ViewOf(c)
 		v = apiView{
-			started: g.started(), over: g.g.IsOver() || g.aborted() || m.SavingEnd, outcome: g.g.Outcome(),
-			secondsLeft:     g.g.SecondsLeft(c),
-			senseActions:    g.g.SenseActions(),
+			started: g.started(), over: g.Arbiter.IsOver() || g.aborted() || m.SavingEnd, outcome: g.Arbiter.Outcome(),
+			secondsLeft:     g.Arbiter.SecondsLeft(c),
+			senseActions:    g.Arbiter.SenseActions(),
 			moveActions:     known.MoveActions,
 			opponentCapture: known.OpponentCapture,
 		}
 		if m.SavingEnd {
 			// The mover's flag fell: the outcome the record will have.
-			v.outcome, v.secondsLeft = recon.Win(g.g.Turn().Other(), recon.Timeout), min(v.secondsLeft, 0)
-			if c != g.g.Turn() {
-				v.secondsLeft = g.g.SecondsLeft(c)
+			v.outcome, v.secondsLeft = recon.Win(g.Arbiter.Turn().Other(), recon.Timeout), min(v.secondsLeft, 0)
+			if c != g.Arbiter.Turn() {
+				v.secondsLeft = g.Arbiter.SecondsLeft(c)
 			}
 		}
-		v.myTurn = v.started && !v.over && g.g.Turn() == c
+		v.myTurn = v.started && !v.over && g.Arbiter.Turn() == c
 		if v.over {
-			v.history = recon.MarshalHistory(g.g.History())
+			v.history = recon.MarshalHistory(g.Arbiter.History())
 		}
 	})
 	if err != nil {
@@ -366,7 +367,7 @@ func (t *apiTable) view(c game.Color, now time.Time) apiView {
 // ensureBuiltinUsers creates the accounts of Knightwatch's own bots that
 // do not exist yet. They cannot log in: their password hash is empty.
 func (s *Server) ensureBuiltinUsers() error {
-	for _, o := range ReconOpponents {
+	for _, o := range play.ReconOpponents {
 		if o.Account == "" {
 			continue
 		}
@@ -397,7 +398,7 @@ func (s *Server) resumeAPIGames() error {
 		return err
 	}
 	for i := range recs {
-		if _, err := s.games.Open(apiKey(recs[i].ID)); err != nil {
+		if _, err := s.reg.Open(apiKey(recs[i].ID)); err != nil {
 			// One broken record must not keep the server down; its calls get 500s.
 			s.logf("resume: %v", err)
 		}

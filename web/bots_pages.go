@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"knightwatch/play"
 	"knightwatch/recon"
 	"knightwatch/store"
 )
@@ -19,7 +20,7 @@ type BotsData struct {
 	Error      string
 	Registered string // the username just registered
 	Form       struct{ Username, Email, Affiliation string }
-	Builtin    []ReconOpponent
+	Builtin    []play.ReconOpponent
 	Connected  []string
 	Playing    []APIGameView
 	Finished   []APIGameView
@@ -60,7 +61,7 @@ const botsListSize = 30
 
 func (s *Server) botsData(r *http.Request) (*BotsData, error) {
 	d := &BotsData{Title: "Connect your bot", ServerURL: s.siteURL(r), StartElo: store.StartRating, EloK: store.EloK}
-	for _, o := range ReconOpponents {
+	for _, o := range play.ReconOpponents {
 		if o.Account != "" {
 			d.Builtin = append(d.Builtin, o)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"knightwatch/game"
 	"knightwatch/live"
+	"knightwatch/play"
 	"knightwatch/store"
 )
 
@@ -162,7 +163,7 @@ func (s *Server) handleBotsInvite(w http.ResponseWriter, r *http.Request) {
 	}
 	white := r.PostFormValue("color") != "black"
 	if r.PostFormValue("color") == "random" {
-		white = newSeed()%2 == 0
+		white = play.NewSeed()%2 == 0
 	}
 	id, e := s.invite(u, r.PostFormValue("opponent"), white)
 	if e == nil {
@@ -268,7 +269,7 @@ func (s *Server) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return
 	}
-	cl := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), apiTable: t, seat: c, user: u,
+	cl := &client{srv: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), apiTable: t, seat: c, user: u,
 		release: release, viewer: live.PlayerOf(c)}
 	s.hub.mu.Lock()
 	if s.closed {
@@ -280,7 +281,7 @@ func (s *Server) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 	s.conns.Add(1)
 	s.hub.api[cl] = struct{}{}
 	s.hub.mu.Unlock()
-	h, err := s.games.Join(apiKey(t.id), cl)
+	h, err := s.reg.Join(apiKey(t.id), cl)
 	if err != nil {
 		s.hub.mu.Lock()
 		delete(s.hub.api, cl)
@@ -308,45 +309,45 @@ func (s *Server) apiSendState(c *client) {
 
 // apiBrowserMessage applies one message of the person's tab of an API
 // game, as the API's calls for the person's seat would.
-func (s *Server) apiBrowserMessage(c *client, m ReconMessage) {
+func (s *Server) apiBrowserMessage(c *client, m play.ReconMessage) {
 	s.api.touch(s, c.user, time.Now())
-	if m.Type == ReconMsgSync {
+	if m.Type == play.ReconMsgSync {
 		s.apiSendState(c)
 		return
 	}
 	e := c.apiTable.act(func(g *apiGame, _ time.Time) error {
-		if reconNeedsSeq[m.Type] {
-			if at := seqFor(g.g, c.seat); m.Seq != at {
-				return &apiError{status: http.StatusBadRequest, code: CodeStale, msg: fmt.Sprintf("message for action %d, but the game is at action %d", m.Seq, at)}
+		if play.ReconNeedsSeq(m.Type) {
+			if at := play.SeqFor(g.Arbiter, c.seat); m.Seq != at {
+				return &apiError{status: http.StatusBadRequest, code: play.CodeStale, msg: fmt.Sprintf("message for action %d, but the game is at action %d", m.Seq, at)}
 			}
 		}
 		switch m.Type {
-		case ReconMsgSense:
+		case play.ReconMsgSense:
 			_, err := g.sense(c.seat, m.Square)
 			return err
-		case ReconMsgMove:
+		case play.ReconMsgMove:
 			_, err := g.move(c.seat, m.Move, true)
 			return err
-		case ReconMsgResign:
+		case play.ReconMsgResign:
 			return g.resign(c.seat)
-		case ReconMsgMarker:
-			if perr := markerRefusal(m.Piece, c.seat); perr != nil {
+		case play.ReconMsgMarker:
+			if perr := play.MarkerRefusal(m.Piece, c.seat); perr != nil {
 				return &apiError{status: http.StatusBadRequest, msg: perr.Message, code: perr.Code}
 			}
 			g.setMarker(c.seat, m.Square, m.Piece)
 			return nil
-		case ReconMsgRematch:
+		case play.ReconMsgRematch:
 			return apiErr(http.StatusBadRequest, "games of the API have no rematch; invite again from the Bots page")
 		}
 		return apiErr(http.StatusBadRequest, "unknown message type %q", m.Type)
 	})
 	if e != nil {
-		if e.status >= 500 && m.Type == ReconMsgMarker {
+		if e.status >= 500 && m.Type == play.ReconMsgMarker {
 			e = apiErr(http.StatusInternalServerError, "could not save the note")
 		}
-		c.trySend(encodeError(browserErr(e)))
+		c.trySend(play.EncodeError(browserErr(e)))
 	}
-	if e != nil || m.Type == ReconMsgMarker {
+	if e != nil || m.Type == play.ReconMsgMarker {
 		// A refusal, or a note that changes nothing, is answered with the
 		// state as it is.
 		s.apiSendState(c)
@@ -354,18 +355,18 @@ func (s *Server) apiBrowserMessage(c *client, m ReconMessage) {
 }
 
 // browserErr turns an API refusal into the page's protocol error.
-func browserErr(e *apiError) *ProtoError {
+func browserErr(e *apiError) *play.ProtoError {
 	switch {
 	case e.code != "":
-		return protoErr(e.code, "%s", e.msg)
+		return play.Errorf(e.code, "%s", e.msg)
 	case strings.Contains(e.msg, "not your turn"):
-		return protoErr(CodeNotYourTurn, "%s", e.msg)
+		return play.Errorf(play.CodeNotYourTurn, "%s", e.msg)
 	case strings.Contains(e.msg, "over"), strings.Contains(e.msg, "called off"):
-		return protoErr(CodeGameOver, "%s", e.msg)
+		return play.Errorf(play.CodeGameOver, "%s", e.msg)
 	case strings.Contains(e.msg, "move action"):
-		return protoErr(CodeIllegalMove, "%s", e.msg)
+		return play.Errorf(play.CodeIllegalMove, "%s", e.msg)
 	case e.status >= 500:
-		return protoErr(CodeServer, "%s", e.msg)
+		return play.Errorf(play.CodeServer, "%s", e.msg)
 	}
-	return protoErr(CodeWrongPhase, "%s", e.msg)
+	return play.Errorf(play.CodeWrongPhase, "%s", e.msg)
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +14,7 @@ import (
 
 	"knightwatch/game"
 	"knightwatch/live"
+	"knightwatch/play"
 	"knightwatch/store"
 )
 
@@ -24,7 +24,7 @@ const (
 	pongWait   = 60 * time.Second    // time allowed between pongs
 	pingPeriod = (pongWait * 9) / 10 // must be shorter than pongWait
 	// hardReadLimit is where the connection itself is closed (1009). Below
-	// it, messages over MaxMessageBytes are read, discarded and answered
+	// it, messages over play.MaxMessageBytes are read, discarded and answered
 	// with too_large, so one oversize frame does not cost the tab its game.
 	hardReadLimit = 64 << 10
 	// sendQueue is the least length of a socket's send queue
@@ -40,12 +40,12 @@ type client struct {
 	done chan struct{} // closed when the client leaves its room
 	once sync.Once
 	// host is the client's game, which it subscribes to as viewer;
-	// chessGame or reconGame is that game when it is played against the
-	// engine or a bot in the browser.
-	host      *live.Host
-	viewer    live.Viewer
-	reconGame *reconGame
-	chessGame *chessGame
+	// playSeat takes its messages when the game is played against the
+	// engine or a bot in the browser (package play).
+	srv      *Server
+	host     *live.Host
+	viewer   live.Viewer
+	playSeat *play.Seat
 	// apiTable is the client's game when it is a game of the HTTP API
 	// played in the browser by the signed-in user (in host); seat is the
 	// user's colour.
@@ -88,6 +88,10 @@ func (c *client) Viewer() live.Viewer { return c.viewer }
 // Send queues b for the tab (live.Sub).
 func (c *client) Send(b []byte) { c.trySend(b) }
 
+// MayCreate checks a rematch against the limits on creating games, which
+// count c's owner and c's address (play.Tab).
+func (c *client) MayCreate(owner string) bool { return c.srv.rematchAllowed(c, owner) }
+
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	owner := s.currentOwner(r)
 	id := r.PathValue("id")
@@ -123,15 +127,24 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return // Upgrade has already replied (403 for a foreign origin)
 	}
-	c := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, addr: s.clientAddr(r), viewer: viewer}
-	if err := s.join(id, c); err != nil {
+	c := &client{srv: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, addr: s.clientAddr(r), viewer: viewer}
+	err = s.join(c, func() (*live.Host, error) {
+		seat, err := s.games.Join(id, c)
+		if err != nil {
+			return nil, err
+		}
+		c.playSeat = seat
+		return seat.Host(), nil
+	})
+	if err != nil {
 		release()
-		if errors.Is(err, errGameDeleted) {
+		if errors.Is(err, play.ErrDeleted) {
 			// Deleted from the list of games: send the tab home, once,
 			// instead of leaving it to reconnect to nothing.
 			conn.SetWriteDeadline(time.Now().Add(writeWait))
-			conn.WriteMessage(websocket.TextMessage, encodeNotice("This game was deleted from your list of games."))
-			conn.WriteMessage(websocket.TextMessage, encodeRedirect(deletedURL))
+			for _, b := range play.DeletedMessages() {
+				conn.WriteMessage(websocket.TextMessage, b)
+			}
 			conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, "game deleted"), time.Now().Add(writeWait))
 			conn.Close()
 			return
@@ -173,7 +186,7 @@ func (s *Server) readPump(c *client) {
 		// what is left of it).
 		switch limit.check(time.Now()) {
 		case limitWarn:
-			c.trySend(encodeError(protoErr(CodeRateLimited, rateLimitedText)))
+			c.trySend(play.EncodeError(play.Errorf(CodeRateLimited, rateLimitedText)))
 			continue
 		case limitDrop:
 			continue
@@ -189,7 +202,7 @@ func (s *Server) readPump(c *client) {
 
 // readBufs holds message buffers between messages, so an idle tab (most
 // of them, most of the time) holds none.
-var readBufs = sync.Pool{New: func() any { b := make([]byte, MaxMessageBytes+1); return &b }}
+var readBufs = sync.Pool{New: func() any { b := make([]byte, play.MaxMessageBytes+1); return &b }}
 
 // readOne reads, decodes and handles one message; false ends the connection.
 func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
@@ -200,15 +213,15 @@ func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return false
 	}
-	if n > MaxMessageBytes {
+	if n > play.MaxMessageBytes {
 		if _, err := io.Copy(io.Discard, rd); err != nil {
 			return false // over the hard limit: the connection is closed
 		}
-		c.trySend(encodeError(protoErr(CodeTooLarge, "message exceeds %d bytes", MaxMessageBytes)))
+		c.trySend(play.EncodeError(play.Errorf(play.CodeTooLarge, "message exceeds %d bytes", play.MaxMessageBytes)))
 		return true
 	}
 	if kind != websocket.TextMessage {
-		c.trySend(encodeError(protoErr(CodeBadJSON, "binary frames are not accepted")))
+		c.trySend(play.EncodeError(play.Errorf(play.CodeBadJSON, "binary frames are not accepted")))
 		return true
 	}
 	// RFC 6455 (8.1): a text frame that is not UTF-8 fails the connection
@@ -221,29 +234,17 @@ func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
 		return s.watcherMessage(c, buf[:n])
 	}
 	if c.apiTable != nil {
-		msg, perr := DecodeReconMessage(buf[:n])
+		msg, perr := play.DecodeReconMessage(buf[:n])
 		if perr != nil {
-			c.trySend(encodeError(perr))
+			c.trySend(play.EncodeError(perr))
 			return true
 		}
 		s.apiBrowserMessage(c, msg)
 		return true
 	}
-	if c.reconGame != nil {
-		msg, perr := DecodeReconMessage(buf[:n])
-		if perr != nil {
-			c.trySend(encodeError(perr))
-			return true
-		}
-		s.reconMessage(c, c.reconGame, msg)
-		return true
+	if c.playSeat != nil {
+		c.playSeat.Message(buf[:n])
 	}
-	msg, perr := DecodeMessage(buf[:n])
-	if perr != nil {
-		c.trySend(encodeError(perr))
-		return true
-	}
-	s.chessMessage(c, c.chessGame, msg)
 	return true
 }
 
@@ -296,7 +297,7 @@ func (c *client) writePump() {
 }
 
 // hub holds what the server's tabs share outside their games (each game
-// is in its live.Host, in Server.games): whether the server is closing,
+// is in its live.Host, in Server.reg): whether the server is closing,
 // and the tabs playing API games in person, which signing out and Close
 // hang up. hub.mu guards only these and is never held across a game's
 // lock or database I/O; a host's lock may be taken before it, never after.
@@ -306,40 +307,13 @@ type hub struct {
 	api map[*client]struct{}
 }
 
-// testHookLoad, when set (by tests), runs before a game's record is read
-// to build its host, with no lock held.
-var testHookLoad func(id string)
-
-// join subscribes c to its game's host (joinHost). On success the caller
-// must run readPump, which ends with conns.Done.
-func (s *Server) join(id string, c *client) error { return s.joinHost(id, c) }
-
-// loadHost builds the live.Host of game id from its record (the
-// registry's loader; no lock held).
-func (s *Server) loadHost(id string) (*live.Host, error) {
-	if testHookLoad != nil {
-		testHookLoad(id)
-	}
-	if n, ok := strings.CutPrefix(id, apiIDPrefix); ok {
-		apiID, err := strconv.ParseInt(n, 10, 64)
-		if err != nil {
-			return nil, store.ErrNotFound
-		}
-		return s.loadAPIHost(apiID)
-	}
-	if strings.HasPrefix(id, store.ReconIDPrefix) {
-		return s.loadReconHost(id)
-	}
-	return s.loadChessHost(id)
-}
-
-// joinHost subscribes c to game id's host, loading the game when no tab
-// has it open, and sends c the state; the host's automaton plays if it is
-// its turn. The connection is counted first, under hub.mu, where Close
-// sets s.closed before it closes the hosts and collects their tabs: a tab
-// counted here is either refused or collected, so Close never waits for a
-// connection it cannot close.
-func (s *Server) joinHost(id string, c *client) error {
+// join counts c's connection and runs join, which subscribes c to its
+// game's host and returns it. The connection is counted first, under
+// hub.mu, where Close sets s.closed before it closes the registry and
+// collects the hosts' tabs: a tab counted here is either refused or
+// collected, so Close never waits for a connection it cannot close. On
+// success the caller must run readPump, which ends with conns.Done.
+func (s *Server) join(c *client, join func() (*live.Host, error)) error {
 	s.hub.mu.Lock()
 	if s.closed {
 		s.hub.mu.Unlock()
@@ -347,7 +321,7 @@ func (s *Server) joinHost(id string, c *client) error {
 	}
 	s.conns.Add(1)
 	s.hub.mu.Unlock()
-	h, err := s.games.Join(id, c)
+	h, err := join()
 	if err != nil {
 		s.conns.Done()
 		if errors.Is(err, live.ErrStopped) {
@@ -356,16 +330,12 @@ func (s *Server) joinHost(id string, c *client) error {
 		return err
 	}
 	c.host = h
-	h.Read(func(g live.Game, _ live.Moment) {
-		switch g := g.(type) {
-		case *reconGame:
-			c.reconGame = g
-		case *chessGame:
-			c.chessGame = g
-		}
-	})
 	return nil
 }
+
+// errRoomGone is returned when a game cannot be opened: the server is
+// stopping.
+var errRoomGone = errors.New("web: game not available")
 
 // leave takes c out of its game: the last player out of a game played in
 // person closes its host (live.Registry's Leave), which commits its clock.
@@ -375,7 +345,7 @@ func (s *Server) leave(c *client) {
 	if c.host == nil {
 		return
 	}
-	s.games.Leave(c.host, c)
+	s.reg.Leave(c.host, c)
 	if c.apiTable != nil {
 		s.hub.mu.Lock()
 		delete(s.hub.api, c)

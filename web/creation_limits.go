@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"knightwatch/play"
+
 	"golang.org/x/time/rate"
 )
 
@@ -194,11 +196,11 @@ func (s *Server) rematchAllowed(c *client, owner string) bool {
 	ref, err := s.checkCreate(owner, c.addr, time.Now())
 	if err != nil {
 		s.logf("rematch: %v", err)
-		c.trySend(encodeError(protoErr(CodeServer, "%s", rematchUnsavedText)))
+		c.trySend(play.EncodeError(play.Errorf(play.CodeServer, "%s", play.RematchUnsavedText)))
 		return false
 	}
 	if ref != nil {
-		c.trySend(encodeError(protoErr(ref.code, "%s", ref.text)))
+		c.trySend(play.EncodeError(play.Errorf(ref.code, "%s", ref.text)))
 		return false
 	}
 	return true

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"knightwatch/game"
+	"knightwatch/play"
 	"knightwatch/store"
 )
 
@@ -70,7 +71,7 @@ func BenchmarkHomeOpenings(b *testing.B) {
 			for i := range games {
 				g := games[i]
 				g.Opening = nil
-				if gameOpening(&g) == "" {
+				if play.OpeningName(&g) == "" {
 					b.Fatalf("game %d has no opening", i)
 				}
 			}

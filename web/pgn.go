@@ -16,7 +16,7 @@ import (
 // game is over, Termination. game.WritePGN adds SetUp and FEN itself for a
 // start other than the usual one.
 func (s *Server) pgnTags(rec *store.Game, site string) []game.PGNTag {
-	engineName := fmt.Sprintf("Knightwatch level %d (%s)", rec.Level, s.levelInfo(rec.Level).Name)
+	engineName := fmt.Sprintf("Knightwatch level %d (%s)", rec.Level, s.games.Level(rec.Level).Name)
 	white, black := "Player", engineName
 	if rec.Human == store.Black {
 		white, black = engineName, "Player"
@@ -63,7 +63,7 @@ func (s *Server) pgnTags(rec *store.Game, site string) []game.PGNTag {
 // best." in the comment; and the ECO and Opening tags of the opening it
 // reached (openings.go).
 func (s *Server) writePGN(w io.Writer, rec *store.Game, site string) error {
-	g, _, err := buildGame(rec)
+	g, err := rec.Replay()
 	if err != nil {
 		return err
 	}

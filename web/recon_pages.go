@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"knightwatch/game"
+	"knightwatch/play"
 	"knightwatch/recon"
 	"knightwatch/store"
 )
@@ -16,42 +17,10 @@ import (
 // VariantRecon is Reconnaissance Chess on the new-game form.
 const VariantRecon = "recon"
 
-// ReconOpponent is a bot the new-game form offers for Reconnaissance
-// Chess, with a line that says how strong it is. Account is its username
-// on the HTTP API, where it is always connected and accepts every
-// invitation.
-type ReconOpponent struct {
-	Spec, Name, Description, Account string
-}
-
-// ReconOpponents are the bots a person can play, strongest first.
-var ReconOpponents = []ReconOpponent{
-	{"knightwatch", "Knightwatch", "Full strength: keeps every board you could have, senses where it matters, rarely leaves its king open. Won 96 of 100 games against trout at one minute a side.", "knightwatch"},
-	{"knightwatch:level=3", "Knightwatch 3", "Strong: the same ideas with less care and shorter thought.", "knightwatch-3"},
-	{"knightwatch:level=2", "Knightwatch 2", "Club level: tracks the boards but judges them shallowly and errs now and then.", "knightwatch-2"},
-	{"knightwatch:level=1", "Knightwatch 1", "Beginner: senses at random and forgets its king is in danger. Beatable while you learn the game.", "knightwatch-1"},
-	{"trout:engine=knightwatch", "Trout", "The reference's baseline: one guessed board and a chess engine; takes your king whenever it sees it.", "trout"},
-	{"attacker", "Attacker", "Tries one quick king raid, then waits.", "attacker"},
-	{"random", "Random", "Moves and senses at random.", "random"},
-}
-
-// opponentName returns the display name of a bot spec.
-func opponentName(spec string) string {
-	for _, o := range ReconOpponents {
-		if o.Spec == spec {
-			return o.Name
-		}
-	}
-	return spec
-}
-
 // ReconClockChoices are the clocks Reconnaissance Chess accepts (the form's
 // clocks); the first, the reference's 15 minutes and 5 seconds a turn, is
 // the default.
 var ReconClockChoices = []string{"15+5", "none", "3+2", "5+3", "10+5", "15+10", "30+20"}
-
-// newSeed returns a bot seed that fits SQLite's signed integers.
-func newSeed() uint64 { return rand.Uint64() >> 1 }
 
 // formError is a refused new-game field: the person sees it on the form.
 type formError struct{ msg string }
@@ -76,10 +45,10 @@ func (s *Server) createRecon(r *http.Request, owner string) (*store.ReconGame, e
 	}
 	opponent := r.PostForm.Get("opponent")
 	if opponent == "" {
-		opponent = ReconOpponents[0].Spec
+		opponent = play.ReconOpponents[0].Spec
 	}
 	known := false
-	for _, o := range ReconOpponents {
+	for _, o := range play.ReconOpponents {
 		known = known || o.Spec == opponent
 	}
 	if !known {
@@ -98,7 +67,7 @@ func (s *Server) createRecon(r *http.Request, owner string) (*store.ReconGame, e
 		return nil, badField("clock: must be one of %s for Reconnaissance Chess", strings.Join(ReconClockChoices, ", "))
 	}
 	rec := &store.ReconGame{
-		Owner: owner, Human: human, Opponent: opponent, Seed: newSeed(),
+		Owner: owner, Human: human, Opponent: opponent, Seed: play.NewSeed(),
 		ClockInitialMS: initialMS, ClockIncrementMS: incMS, WhiteMS: initialMS, BlackMS: initialMS,
 	}
 	if err := s.store.CreateReconGame(rec); err != nil {
@@ -116,7 +85,7 @@ type ReconSummary struct {
 }
 
 func reconSummary(g *store.ReconGame) ReconSummary {
-	white, black := "You", opponentName(g.Opponent)
+	white, black := "You", play.OpponentName(g.Opponent)
 	if g.Human == store.Black {
 		white, black = black, white
 	}
@@ -198,7 +167,7 @@ func (s *Server) handleReconPage(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, http.StatusOK, pageRecon, &ReconGameData{
 		ID: g.ID, WSURL: s.wsURL(r, "/ws/game/"+g.ID),
-		OpponentName: opponentName(g.Opponent), Human: g.Human.String(),
+		OpponentName: play.OpponentName(g.Opponent), Human: g.Human.String(),
 	})
 }
 

@@ -33,17 +33,10 @@ func (e *testEnv) restarted(t *testing.T) (*Server, *httptest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := envOpts{rbcClock: 60 * time.Second}
-	cfg := testConfig(st, o)
-	cfg.aliveEvery = aliveEveryTest
-	parts := testParts(t, st, o)
-	srv, err := New(cfg, parts)
-	if err != nil {
-		closeParts(parts)
-		t.Fatal(err)
-	}
+	k := newStack(t, st, envOpts{rbcClock: 60 * time.Second, aliveEvery: aliveEveryTest})
+	srv := k.srv
 	ts := httptest.NewServer(srv)
-	t.Cleanup(func() { srv.Close(); ts.Close(); closeParts(parts); st.Close() })
+	t.Cleanup(func() { k.close(); ts.Close(); st.Close() })
 	return srv, ts
 }
 

@@ -27,11 +27,9 @@ import (
 	"github.com/gorilla/websocket"
 
 	"knightwatch/enginepool"
-	"knightwatch/experience"
 	"knightwatch/game"
 	"knightwatch/live"
-	"knightwatch/recon"
-	"knightwatch/recon/bots"
+	"knightwatch/play"
 	"knightwatch/review"
 	"knightwatch/store"
 )
@@ -40,7 +38,6 @@ import (
 const (
 	VariantStandard  = store.VariantStandard
 	VariantChess960  = store.VariantChess960
-	defaultPause     = 300 * time.Millisecond
 	finishedListSize = 50
 )
 
@@ -49,7 +46,6 @@ var ClockChoices = []string{"none", "1+0", "3+0", "3+2", "5+3", "10+5", "15+5", 
 
 // Config configures a Server.
 type Config struct {
-	Store *store.Store
 	// Templates holds home.html and game.html at its root; any other
 	// *.html there is parsed with both, for shared layouts and partials.
 	Templates fs.FS
@@ -58,14 +54,6 @@ type Config struct {
 	// Secret signs session cookies. When empty, the secret kept in the
 	// database is used (generated on first start).
 	Secret []byte
-	// Levels are the engine's difficulty levels, 1..len(Levels).
-	Levels []enginepool.LevelInfo
-	// NoEngine stops the engine from replying: benchmarks use it to
-	// measure the server alone.
-	NoEngine bool
-	// ReplyPause is the shortest time between the person's move and the
-	// engine's reply (default 300 ms; negative for none).
-	ReplyPause time.Duration
 	// Logger receives server errors (default: the standard logger).
 	Logger *log.Logger
 	// RBCClock and RBCIncrement are the clock of new Reconnaissance Chess
@@ -90,13 +78,6 @@ type Config struct {
 	// that keeps on is closed with 1008.
 	MessageRate  float64
 	MessageBurst int
-	// SaveRetryFirst and SaveRetryMax pace the retries of a commit the
-	// database refused that is not the person's to repeat: the engine's
-	// move and a flag fall (retry.go). The first retry waits
-	// SaveRetryFirst (default DefaultSaveRetryFirst, 100 ms), each next
-	// one twice as long up to SaveRetryMax (default DefaultSaveRetryMax,
-	// 5 s), for as long as the game is open.
-	SaveRetryFirst, SaveRetryMax time.Duration
 	// MaxUnfinishedGames caps one owner's unfinished games, against the
 	// engine and in Reconnaissance Chess together (default
 	// DefaultMaxUnfinishedGames, 100; negative: no cap). CreateRate and
@@ -117,11 +98,6 @@ type Config struct {
 	// TrustProxy, the proxy's X-Forwarded-For).
 	CreateAddrRate  float64
 	CreateAddrBurst int
-	// UntouchedAfter is how long a game against the engine or in
-	// Reconnaissance Chess in which its player never acted is kept: after
-	// it, an hourly sweep deletes it (untouched.go; default
-	// DefaultUntouchedAfter, a day; negative: never).
-	UntouchedAfter time.Duration
 	// TrustProxy trusts X-Forwarded-Proto and X-Forwarded-For from a
 	// TLS-terminating proxy in front: "https" there makes the session
 	// cookie Secure, sends HSTS and makes WebSocket URLs wss://, and the
@@ -134,14 +110,6 @@ type Config struct {
 	// the WebSocket Origin check use it. Empty: the request's scheme and
 	// Host, when the Host looks like a host name ("localhost" if not).
 	PublicOrigin string
-	// newBot builds the Reconnaissance Chess bots of browser and API games
-	// (default bots.NewOneThread: one goroutine each, as the engine pool
-	// gives each bot's step one core, bot_think.go); tests substitute
-	// their own.
-	newBot func(spec string, seed uint64) (recon.Player, error)
-	// aliveEvery is how often the server records that it is alive
-	// (alive.go; default aliveEvery); tests shorten it.
-	aliveEvery time.Duration
 }
 
 // Server is the web app. Create it with New; it is an http.Handler.
@@ -155,8 +123,10 @@ type Server struct {
 	upgrader websocket.Upgrader
 	pool     *enginepool.Pool // Parts.Pool
 	hub      hub
-	// games hosts the games played in a live.Host, by ID (conn.go).
-	games   *live.Registry
+	// reg hosts every live game, by ID (Parts.Registry); games are the
+	// games played in the browser against the server (Parts.Games).
+	reg     *live.Registry
+	games   *play.Games
 	api     *apiState
 	mux     *http.ServeMux
 	ctx     context.Context
@@ -168,55 +138,37 @@ type Server struct {
 	creates createLimits
 	// publicOrigin is Config.PublicOrigin parsed (nil when unset).
 	publicOrigin *url.URL
-	// learner learns from finished games (Parts.Learner); nil with the
-	// experience off.
-	learner *experience.Learner
-	// lastAlive is when the previous server on this database was last
-	// alive, read at start (zero when unknown): the clocks a crash left
-	// running are charged up to it (alive.go).
-	lastAlive time.Time
 }
 
 // New builds a Server on the parts the caller built (Parts), which it
-// uses until Close and does not close. It fails when the templates are
-// missing or broken.
+// uses until Close and does not close but for the registry. It fails when
+// the templates are missing or broken.
 func New(cfg Config, parts Parts) (*Server, error) {
-	if cfg.Store == nil {
-		return nil, errors.New("web: Config.Store is required")
-	}
-	if parts.Pool == nil && !cfg.NoEngine {
-		return nil, errors.New("web: Parts.Pool is required unless NoEngine")
-	}
-	if len(cfg.Levels) == 0 {
-		return nil, errors.New("web: Config.Levels is empty")
+	if parts.Store == nil || parts.Registry == nil || parts.Games == nil {
+		return nil, errors.New("web: Parts.Store, Registry and Games are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = log.Default()
 	}
-	if cfg.newBot == nil {
-		cfg.newBot = bots.NewOneThread
-	}
 	secret := cfg.Secret
 	if len(secret) == 0 {
 		var err error
-		if secret, err = cfg.Store.Secret(); err != nil {
+		if secret, err = parts.Store.Secret(); err != nil {
 			return nil, err
 		}
 	}
 	s := &Server{
 		cfg:     cfg,
-		store:   cfg.Store,
+		store:   parts.Store,
 		cookies: newCookieStore(secret),
 		hub:     hub{api: map[*client]struct{}{}},
 		mux:     http.NewServeMux(),
 		pool:    parts.Pool,
-		learner: parts.Learner,
 		reviews: parts.Reviews,
+		reg:     parts.Registry,
+		games:   parts.Games,
 	}
-	s.games = live.NewRegistry()
-	s.games.Kind(chessIDPrefix, s.loadHost)
-	s.games.Kind(store.ReconIDPrefix, s.loadHost)
-	s.games.Kind(apiIDPrefix, s.loadHost)
+	s.reg.Kind(apiIDPrefix, s.loadAPIKey)
 	// Write buffers come from a pool: an idle tab then holds none.
 	if cfg.PublicOrigin != "" {
 		u, err := parsePublicOrigin(cfg.PublicOrigin)
@@ -244,9 +196,6 @@ func New(cfg Config, parts Parts) (*Server, error) {
 		clock, inc = 900*time.Second, 5*time.Second
 	}
 	s.api = newAPIState(clock, inc)
-	if t, ok := cfg.Store.LastAlive(); ok {
-		s.lastAlive = t
-	}
 	if err := s.ensureBuiltinUsers(); err != nil {
 		return nil, err
 	}
@@ -254,18 +203,6 @@ func New(cfg Config, parts Parts) (*Server, error) {
 	if err := s.resumeAPIGames(); err != nil {
 		s.cancel()
 		return nil, err
-	}
-	s.conns.Add(1)
-	go func() {
-		defer s.conns.Done()
-		s.runAliveMarker()
-	}()
-	if cfg.UntouchedAfter >= 0 {
-		s.conns.Add(1) // Close waits for the sweep in progress
-		go func() {
-			defer s.conns.Done()
-			s.runUntouchedSweeper()
-		}()
 	}
 	if every := cfg.MatchEvery; every >= 0 {
 		if every == 0 {
@@ -280,22 +217,22 @@ func New(cfg Config, parts Parts) (*Server, error) {
 	return s, nil
 }
 
-// Close stops every engine search, closes every game's host (their
-// clocks stopped and committed) and every WebSocket, and waits for the
-// sockets to go. Games are already committed move by move, so nothing is
-// lost either way. The parts stay open: the caller closes them after.
+// Close closes the registry (every game's host: clocks stopped and
+// committed) and every WebSocket, and waits for the sockets to go. Games
+// are already committed move by move, so nothing is lost either way. The
+// other parts stay open: the caller closes them after.
 func (s *Server) Close() {
 	defer s.conns.Wait()
 	s.cancel()
 
 	// s.closed is set first, under hub.mu, where every socket is counted
-	// (joinHost, handleAPIWS): one counted before is in a host's
+	// (joinCounted, handleAPIWS): one counted before is in a host's
 	// subscribers, or among the API tabs, by the time they are collected.
 	s.hub.mu.Lock()
 	s.closed = true
 	conns := slices.Collect(maps.Keys(s.hub.api))
 	s.hub.mu.Unlock()
-	for _, sub := range s.games.Close() {
+	for _, sub := range s.reg.Close() {
 		conns = append(conns, sub.(*client))
 	}
 	for _, c := range conns {
@@ -304,23 +241,6 @@ func (s *Server) Close() {
 }
 
 func (s *Server) logf(format string, args ...any) { s.cfg.Logger.Printf("web: "+format, args...) }
-
-func (s *Server) replyPause() time.Duration {
-	switch {
-	case s.cfg.ReplyPause < 0:
-		return 0
-	case s.cfg.ReplyPause == 0:
-		return defaultPause
-	}
-	return s.cfg.ReplyPause
-}
-
-func (s *Server) levelInfo(n int) enginepool.LevelInfo {
-	if n >= 1 && n <= len(s.cfg.Levels) {
-		return s.cfg.Levels[n-1]
-	}
-	return enginepool.LevelInfo{Number: n, Name: fmt.Sprintf("Level %d", n)}
-}
 
 // ServeHTTP makes Server an http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -497,7 +417,7 @@ type HomeData struct {
 	// browser remembers the person's own choice (static/js/home.js).
 	DefaultLevel int
 	// Reconnaissance Chess: the bots, the clocks, and the person's games.
-	ReconOpponents []ReconOpponent
+	ReconOpponents []play.ReconOpponent
 	ReconClocks    []string
 	ReconPlaying   []ReconSummary
 	ReconFinished  []ReconSummary
@@ -515,7 +435,7 @@ type GameData struct {
 }
 
 func (s *Server) summary(g *store.Game) GameSummary {
-	lv := s.levelInfo(g.Level)
+	lv := s.games.Level(g.Level)
 	engineName := fmt.Sprintf("Knightwatch level %d", g.Level)
 	white, black := "You", engineName
 	if g.Human == store.Black {
@@ -529,13 +449,14 @@ func (s *Server) summary(g *store.Game) GameSummary {
 		ID: g.ID, URL: "/game/" + g.ID, PGNURL: "/game/" + g.ID + "/pgn",
 		White: white, Black: black, Result: g.Result, Reason: g.Reason.String(),
 		Date: date.UTC().Format("2006-01-02"), Variant: g.Variant, LevelName: lv.Name,
-		Moves: (len(g.MoveList()) + 1) / 2, Opening: gameOpening(g),
+		Moves: (len(g.MoveList()) + 1) / 2, Opening: play.OpeningName(g),
 	}
 }
 
 func (s *Server) levelViews() []LevelView {
-	out := make([]LevelView, len(s.cfg.Levels))
-	for i, l := range s.cfg.Levels {
+	levels := s.games.Levels()
+	out := make([]LevelView, len(levels))
+	for i, l := range levels {
 		out[i] = LevelView{Number: l.Number, Name: l.Name, Description: l.Description, ApproxElo: l.ApproxElo,
 			MoveTimeText: formatMoveTime(l.MoveTime)}
 	}
@@ -558,8 +479,8 @@ func formatMoveTime(d time.Duration) string {
 }
 
 func (s *Server) homeData(owner, errText string) (*HomeData, error) {
-	d := &HomeData{Levels: s.levelViews(), DefaultLevel: defaultLevel(len(s.cfg.Levels)), Clocks: ClockChoices, Finished: []GameSummary{},
-		ReconOpponents: ReconOpponents, ReconClocks: ReconClockChoices}
+	d := &HomeData{Levels: s.levelViews(), DefaultLevel: defaultLevel(len(s.games.Levels())), Clocks: ClockChoices, Finished: []GameSummary{},
+		ReconOpponents: play.ReconOpponents, ReconClocks: ReconClockChoices}
 	d.ErrorField, d.Error = formSentence(errText)
 	if err := s.reconLists(d, owner); err != nil {
 		return nil, err
@@ -638,8 +559,9 @@ func parseClockText(v string) (initialMS, incMS int64, ok bool) {
 	return int64(mi) * 60000, int64(si) * 1000, true
 }
 
-// parseNewGame validates the form; the error names the field.
-func (s *Server) parseNewGame(r *http.Request) (*newGameForm, error) {
+// parseNewGame validates the form, for an engine of levels levels; the
+// error names the field.
+func parseNewGame(r *http.Request, levels int) (*newGameForm, error) {
 	if err := r.ParseForm(); err != nil {
 		return nil, fmt.Errorf("form: %v", err)
 	}
@@ -655,8 +577,8 @@ func (s *Server) parseNewGame(r *http.Request) (*newGameForm, error) {
 		return nil, fmt.Errorf("color: must be white, black or random")
 	}
 	lv, err := strconv.Atoi(r.PostForm.Get("level"))
-	if err != nil || lv < 1 || lv > len(s.cfg.Levels) {
-		return nil, fmt.Errorf("level: must be a number from 1 to %d", len(s.cfg.Levels))
+	if err != nil || lv < 1 || lv > levels {
+		return nil, fmt.Errorf("level: must be a number from 1 to %d", levels)
 	}
 	f.level = lv
 	f.variant = r.PostForm.Get("variant")
@@ -761,7 +683,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/game/"+rec.ID, http.StatusSeeOther)
 		return
 	}
-	f, ferr := s.parseNewGame(r)
+	f, ferr := parseNewGame(r, len(s.games.Levels()))
 	if ferr != nil {
 		d, err := s.homeData(owner, ferr.Error())
 		if err != nil {

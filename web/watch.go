@@ -8,6 +8,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"knightwatch/live"
+	"knightwatch/play"
 	"knightwatch/store"
 )
 
@@ -113,10 +114,10 @@ func (s *Server) handleWatchWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return
 	}
-	c := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, watcher: true, viewer: live.Spectator}
-	if err := s.join(g.ID, c); err != nil {
+	c := &client{srv: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, watcher: true, viewer: live.Spectator}
+	if err := s.join(c, func() (*live.Host, error) { return s.reg.Join(g.ID, c) }); err != nil {
 		release()
-		if !errors.Is(err, errGameDeleted) {
+		if !errors.Is(err, play.ErrDeleted) {
 			s.logf("watch %s: %v", g.ID, err)
 		}
 		conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "game unavailable"), time.Now().Add(writeWait))
@@ -132,8 +133,8 @@ func (s *Server) handleWatchWS(w http.ResponseWriter, r *http.Request) {
 // answered with the state, anything else closes the socket (1008), so
 // no command of a spectator ever reaches the game.
 func (s *Server) watcherMessage(c *client, data []byte) bool {
-	msg, perr := DecodeMessage(data)
-	if perr == nil && msg.Type == MsgSync && c.host != nil {
+	msg, perr := play.DecodeMessage(data)
+	if perr == nil && msg.Type == play.MsgSync && c.host != nil {
 		c.host.SendState(c)
 		return true
 	}

@@ -1,4 +1,4 @@
-package web
+package play
 
 import (
 	"context"
@@ -10,11 +10,11 @@ import (
 )
 
 // Reconnaissance Chess bots think in the engine pool (issue 35), each
-// step of a bot's turn, in a browser game (recon_room.go) as in an API
-// game (api_table.go), as engine work of its owner: how the pool
-// schedules a step, bounds its thinking and never lets the queue alone
-// make a bot lose on time is enginepool's (step.go). What is the rooms'
-// is which calls make a step, and asking the bot how long it thinks:
+// step of a bot's turn, in a browser game as in an API game (ReconBot), as
+// engine work of its owner: how the pool schedules a step, bounds its
+// thinking and never lets the queue alone make a bot lose on time is
+// enginepool's (step.go). What is the bot's is which calls make a step,
+// and asking the bot how long it thinks:
 //
 //   - A turn has two steps: the opponent's capture and the sense
 //     (OpponentMoveResult, ChooseSense; knightwatch grows its boards by
@@ -35,12 +35,12 @@ import (
 // and the time on the bot's clock; clock returns the bot's time left now
 // (recon.Unlimited without a clock, which is enginepool.NoClock). It
 // reports false, f not run, when ctx ended first.
-func (s *Server) botStep(ctx context.Context, owner string, bot recon.Player, clock func() time.Duration, f func(think context.Context, left time.Duration)) bool {
+func (gs *Games) botStep(ctx context.Context, owner string, bot recon.Player, clock func() time.Duration, f func(think context.Context, left time.Duration)) bool {
 	if ctx.Err() != nil {
 		return false
 	}
 	left := clock()
-	return s.pool.RunStep(ctx, enginepool.Step{Owner: owner, Cost: botThinkTime(bot, left), Left: left, Clock: clock, Run: f})
+	return gs.cfg.Pool.RunStep(ctx, enginepool.Step{Owner: owner, Cost: botThinkTime(bot, left), Left: left, Clock: clock, Run: f})
 }
 
 // botThinkTime returns what bot says its next step may take with left on

@@ -1,4 +1,4 @@
-package web
+package play
 
 import (
 	"context"
@@ -10,6 +10,10 @@ import (
 	"knightwatch/game"
 	"knightwatch/live"
 )
+
+// DrawOfferEvery is how many of the person's moves must separate two draw
+// offers; an earlier one gets a notice and no evaluation.
+const DrawOfferEvery = 5
 
 // The engine's answer to a draw offer (issue 34). It takes a draw only
 // when it has a reason to: it cannot win at all, it stands clearly worse,
@@ -35,14 +39,11 @@ const (
 	// knight and bishop 3, rook 5) a queenless endgame may have to count as
 	// simplified: a rook and a minor piece each.
 	drawSimplified = 16
-	// drawOfferEvery is how many of the person's moves must separate two
-	// draw offers; an earlier one gets a notice and no evaluation.
-	drawOfferEvery = 5
-	// drawEvalTime caps the short search made when the room holds no
+	// drawEvalTime caps the short search made when the game holds no
 	// evaluation of the position from the engine's own search.
 	drawEvalTime = 150 * time.Millisecond
 	// drawEvalDepth is the least depth of the engine's own search whose
-	// evaluation the room reuses for a draw offer.
+	// evaluation the game reuses for a draw offer.
 	drawEvalDepth = 4
 )
 
@@ -139,7 +140,7 @@ func (g *chessGame) drawInput() drawInput {
 	in := drawInput{
 		MoveNumber: pos.FullmoveNumber(),
 		Level:      g.rec.Level,
-		Levels:     len(g.srv.cfg.Levels),
+		Levels:     len(g.games.cfg.Levels),
 		CannotWin:  pos.HasInsufficientMaterial(engine),
 	}
 	nonPawn := 0
@@ -164,35 +165,36 @@ func (g *chessGame) drawInput() drawInput {
 	return in
 }
 
-// offerDraw answers the person's draw offer (made at ply): at once when
-// the answer needs no evaluation or the game holds one, otherwise after a
-// short bounded search in the engine pool. Offers closer than
-// drawOfferEvery of the person's moves get a notice and nothing else.
-func (s *Server) offerDraw(c *client, g *chessGame, ply int) {
-	err := c.host.Locked(func(l live.Locked) error {
+// offerDraw answers the draw offer (made at ply) of the person at seat s:
+// at once when the answer needs no evaluation or the game holds one,
+// otherwise after a short bounded search in the engine pool. Offers closer
+// than DrawOfferEvery of the person's moves get a notice and nothing else.
+func (gs *Games) offerDraw(s *Seat, g *chessGame, ply int) {
+	pool := gs.cfg.Pool
+	err := s.host.Locked(func(l live.Locked) error {
 		switch {
 		case g.over():
-			return protoErr(CodeGameOver, "the game is over")
+			return Errorf(CodeGameOver, "the game is over")
 		case ply != g.g.Len():
 			return errStalePly{ply, g.g.Len()}
 		case g.draw != nil:
-			c.trySend(encodeNotice("The engine is still considering your draw offer."))
+			s.tab.Send(EncodeNotice("The engine is still considering your draw offer."))
 			return nil
 		}
 		moves := g.humanMoves()
-		if g.drawOffered && moves-g.lastDrawOffer < drawOfferEvery {
-			left := drawOfferEvery - (moves - g.lastDrawOffer)
-			c.trySend(encodeNotice(fmt.Sprintf("You offered a draw recently: you can offer again after %d more of your moves.", left)))
+		if g.drawOffered && moves-g.lastDrawOffer < DrawOfferEvery {
+			left := DrawOfferEvery - (moves - g.lastDrawOffer)
+			s.tab.Send(EncodeNotice(fmt.Sprintf("You offered a draw recently: you can offer again after %d more of your moves.", left)))
 			return nil
 		}
 		g.drawOffered, g.lastDrawOffer = true, moves
-		l.Notify(encodeNotice("You offer a draw."))
+		l.Notify(EncodeNotice("You offer a draw."))
 		in := g.drawInput()
-		if v := decideDraw(in); in.CannotWin || in.MoveNumber < drawMinMove || in.HaveEval || s.pool == nil {
-			s.answerDraw(l, g, c, v)
+		if v := decideDraw(in); in.CannotWin || in.MoveNumber < drawMinMove || in.HaveEval || pool == nil {
+			gs.answerDraw(l, g, s, v)
 			return nil
 		}
-		ctx, cancel := context.WithCancel(s.ctx)
+		ctx, cancel := context.WithCancel(gs.ctx)
 		j := &job{cancel: cancel}
 		g.draw = j
 		pos, hist, at, engineSide, owner, id := *g.pos(), g.g.HashHistory(), g.g.Len(), g.human.Other(), g.rec.Owner, g.rec.ID
@@ -200,14 +202,14 @@ func (s *Server) offerDraw(c *client, g *chessGame, ply int) {
 			defer cancel()
 			// Short and bounded: a full-strength evaluation capped at
 			// drawEvalTime, so an offer never costs a whole move's search.
-			res, ok := s.pool.Search(ctx, owner, id, &pos, hist, enginepool.SearchRequest{Level: len(s.cfg.Levels), MoveTime: drawEvalTime, Evaluate: true})
-			_ = c.host.Locked(func(l live.Locked) error {
+			res, ok := pool.Search(ctx, owner, id, &pos, hist, enginepool.SearchRequest{Level: len(gs.cfg.Levels), MoveTime: drawEvalTime, Evaluate: true})
+			_ = s.host.Locked(func(l live.Locked) error {
 				if g.draw != j {
 					return nil
 				}
 				g.draw = nil
 				if !ok || g.over() || g.g.Len() != at {
-					l.Notify(encodeNotice("The draw offer lapsed: the game moved on."))
+					l.Notify(EncodeNotice("The draw offer lapsed: the game moved on."))
 					return nil
 				}
 				cp, mate := res.CP, res.Mate
@@ -215,7 +217,7 @@ func (s *Server) offerDraw(c *client, g *chessGame, ply int) {
 					cp, mate = -cp, -mate
 				}
 				in.HaveEval, in.CP, in.Mate = true, cp, mate
-				s.answerDraw(l, g, c, decideDraw(in))
+				gs.answerDraw(l, g, s, decideDraw(in))
 				return nil
 			})
 		}()
@@ -225,21 +227,22 @@ func (s *Server) offerDraw(c *client, g *chessGame, ply int) {
 		return
 	}
 	if perr := chessRefusal(err, ""); perr != nil {
-		c.trySend(encodeError(perr))
-		c.host.SendState(c)
+		s.tab.Send(EncodeError(perr))
+		s.host.SendState(s.tab)
 	}
 }
 
 // answerDraw tells every tab the engine's answer and, on accepting, ends
-// the game as a draw by agreement (the host's lock held).
-func (s *Server) answerDraw(l live.Locked, g *chessGame, from *client, v drawVerdict) {
+// the game as a draw by agreement (the host's lock held); from is the
+// seat that offered.
+func (gs *Games) answerDraw(l live.Locked, g *chessGame, from *Seat, v drawVerdict) {
 	if !v.Accept {
-		l.Notify(encodeNotice("The engine declines the draw: " + v.Why + "."))
+		l.Notify(EncodeNotice("The engine declines the draw: " + v.Why + "."))
 		return
 	}
-	err := l.ActTold(encodeNotice("The engine accepts the draw: "+v.Why+"."), func(now time.Time) error {
+	err := l.ActTold(EncodeNotice("The engine accepts the draw: "+v.Why+"."), func(now time.Time) error {
 		if g.over() {
-			return protoErr(CodeGameOver, "the game is over")
+			return Errorf(CodeGameOver, "the game is over")
 		}
 		g.finish(game.Outcome{Result: game.Draw, Termination: game.DrawAgreed}, now)
 		return nil
@@ -248,7 +251,7 @@ func (s *Server) answerDraw(l live.Locked, g *chessGame, from *client, v drawVer
 		// Nothing changed; the person may offer again at once.
 		g.drawOffered = false
 		if errors.Is(err, live.ErrUnsaved) {
-			from.trySend(encodeError(protoErr(CodeServer, "%s", drawUnsavedText)))
+			from.tab.Send(EncodeError(Errorf(CodeServer, "%s", DrawUnsavedText)))
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package web
+package play
 
 import (
 	"os"
@@ -7,10 +7,10 @@ import (
 )
 
 // TestMessageTypeConstants pins the message types to the strings of
-// PROTOCOL.md (and of static/js, which sends and reads them), and checks
+// web/PROTOCOL.md (and of static/js, which sends and reads them), and checks
 // that the decoders accept exactly the browser → server ones.
 func TestMessageTypeConstants(t *testing.T) {
-	spec, err := os.ReadFile("PROTOCOL.md")
+	spec, err := os.ReadFile("../web/PROTOCOL.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestMessageTypeConstants(t *testing.T) {
 			t.Errorf("%s = %q, want %q", c.name, c.got, c.want)
 		}
 		if !strings.Contains(string(spec), "`"+c.want+"`") {
-			t.Errorf("%s: PROTOCOL.md does not name `%s`", c.name, c.want)
+			t.Errorf("%s: web/PROTOCOL.md does not name `%s`", c.name, c.want)
 		}
 		switch {
 		case c.inbound && c.recon:

@@ -1,4 +1,4 @@
-package web
+package play
 
 import (
 	"encoding/json"
@@ -17,8 +17,8 @@ import (
 // as its live.Host drives it: the committed record, the arbiter rebuilt
 // from it, and the person's notes. The host calls it under its lock only.
 type reconGame struct {
-	reconRules
-	srv     *Server
+	ReconRules
+	games   *Games
 	rec     store.ReconGame // the committed record
 	human   game.Color
 	markers map[string]string
@@ -27,67 +27,59 @@ type reconGame struct {
 // loadReconHost reads Reconnaissance Chess game id and builds its host:
 // the arbiter from the history, the bot by feeding it its side of the
 // history (no lock held).
-func (s *Server) loadReconHost(id string) (*live.Host, error) {
-	rec, err := s.store.GetReconGame(id)
+func (gs *Games) loadReconHost(id string) (*live.Host, error) {
+	gs.hookLoad(id)
+	rec, err := gs.cfg.Store.GetReconGame(id)
 	if err != nil {
 		return nil, err
 	}
 	if rec.Status == store.StatusDeleted {
-		return nil, errGameDeleted
+		return nil, ErrDeleted
 	}
-	g, bot, err := s.newReconGame(rec)
+	g, bot, err := gs.newReconGame(rec)
 	if err != nil {
 		return nil, err
 	}
 	var autos [2]live.Automaton
 	autos[g.human.Other()] = bot
-	return live.NewHost(s.hostConfig(rec.ID, false), g, autos), nil
+	return live.NewHost(gs.HostConfig(rec.ID, false), g, autos), nil
 }
 
 // newReconGame rebuilds rec's game and its bot.
-func (s *Server) newReconGame(rec *store.ReconGame) (*reconGame, *reconBot, error) {
+func (gs *Games) newReconGame(rec *store.ReconGame) (*reconGame, *ReconBot, error) {
 	human := rec.Human.Color
-	player, err := s.cfg.newBot(rec.Opponent, rec.Seed)
+	player, err := gs.cfg.NewBot(rec.Opponent, rec.Seed)
 	if err != nil {
 		return nil, nil, fmt.Errorf("game %s: bot: %w", rec.ID, err)
 	}
-	names := [2]string{"You", opponentName(rec.Opponent)}
+	names := [2]string{"You", OpponentName(rec.Opponent)}
 	if human == game.Black {
 		names[0], names[1] = names[1], names[0]
 	}
 	h := &recon.History{Names: names}
 	if rec.History != "" {
 		if h, err = recon.UnmarshalHistory([]byte(rec.History)); err != nil {
-			closeBot(player)
+			CloseBot(player)
 			return nil, nil, fmt.Errorf("game %s: %w", rec.ID, err)
 		}
 	}
-	arb, err := s.restoreArbiter(reconConfig(rec), h, rec.WhiteMS, rec.BlackMS, rec.ClockSince, player, human.Other())
+	arb, err := gs.RestoreArbiter(reconConfig(rec), h, rec.WhiteMS, rec.BlackMS, rec.ClockSince, player, human.Other())
 	if err != nil {
-		closeBot(player)
+		CloseBot(player)
 		return nil, nil, fmt.Errorf("game %s: %w", rec.ID, err)
 	}
-	g := &reconGame{reconRules: reconRules{g: arb}, srv: s, rec: *rec, human: human, markers: map[string]string{}}
+	g := &reconGame{ReconRules: ReconRules{Arbiter: arb}, games: gs, rec: *rec, human: human, markers: map[string]string{}}
 	if err := json.Unmarshal([]byte(rec.Markers), &g.markers); err != nil {
 		g.markers = map[string]string{}
 	}
-	bot := &reconBot{srv: s, id: rec.ID, bot: player, color: human.Other(), rules: &g.reconRules, owner: rec.Owner, pause: true}
+	bot := gs.newReconBot(rec.ID, player, human.Other(), &g.ReconRules, rec.Owner)
+	bot.pause = true
 	return g, bot, nil
-}
-
-// hostConfig is the host configuration of game id; always for a game on
-// the server's clock (the API's).
-func (s *Server) hostConfig(id string, always bool) live.Config {
-	return live.Config{
-		ID: id, Always: always, Context: s.ctx,
-		SaveRetryFirst: s.saveRetryFirst(), SaveRetryMax: s.saveRetryMax(),
-		Logf: s.cfg.Logger.Printf,
-	}
 }
 
 // Mark puts the arbiter, the notes and the record back.
 func (g *reconGame) Mark() func() {
-	arb := g.markArbiter()
+	arb := g.MarkArbiter()
 	markers, rec := maps.Clone(g.markers), g.rec
 	return func() { arb(); g.markers, g.rec = markers, rec }
 }
@@ -96,14 +88,14 @@ func (g *reconGame) Mark() func() {
 // record.
 func (g *reconGame) Commit(now time.Time) error {
 	rec := g.rec
-	rec.History = string(recon.MarshalHistory(g.g.History()))
-	rec.WhiteMS, rec.BlackMS, rec.ClockSince = clockRecord(g.g.Clock())
+	rec.History = string(recon.MarshalHistory(g.Arbiter.History()))
+	rec.WhiteMS, rec.BlackMS, rec.ClockSince = ClockRecord(g.Arbiter.Clock())
 	markers, _ := json.Marshal(g.markers)
 	rec.Markers = string(markers)
-	if o := g.g.Outcome(); o.Over() && rec.Status != store.StatusOver {
-		rec.Status, rec.Result, rec.Reason, rec.FinishedAt = finishedFields(o, now)
+	if o := g.Arbiter.Outcome(); o.Over() && rec.Status != store.StatusOver {
+		rec.Status, rec.Result, rec.Reason, rec.FinishedAt = FinishedFields(o, now)
 	}
-	if err := g.srv.store.SaveReconGame(&rec); err != nil {
+	if err := g.games.cfg.Store.SaveReconGame(&rec); err != nil {
 		return err
 	}
 	g.rec = rec
@@ -112,11 +104,11 @@ func (g *reconGame) Commit(now time.Time) error {
 
 // View is the person's state (spectators see nothing of a game here).
 func (g *reconGame) View(v live.Viewer, m live.Moment) []byte {
-	return mustJSON(buildReconState(g.g, reconSeat{
-		id: g.rec.ID, human: g.human, opponent: g.rec.Opponent, opponentName: opponentName(g.rec.Opponent), saving: m.Saving,
-		markers: g.markers, status: g.rec.Status.String(), result: g.rec.Result, reason: g.rec.Reason.String(),
-		timed: g.rec.Timed(), clockMS: g.rec.ClockInitialMS, incrementMS: g.rec.ClockIncrementMS,
-		historyURL: "/game/" + g.rec.ID + "/history.json", replayURL: "/game/" + g.rec.ID + "/replay",
+	return mustJSON(BuildReconState(g.Arbiter, ReconSeat{
+		ID: g.rec.ID, Human: g.human, Opponent: g.rec.Opponent, OpponentName: OpponentName(g.rec.Opponent), Saving: m.Saving,
+		Markers: g.markers, Status: g.rec.Status.String(), Result: g.rec.Result, Reason: g.rec.Reason.String(),
+		Timed: g.rec.Timed(), ClockMS: g.rec.ClockInitialMS, IncrementMS: g.rec.ClockIncrementMS,
+		HistoryURL: "/game/" + g.rec.ID + "/history.json", ReplayURL: "/game/" + g.rec.ID + "/replay",
 	}))
 }
 
@@ -124,11 +116,11 @@ func (g *reconGame) View(v live.Viewer, m live.Moment) []byte {
 func (g *reconGame) Notice(n live.Notice) []byte {
 	switch n {
 	case live.StepUnsaved:
-		return encodeNotice(reconBotUnsavedNotice)
+		return EncodeNotice(ReconBotUnsavedNotice)
 	case live.EndUnsaved:
-		return encodeNotice(flagUnsavedNotice)
+		return EncodeNotice(FlagUnsavedNotice)
 	}
-	return encodeNotice(savedAgainNotice)
+	return EncodeNotice(SavedAgainNotice)
 }
 
 // over reports whether the game's end is committed.
@@ -136,10 +128,10 @@ func (g *reconGame) over() bool { return g.rec.Status == store.StatusOver }
 
 // resignPerson resigns for the person (the list of games).
 func (g *reconGame) resignPerson() error {
-	if g.over() || g.g.IsOver() {
-		return errNotUnfinished
+	if g.over() || g.Arbiter.IsOver() {
+		return ErrNotUnfinished
 	}
-	return g.g.Resign(g.human)
+	return g.Arbiter.Resign(g.human)
 }
 
 // errStale refuses a sense or a move meant for an earlier moment.
@@ -149,25 +141,26 @@ func (e errStale) Error() string {
 	return fmt.Sprintf("message for action %d, but the game is at action %d", e.sent, e.at)
 }
 
-// reconMessage applies one message of the person's tab c to game g.
-func (s *Server) reconMessage(c *client, g *reconGame, m ReconMessage) {
-	h := c.host
+// reconMessage applies one message of the person's tab at seat s to game
+// g.
+func (gs *Games) reconMessage(s *Seat, g *reconGame, m ReconMessage) {
+	h := s.host
 	switch m.Type {
 	case ReconMsgSync:
-		h.SendState(c)
+		h.SendState(s.tab)
 		return
 	case ReconMsgRematch:
 		var owner string
 		var rec store.ReconGame
 		h.Read(func(live.Game, live.Moment) { owner, rec = g.rec.Owner, g.rec })
-		s.reconRematch(c, owner, &rec)
+		gs.reconRematch(s, owner, &rec)
 		return
 	}
-	unsaved := map[string]string{ReconMsgSense: senseUnsavedText, ReconMsgMove: moveUnsavedText,
-		ReconMsgResign: resignUnsavedText, ReconMsgMarker: markerUnsavedText}[m.Type]
+	unsaved := map[string]string{ReconMsgSense: SenseUnsavedText, ReconMsgMove: MoveUnsavedText,
+		ReconMsgResign: ResignUnsavedText, ReconMsgMarker: MarkerUnsavedText}[m.Type]
 	err := h.Act(func(time.Time) error {
-		if reconNeedsSeq[m.Type] {
-			if at := seqFor(g.g, g.human); m.Seq != at {
+		if ReconNeedsSeq(m.Type) {
+			if at := SeqFor(g.Arbiter, g.human); m.Seq != at {
 				return errStale{m.Seq, at}
 			}
 		}
@@ -176,33 +169,33 @@ func (s *Server) reconMessage(c *client, g *reconGame, m ReconMessage) {
 			if err := g.humanTurn(); err != nil {
 				return err
 			}
-			_, err := g.g.Sense(m.Square)
+			_, err := g.Arbiter.Sense(m.Square)
 			return err
 		case ReconMsgMove:
 			if err := g.humanTurn(); err != nil {
 				return err
 			}
-			if _, err := g.g.Move(m.Move); err != nil {
+			if _, err := g.Arbiter.Move(m.Move); err != nil {
 				return err
 			}
-			if g.g.Phase() == recon.PhaseEndTurn {
-				return g.g.EndTurn()
+			if g.Arbiter.Phase() == recon.PhaseEndTurn {
+				return g.Arbiter.EndTurn()
 			}
 			return nil
 		case ReconMsgResign:
-			if g.over() || g.g.IsOver() {
-				return protoErr(CodeGameOver, "the game is over")
+			if g.over() || g.Arbiter.IsOver() {
+				return Errorf(CodeGameOver, "the game is over")
 			}
-			return g.g.Resign(g.human)
+			return g.Arbiter.Resign(g.human)
 		case ReconMsgMarker:
 			return g.setMarker(m.Square, m.Piece)
 		}
-		return protoErr(CodeUnknownType, "unknown message type %q", m.Type)
+		return Errorf(CodeUnknownType, "unknown message type %q", m.Type)
 	})
 	if err == nil {
 		if m.Type == ReconMsgMarker {
 			// A note that changes nothing (the same again) is answered too.
-			h.SendState(c)
+			h.SendState(s.tab)
 		}
 		return
 	}
@@ -210,10 +203,10 @@ func (s *Server) reconMessage(c *client, g *reconGame, m ReconMessage) {
 	if perr == nil {
 		return // the game closed as the message came: the tab is going
 	}
-	c.trySend(encodeError(perr))
+	s.tab.Send(EncodeError(perr))
 	var stale errStale
 	if errors.As(err, &stale) || perr.Code == CodeGameOver {
-		h.SendState(c)
+		h.SendState(s.tab)
 	}
 }
 
@@ -226,27 +219,27 @@ func reconRefusal(err error, unsaved string) *ProtoError {
 	case errors.Is(err, live.ErrClosed):
 		return nil
 	case errors.Is(err, live.ErrUnsaved):
-		return protoErr(CodeServer, "%s", unsaved)
+		return Errorf(CodeServer, "%s", unsaved)
 	case errors.Is(err, live.ErrEndUnsaved):
-		return protoErr(CodeServer, "%s", flagUnsavedNotice)
+		return Errorf(CodeServer, "%s", FlagUnsavedNotice)
 	case errors.Is(err, live.ErrTimeUp):
-		return protoErr(CodeGameOver, "the game is over")
+		return Errorf(CodeGameOver, "the game is over")
 	case errors.As(err, &stale):
-		return protoErr(CodeStale, "%s", stale.Error())
+		return Errorf(CodeStale, "%s", stale.Error())
 	case errors.As(err, &perr):
 		return perr
 	}
-	return arbiterErr(err)
+	return ArbiterRefusal(err)
 }
 
 // humanTurn refuses the person's sense or move when it is not theirs to
 // make.
 func (g *reconGame) humanTurn() error {
-	if g.over() || g.g.IsOver() {
-		return protoErr(CodeGameOver, "the game is over")
+	if g.over() || g.Arbiter.IsOver() {
+		return Errorf(CodeGameOver, "the game is over")
 	}
-	if g.g.Turn() != g.human {
-		return protoErr(CodeNotYourTurn, "it is the opponent's turn")
+	if g.Arbiter.Turn() != g.human {
+		return Errorf(CodeNotYourTurn, "it is the opponent's turn")
 	}
 	return nil
 }
@@ -256,14 +249,14 @@ const maxMarkers = 64
 
 // setMarker sets or clears the person's note on s.
 func (g *reconGame) setMarker(s game.Square, p game.Piece) error {
-	if perr := markerRefusal(p, g.human); perr != nil {
+	if perr := MarkerRefusal(p, g.human); perr != nil {
 		return perr
 	}
 	name := s.String()
 	if p == game.NoPiece {
 		delete(g.markers, name)
 	} else {
-		g.markers[name] = pieceCode(p)
+		g.markers[name] = PieceCode(p)
 	}
 	if len(g.markers) > maxMarkers {
 		delete(g.markers, name)
@@ -271,21 +264,21 @@ func (g *reconGame) setMarker(s game.Square, p game.Piece) error {
 	return nil
 }
 
-// reconRematch creates the rematch of rec (colours swapped) for owner and
-// sends the tab there.
-func (s *Server) reconRematch(c *client, owner string, rec *store.ReconGame) {
-	if !s.rematchAllowed(c, owner) {
+// reconRematch creates the rematch of rec (colours swapped) for owner,
+// when the seat's tab may create a game, and sends the tab there.
+func (gs *Games) reconRematch(s *Seat, owner string, rec *store.ReconGame) {
+	if !s.tab.MayCreate(owner) {
 		return
 	}
 	next := &store.ReconGame{
-		Owner: owner, Human: store.ColorOf(rec.Human.Other()), Opponent: rec.Opponent, Seed: newSeed(),
+		Owner: owner, Human: store.ColorOf(rec.Human.Other()), Opponent: rec.Opponent, Seed: NewSeed(),
 		ClockInitialMS: rec.ClockInitialMS, ClockIncrementMS: rec.ClockIncrementMS,
 		WhiteMS: rec.ClockInitialMS, BlackMS: rec.ClockInitialMS,
 	}
-	if err := s.store.CreateReconGame(next); err != nil {
-		s.logf("rematch of %s: %v", rec.ID, err)
-		c.trySend(encodeError(protoErr(CodeServer, "%s", rematchUnsavedText)))
+	if err := gs.cfg.Store.CreateReconGame(next); err != nil {
+		gs.logf("rematch of %s: %v", rec.ID, err)
+		s.tab.Send(EncodeError(Errorf(CodeServer, "%s", RematchUnsavedText)))
 		return
 	}
-	c.trySend(encodeRedirect("/game/" + next.ID))
+	s.tab.Send(EncodeRedirect("/game/" + next.ID))
 }

@@ -1,4 +1,4 @@
-package web
+package play
 
 import (
 	"errors"
@@ -90,9 +90,9 @@ func typedMoveError(typed string, err error) *ProtoError {
 	s := strings.TrimSpace(typed)
 	switch {
 	case errors.Is(err, game.ErrAmbiguousMove):
-		return protoErr(CodeIllegalMove, "ambiguous move %s: more than one piece can go there; add the piece's file or rank, like Nbd2", s)
+		return Errorf(CodeIllegalMove, "ambiguous move %s: more than one piece can go there; add the piece's file or rank, like Nbd2", s)
 	case errors.Is(err, game.ErrIllegalMove):
-		return protoErr(CodeIllegalMove, "illegal move %s: it cannot be played in this position", s)
+		return Errorf(CodeIllegalMove, "illegal move %s: it cannot be played in this position", s)
 	}
-	return protoErr(CodeIllegalMove, "%q is not a move: type one like Nf3, exd5, O-O, e8=Q or g1f3", s)
+	return Errorf(CodeIllegalMove, "%q is not a move: type one like Nf3, exd5, O-O, e8=Q or g1f3", s)
 }

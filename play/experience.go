@@ -1,9 +1,9 @@
-package web
+package play
 
-// The engine's experience on the web side (docs/experience.md): the
-// learner (package experience, Parts.Learner) hears of each game that
-// ends and is asked what earlier games say before each of the engine's
-// moves; the game page says in words what the experience changed.
+// The engine's experience in the games (docs/experience.md): the learner
+// (package experience, Config.Learner) hears of each game that ends and is
+// asked what earlier games say before each of the engine's moves; the
+// state says in words what the experience changed.
 
 import (
 	"fmt"
@@ -14,21 +14,21 @@ import (
 	"knightwatch/store"
 )
 
-// gameEnded tells the learner that game id has just finished; the room
+// learnFrom tells the learner that game id has just finished; the host
 // calls it under its lock (the learner never blocks).
-func (s *Server) gameEnded(id string) {
-	if s.learner != nil {
-		s.learner.GameEnded(id)
+func (gs *Games) learnFrom(id string) {
+	if gs.cfg.Learner != nil {
+		gs.cfg.Learner.GameEnded(id)
 	}
 }
 
 // experienceFor returns the engine's records of the moves of pos, or none
 // when the experience is off or cannot be read.
-func (s *Server) experienceFor(pos *game.Position) []engine.MoveRecord {
-	if s.learner == nil {
+func (gs *Games) experienceFor(pos *game.Position) []engine.MoveRecord {
+	if gs.cfg.Learner == nil {
 		return nil
 	}
-	return s.learner.MovesFor(pos)
+	return gs.cfg.Learner.MovesFor(pos)
 }
 
 // experienceText is the sentence the game page shows for the notes of one

@@ -1,4 +1,4 @@
-package web
+package play
 
 import (
 	"errors"
@@ -20,15 +20,16 @@ func reconConfig(rec *store.ReconGame) recon.Config {
 	}
 }
 
-func closeBot(p recon.Player) {
+// CloseBot closes bot player p, when it has anything to close.
+func CloseBot(p recon.Player) {
 	if c, ok := p.(interface{ Close() error }); ok {
 		_ = c.Close()
 	}
 }
 
-// finishedFields returns the record fields of a game that ended with o at now:
-// status, PGN result, the reference's reason and the finishing time.
-func finishedFields(o recon.Outcome, now time.Time) (status store.Status, result string, reason store.WinReason, at *time.Time) {
+// FinishedFields returns the record fields of a game that ended with o at
+// now: status, PGN result, the reference's reason and the finishing time.
+func FinishedFields(o recon.Outcome, now time.Time) (status store.Status, result string, reason store.WinReason, at *time.Time) {
 	return store.StatusOver, reconResult(o), store.WinReasonOf(o.Reason), &now
 }
 
@@ -45,41 +46,43 @@ func reconResult(o recon.Outcome) string {
 	return "0-1"
 }
 
-// arbiterErr turns an arbiter refusal into a protocol error.
-func arbiterErr(err error) *ProtoError {
+// ArbiterRefusal turns an arbiter's refusal into a protocol error.
+func ArbiterRefusal(err error) *ProtoError {
 	switch {
 	case errors.Is(err, recon.ErrGameOver):
-		return protoErr(CodeGameOver, "the game is over")
+		return Errorf(CodeGameOver, "the game is over")
 	case errors.Is(err, recon.ErrWrongPhase):
-		return protoErr(CodeWrongPhase, "%v", err)
+		return Errorf(CodeWrongPhase, "%v", err)
 	case errors.Is(err, recon.ErrNotMoveAction):
-		return protoErr(CodeIllegalMove, "%v", err)
+		return Errorf(CodeIllegalMove, "%v", err)
 	case errors.Is(err, recon.ErrBadSquare):
-		return protoErr(CodeBadSquare, "%v", err)
+		return Errorf(CodeBadSquare, "%v", err)
 	}
-	return protoErr(CodeServer, "%v", err)
+	return Errorf(CodeServer, "%v", err)
 }
 
-// reconSeat is a person's seat at a game, with what the page needs that
-// the arbiter does not hold.
-type reconSeat struct {
-	id                     string
-	human                  game.Color
-	opponent, opponentName string
-	markers                map[string]string
-	status, result, reason string
-	timed                  bool
-	clockMS, incrementMS   int64
-	historyURL, replayURL  string
-	notStarted             bool // the opponent has not said it is ready
-	saving                 bool // a step waits to be saved; the clock stands still
+// ReconSeat is a person's seat at a game, with what the page needs that
+// the arbiter does not hold (ReconState's fields of the same names).
+type ReconSeat struct {
+	ID                     string
+	Human                  game.Color
+	Opponent, OpponentName string
+	Markers                map[string]string
+	Status, Result, Reason string
+	// Timed: the game has a clock, of ClockMS each and IncrementMS a turn.
+	Timed                bool
+	ClockMS, IncrementMS int64
+	// HistoryURL and ReplayURL are the finished game's files.
+	HistoryURL, ReplayURL string
+	NotStarted            bool // the opponent has not said it is ready
+	Saving                bool // a step waits to be saved; the clock stands still
 }
 
-// seqFor counts the actions taken in g as c knows them: every sense and
+// SeqFor counts the actions taken in g as c knows them: every sense and
 // every move of both sides, but the opponent's in the turn it has not yet
 // ended (c learns of those only when its own turn begins). On c's own turn,
 // the only time its sense or move is taken, it counts every action.
-func seqFor(g *recon.Game, c game.Color) int {
+func SeqFor(g *recon.Game, c game.Color) int {
 	h := g.History()
 	n := 0
 	for side := game.White; side <= game.Black; side++ {
@@ -96,27 +99,27 @@ func seqFor(g *recon.Game, c game.Color) int {
 	return n
 }
 
-// buildReconState builds what the person in seat may see of g, from the
+// BuildReconState builds what the person in seat may see of g, from the
 // person's view alone (recon.Game.ViewOf): their own pieces as they know
 // them, their own turns' observations, their move actions in their move
 // phase only, their markers and clock; the true board only once the game is
 // over. Nothing of the opponent's turn in progress is in it, whatever the
 // phase of either side.
-func buildReconState(g *recon.Game, seat reconSeat) *ReconState {
+func BuildReconState(g *recon.Game, seat ReconSeat) *ReconState {
 	h := g.History()
-	v := g.ViewOf(seat.human)
+	v := g.ViewOf(seat.Human)
 	st := &ReconState{
-		Type: ReconMsgState, ID: seat.id, Human: seat.human.String(),
-		Opponent: seat.opponent, OpponentName: seat.opponentName,
-		Seq: seqFor(g, seat.human), Pieces: map[string]string{}, Turns: []ReconTurnView{}, MoveActions: []LegalView{},
-		Markers: seat.markers, Status: seat.status, Result: seat.result, Reason: seat.reason, Saving: seat.saving,
+		Type: ReconMsgState, ID: seat.ID, Human: seat.Human.String(),
+		Opponent: seat.Opponent, OpponentName: seat.OpponentName,
+		Seq: SeqFor(g, seat.Human), Pieces: map[string]string{}, Turns: []ReconTurnView{}, MoveActions: []LegalView{},
+		Markers: seat.Markers, Status: seat.Status, Result: seat.Result, Reason: seat.Reason, Saving: seat.Saving,
 	}
 	for s, p := range v.Pieces {
 		if p != game.NoPiece {
-			st.Pieces[game.Square(s).String()] = pieceCode(p)
+			st.Pieces[game.Square(s).String()] = PieceCode(p)
 		}
 	}
-	st.Turns = humanTurns(h, seat.human)
+	st.Turns = TurnsOf(h, seat.Human)
 	switch {
 	case v.Phase == recon.PhaseOver:
 		st.Phase = "over"
@@ -124,20 +127,20 @@ func buildReconState(g *recon.Game, seat reconSeat) *ReconState {
 		board := g.Board()
 		clear(st.Pieces)
 		for s := game.A1; s <= game.H8; s++ {
-			if p := board.PieceAt(s); p != game.NoPiece && p.Color() == seat.human {
-				st.Pieces[s.String()] = pieceCode(p)
+			if p := board.PieceAt(s); p != game.NoPiece && p.Color() == seat.Human {
+				st.Pieces[s.String()] = PieceCode(p)
 			}
 		}
 		st.TrueFEN = board.FEN()
-		st.HistoryURL = seat.historyURL
-		st.ReplayURL = seat.replayURL
-	case seat.notStarted || !v.ToAct:
+		st.HistoryURL = seat.HistoryURL
+		st.ReplayURL = seat.ReplayURL
+	case seat.NotStarted || !v.ToAct:
 		st.Phase = "waiting"
 	case v.Phase == recon.PhaseSense:
 		st.Phase = "sense"
 		if n := len(st.Turns); n == 0 || st.Turns[n-1].Sensed {
 			// The turn has begun: its opening news is the opponent's capture.
-			st.Turns = append(st.Turns, ReconTurnView{OpponentCapture: squareOrEmpty(v.OpponentCapture), Lost: lostPiece(h, seat.human, v.OpponentCapture)})
+			st.Turns = append(st.Turns, ReconTurnView{OpponentCapture: squareOrEmpty(v.OpponentCapture), Lost: lostPiece(h, seat.Human, v.OpponentCapture)})
 		}
 	case v.Phase == recon.PhaseMove:
 		st.Phase = "move"
@@ -147,17 +150,18 @@ func buildReconState(g *recon.Game, seat reconSeat) *ReconState {
 		// of its own): nothing more to do on this page.
 		st.Phase = "waiting"
 	}
-	if seat.timed {
-		cv := &ReconClockView{Initial: seat.clockMS, Increment: seat.incrementMS}
-		cv.Mine = max(g.SecondsLeft(seat.human).Milliseconds(), 0)
-		cv.Running = !g.IsOver() && !seat.notStarted && !seat.saving && g.Turn() == seat.human
+	if seat.Timed {
+		cv := &ReconClockView{Initial: seat.ClockMS, Increment: seat.IncrementMS}
+		cv.Mine = max(g.SecondsLeft(seat.Human).Milliseconds(), 0)
+		cv.Running = !g.IsOver() && !seat.NotStarted && !seat.Saving && g.Turn() == seat.Human
 		st.Clock = cv
 	}
 	return st
 }
 
-// humanTurns lists the person's turns in h with what they learnt in each.
-func humanTurns(h *recon.History, human game.Color) []ReconTurnView {
+// TurnsOf lists the turns of human in h with what they learnt in each, as
+// the state tells them.
+func TurnsOf(h *recon.History, human game.Color) []ReconTurnView {
 	out := []ReconTurnView{}
 	for n := range h.Senses[human] {
 		t := ReconTurnView{Sensed: true, Sense: squareOrEmpty(h.Senses[human][n]), SenseResult: []ReconSquareView{}}
@@ -174,12 +178,12 @@ func humanTurns(h *recon.History, human game.Color) []ReconTurnView {
 			t.OpponentCapture = squareOrEmpty(cs)
 			if cs != game.NoSquare {
 				if b, err := recon.ParseBoard(h.FENsBefore[prev.Color][prev.Number]); err == nil {
-					t.Lost = pieceCode(b.PieceAt(cs))
+					t.Lost = PieceCode(b.PieceAt(cs))
 				}
 			}
 		}
 		for _, sp := range h.SenseResults[human][n] {
-			t.SenseResult = append(t.SenseResult, ReconSquareView{Square: sp.Square.String(), Piece: pieceCode(sp.Piece)})
+			t.SenseResult = append(t.SenseResult, ReconSquareView{Square: sp.Square.String(), Piece: PieceCode(sp.Piece)})
 		}
 		if n < len(h.RequestedMoves[human]) {
 			t.Moved = true
@@ -207,7 +211,7 @@ func lostPiece(h *recon.History, human game.Color, capture game.Square) string {
 	if err != nil {
 		return ""
 	}
-	return pieceCode(b.PieceAt(capture))
+	return PieceCode(b.PieceAt(capture))
 }
 
 func squareOrEmpty(s game.Square) string {

@@ -1,4 +1,4 @@
-package web
+package play
 
 import (
 	"bytes"
@@ -9,14 +9,14 @@ import (
 )
 
 // Error codes of the Reconnaissance Chess messages, beyond the standard
-// game's (PROTOCOL.md lists them).
+// game's (web/PROTOCOL.md lists them).
 const (
 	CodeWrongPhase = "wrong_phase"
 	CodeBadSquare  = "bad_square"
 )
 
 // Message types of Reconnaissance Chess's WebSocket protocol: the "type"
-// field of every JSON frame (PROTOCOL.md, "Reconnaissance Chess"; static/js
+// field of every JSON frame (web/PROTOCOL.md, "Reconnaissance Chess"; static/js
 // sends and reads the same strings). Refusals, notices and redirects are
 // the chess game's MsgError, MsgNotice and MsgRedirect.
 const (
@@ -65,49 +65,53 @@ var reconTypes = map[string]bool{ReconMsgSync: true, ReconMsgSense: true, ReconM
 // undo it).
 var reconNeedsSeq = map[string]bool{ReconMsgSense: true, ReconMsgMove: true}
 
+// ReconNeedsSeq reports whether messages of type t carry a seq, which a
+// stale tab's does not match (reconNeedsSeq).
+func ReconNeedsSeq(t string) bool { return reconNeedsSeq[t] }
+
 // DecodeReconMessage parses one browser message of a Reconnaissance Chess
 // game. Every failure is a ProtoError; it never panics on any input.
 func DecodeReconMessage(data []byte) (ReconMessage, *ProtoError) {
 	if len(data) > MaxMessageBytes {
-		return ReconMessage{}, protoErr(CodeTooLarge, "message of %d bytes exceeds %d", len(data), MaxMessageBytes)
+		return ReconMessage{}, Errorf(CodeTooLarge, "message of %d bytes exceeds %d", len(data), MaxMessageBytes)
 	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return ReconMessage{}, protoErr(CodeBadJSON, "message is not a JSON object")
+		return ReconMessage{}, Errorf(CodeBadJSON, "message is not a JSON object")
 	}
 	var w reconWire
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	if err := dec.Decode(&w); err != nil {
-		return ReconMessage{}, protoErr(CodeBadJSON, "invalid JSON: %v", err)
+		return ReconMessage{}, Errorf(CodeBadJSON, "invalid JSON: %v", err)
 	}
 	if dec.More() {
-		return ReconMessage{}, protoErr(CodeBadJSON, "invalid JSON: data after the object")
+		return ReconMessage{}, Errorf(CodeBadJSON, "invalid JSON: data after the object")
 	}
 	if w.Type == nil {
-		return ReconMessage{}, protoErr(CodeBadField, "missing field type")
+		return ReconMessage{}, Errorf(CodeBadField, "missing field type")
 	}
 	m := ReconMessage{Type: *w.Type, Square: game.NoSquare}
 	if !reconTypes[m.Type] {
-		return ReconMessage{}, protoErr(CodeUnknownType, "unknown message type %.40q", m.Type)
+		return ReconMessage{}, Errorf(CodeUnknownType, "unknown message type %.40q", m.Type)
 	}
 	if reconNeedsSeq[m.Type] {
 		if w.Seq == nil {
-			return ReconMessage{}, protoErr(CodeBadField, "missing field seq")
+			return ReconMessage{}, Errorf(CodeBadField, "missing field seq")
 		}
 		if err := json.Unmarshal(*w.Seq, &m.Seq); err != nil || m.Seq < 0 || m.Seq > 1_000_000 {
-			return ReconMessage{}, protoErr(CodeBadField, "seq must be a non-negative integer")
+			return ReconMessage{}, Errorf(CodeBadField, "seq must be a non-negative integer")
 		}
 	}
 	square := func(required bool) *ProtoError {
 		if w.Square == nil {
-			return protoErr(CodeBadField, "missing field square")
+			return Errorf(CodeBadField, "missing field square")
 		}
 		if *w.Square == "" && !required {
 			return nil // no sense
 		}
 		s, err := game.ParseSquare(*w.Square)
 		if err != nil || len(*w.Square) != 2 {
-			return protoErr(CodeBadSquare, "%.8q is not a square", *w.Square)
+			return Errorf(CodeBadSquare, "%.8q is not a square", *w.Square)
 		}
 		m.Square = s
 		return nil
@@ -119,12 +123,12 @@ func DecodeReconMessage(data []byte) (ReconMessage, *ProtoError) {
 		}
 	case ReconMsgMove:
 		if w.Move == nil {
-			return ReconMessage{}, protoErr(CodeBadField, "missing field move")
+			return ReconMessage{}, Errorf(CodeBadField, "missing field move")
 		}
 		if *w.Move != "pass" {
 			mv, err := recon.ParseMove(*w.Move)
 			if err != nil {
-				return ReconMessage{}, protoErr(CodeIllegalMove, "%v", err)
+				return ReconMessage{}, Errorf(CodeIllegalMove, "%v", err)
 			}
 			m.Move = mv
 		}
@@ -133,12 +137,12 @@ func DecodeReconMessage(data []byte) (ReconMessage, *ProtoError) {
 			return ReconMessage{}, err
 		}
 		if w.Piece == nil {
-			return ReconMessage{}, protoErr(CodeBadField, "missing field piece")
+			return ReconMessage{}, Errorf(CodeBadField, "missing field piece")
 		}
 		if *w.Piece != "" {
 			pc, ok := pieceFromCode(*w.Piece)
 			if !ok {
-				return ReconMessage{}, protoErr(CodeBadField, "piece must be a code such as bN, or empty")
+				return ReconMessage{}, Errorf(CodeBadField, "piece must be a code such as bN, or empty")
 			}
 			m.Piece = pc
 		}
@@ -146,16 +150,16 @@ func DecodeReconMessage(data []byte) (ReconMessage, *ProtoError) {
 	return m, nil
 }
 
-// markerRefusal refuses a note (marker) of the person playing seat that
+// MarkerRefusal refuses a note (marker) of the person playing seat that
 // names one of their own pieces: a note is a guess about where an
 // opponent's piece is (the page cycles through the opponent's pieces
 // only), and the person's own pieces are shown as they are. nil when p is
 // the opponent's, or none (a note cleared).
-func markerRefusal(p game.Piece, seat game.Color) *ProtoError {
+func MarkerRefusal(p game.Piece, seat game.Color) *ProtoError {
 	if p == game.NoPiece || p.Color() != seat {
 		return nil
 	}
-	return protoErr(CodeBadField, "a note marks an opponent's piece; %s is one of your own", pieceCode(p))
+	return Errorf(CodeBadField, "a note marks an opponent's piece; %s is one of your own", PieceCode(p))
 }
 
 // pieceFromCode reads a piece code of the board's images ("wK", "bN").
@@ -173,8 +177,8 @@ func pieceFromCode(s string) (game.Piece, bool) {
 	return game.PieceFromLetter(letter)
 }
 
-// pieceCode writes a piece as the board's image code ("wK", "bN").
-func pieceCode(p game.Piece) string {
+// PieceCode writes a piece as the board's image code ("wK", "bN").
+func PieceCode(p game.Piece) string {
 	if p == game.NoPiece {
 		return ""
 	}
@@ -186,7 +190,7 @@ func pieceCode(p game.Piece) string {
 }
 
 // ReconState is a Reconnaissance Chess game as one player may see it: sent
-// after every change (PROTOCOL.md). Nothing in it is hidden from that
+// after every change (web/PROTOCOL.md). Nothing in it is hidden from that
 // player by the rules until the game is over.
 type ReconState struct {
 	Type         string `json:"type"` // ReconMsgState
@@ -212,7 +216,7 @@ type ReconState struct {
 	Result string          `json:"result"`
 	Reason string          `json:"reason"`
 	// Saving is set while the server cannot save the opponent's action or
-	// a flag fall and keeps trying (recon_retry.go).
+	// a flag fall and keeps trying (live.Host).
 	Saving bool `json:"saving,omitempty"`
 	// The rest is sent only once the game is over.
 	TrueFEN    string `json:"trueFen,omitempty"`

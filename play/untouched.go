@@ -1,15 +1,16 @@
-package web
+package play
 
 import (
 	"errors"
-	"knightwatch/live"
 	"time"
+
+	"knightwatch/live"
 )
 
 // Games a visitor started and never played are dropped (issue 41 item 3).
 // A client may start games without keeping a cookie, each time as a new
-// owner; the per-address limit (creation_limits.go) bounds how fast, and
-// this bounds how long such games stay: a game against the engine or in
+// owner; the per-address limit (web's creation_limits.go) bounds how
+// fast, and this bounds how long such games stay: a game against the engine or in
 // Reconnaissance Chess in which its player never acted (no move, no sense;
 // the engine's or the bot's first turn does not count, store/untouched.go)
 // is deleted, row and all, UntouchedAfter after it was created. A person
@@ -24,55 +25,46 @@ const (
 	untouchedBatch = 100
 )
 
-func (s *Server) untouchedAfter() time.Duration {
-	if s.cfg.UntouchedAfter == 0 {
-		return DefaultUntouchedAfter
-	}
-	return s.cfg.UntouchedAfter
-}
-
-// testHookSwept, when set (by tests), runs after each sweep with the
-// number of games it dropped.
-var testHookSwept func(n int64)
-
 // runUntouchedSweeper drops untouched games at start and every
 // untouchedSweepEvery until the server closes.
-func (s *Server) runUntouchedSweeper() {
+func (gs *Games) runUntouchedSweeper() {
 	tick := time.NewTicker(untouchedSweepEvery)
 	defer tick.Stop()
+	after := gs.cfg.UntouchedAfter
 	for {
 		now := time.Now()
-		n, err := s.dropUntouched(now.Add(-s.untouchedAfter()))
+		n, err := gs.DropUntouched(now.Add(-after))
 		if err != nil {
-			s.logf("untouched games: %v", err)
+			gs.logf("untouched games: %v", err)
 		} else if n > 0 {
-			s.logf("dropped %d games their players never played, started more than %v ago", n, s.untouchedAfter())
+			gs.logf("dropped %d games their players never played, started more than %v ago", n, after)
 		}
-		if testHookSwept != nil {
-			testHookSwept(n)
+		if gs.cfg.Hooks.Swept != nil {
+			gs.cfg.Hooks.Swept(n)
 		}
 		select {
-		case <-s.ctx.Done():
+		case <-gs.ctx.Done():
 			return
 		case <-tick.C:
 		}
 	}
 }
 
-// dropUntouched deletes the untouched games created before before and
-// returns how many. A game a tab has open, or is opening or closing (its
-// gate taken), is left for the next sweep; the others' gates are held
-// while they are deleted, so that no tab opens one meanwhile.
-func (s *Server) dropUntouched(before time.Time) (int64, error) {
+// DropUntouched deletes the untouched games created before before and
+// returns how many: what the sweep does every hour. A game a tab has
+// open, or is opening or closing (its gate taken), is left for the next
+// sweep; the others' gates are held while they are deleted, so that no
+// tab opens one meanwhile.
+func (gs *Games) DropUntouched(before time.Time) (int64, error) {
 	var dropped int64
-	for after := ""; s.ctx.Err() == nil; {
-		ids, err := s.store.UntouchedGames(before, after, untouchedBatch)
+	for after := ""; gs.ctx.Err() == nil; {
+		ids, err := gs.cfg.Store.UntouchedGames(before, after, untouchedBatch)
 		if err != nil || len(ids) == 0 {
 			return dropped, err
 		}
 		after = ids[len(ids)-1]
-		err = s.games.TryGates(ids, func(free []string) error {
-			n, err := s.store.DropUntouchedGames(free, before)
+		err = gs.reg.TryGates(ids, func(free []string) error {
+			n, err := gs.cfg.Store.DropUntouchedGames(free, before)
 			dropped += n
 			return err
 		})

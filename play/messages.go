@@ -1,4 +1,4 @@
-package web
+package play
 
 import (
 	"bytes"
@@ -7,10 +7,10 @@ import (
 )
 
 // MaxMessageBytes is the largest browser message the server reads; bigger
-// frames get a too_large error and are discarded (PROTOCOL.md).
+// frames get a too_large error and are discarded (web/PROTOCOL.md).
 const MaxMessageBytes = 4096
 
-// Error codes sent in error messages (PROTOCOL.md lists them).
+// Error codes sent in error messages (web/PROTOCOL.md lists them).
 const (
 	CodeBadJSON     = "bad_json"
 	CodeUnknownType = "unknown_type"
@@ -25,7 +25,7 @@ const (
 )
 
 // Message types of the chess game's WebSocket protocol: the "type" field
-// of every JSON frame (PROTOCOL.md, "WebSocket messages"; static/js sends
+// of every JSON frame (web/PROTOCOL.md, "WebSocket messages"; static/js sends
 // and reads the same strings).
 const (
 	// Browser → server.
@@ -43,8 +43,8 @@ const (
 	MsgNotice   = "notice"   // something to show the person briefly
 	MsgRedirect = "redirect" // go to another page (after a rematch)
 	// MsgAnalysis is the review of a finished game: queued, running (with
-	// its progress) and done (AnalysisMessage; analysis_view.go). Sent to
-	// the game's players and spectators alike.
+	// its progress) and done (web's AnalysisMessage). Sent to the game's
+	// players and spectators alike.
 	MsgAnalysis = "analysis"
 )
 
@@ -64,7 +64,8 @@ type ProtoError struct {
 // Error implements error.
 func (e *ProtoError) Error() string { return e.Code + ": " + e.Message }
 
-func protoErr(code, format string, args ...any) *ProtoError {
+// Errorf returns the refusal with code and the message format says.
+func Errorf(code, format string, args ...any) *ProtoError {
 	return &ProtoError{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
@@ -85,43 +86,43 @@ var knownTypes = map[string]bool{MsgSync: true, MsgMove: true, MsgResign: true, 
 // with the code the protocol prescribes; it never panics on any input.
 func DecodeMessage(data []byte) (Message, *ProtoError) {
 	if len(data) > MaxMessageBytes {
-		return Message{}, protoErr(CodeTooLarge, "message of %d bytes exceeds %d", len(data), MaxMessageBytes)
+		return Message{}, Errorf(CodeTooLarge, "message of %d bytes exceeds %d", len(data), MaxMessageBytes)
 	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return Message{}, protoErr(CodeBadJSON, "message is not a JSON object")
+		return Message{}, Errorf(CodeBadJSON, "message is not a JSON object")
 	}
 	var w wireMessage
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	if err := dec.Decode(&w); err != nil {
-		return Message{}, protoErr(CodeBadJSON, "invalid JSON: %v", err)
+		return Message{}, Errorf(CodeBadJSON, "invalid JSON: %v", err)
 	}
 	if dec.More() {
-		return Message{}, protoErr(CodeBadJSON, "invalid JSON: data after the object")
+		return Message{}, Errorf(CodeBadJSON, "invalid JSON: data after the object")
 	}
 	if w.Type == nil {
-		return Message{}, protoErr(CodeBadField, "missing field type")
+		return Message{}, Errorf(CodeBadField, "missing field type")
 	}
 	m := Message{Type: *w.Type}
 	if !knownTypes[m.Type] {
-		return Message{}, protoErr(CodeUnknownType, "unknown message type %.40q", m.Type)
+		return Message{}, Errorf(CodeUnknownType, "unknown message type %.40q", m.Type)
 	}
 	if needsPly[m.Type] {
 		if w.Ply == nil {
-			return Message{}, protoErr(CodeBadField, "missing field ply")
+			return Message{}, Errorf(CodeBadField, "missing field ply")
 		}
 		var ply int
 		if err := json.Unmarshal(*w.Ply, &ply); err != nil || ply < 0 || ply > 100000 {
-			return Message{}, protoErr(CodeBadField, "ply must be a non-negative integer")
+			return Message{}, Errorf(CodeBadField, "ply must be a non-negative integer")
 		}
 		m.Ply = ply
 	}
 	if m.Type == MsgMove {
 		if w.Move == nil || *w.Move == "" {
-			return Message{}, protoErr(CodeBadField, "missing field move")
+			return Message{}, Errorf(CodeBadField, "missing field move")
 		}
 		if len(*w.Move) > 16 {
-			return Message{}, protoErr(CodeBadField, "move is too long")
+			return Message{}, Errorf(CodeBadField, "move is too long")
 		}
 		m.Move = *w.Move
 	}
@@ -135,7 +136,8 @@ type errorMessage struct {
 	Message string `json:"message"`
 }
 
-func encodeError(e *ProtoError) []byte {
+// EncodeError encodes refusal e as an error message.
+func EncodeError(e *ProtoError) []byte {
 	b, _ := json.Marshal(errorMessage{Type: MsgError, Code: e.Code, Message: e.Message})
 	return b
 }
@@ -146,7 +148,8 @@ type noticeMessage struct {
 	Text string `json:"text"`
 }
 
-func encodeNotice(text string) []byte {
+// EncodeNotice encodes a notice with text.
+func EncodeNotice(text string) []byte {
 	b, _ := json.Marshal(noticeMessage{Type: MsgNotice, Text: text})
 	return b
 }
@@ -157,12 +160,13 @@ type redirectMessage struct {
 	URL  string `json:"url"`
 }
 
-func encodeRedirect(url string) []byte {
+// EncodeRedirect encodes a redirect to url.
+func EncodeRedirect(url string) []byte {
 	b, _ := json.Marshal(redirectMessage{Type: MsgRedirect, URL: url})
 	return b
 }
 
-// StateMessage is the whole game as sent after every change (PROTOCOL.md).
+// StateMessage is the whole game as sent after every change (web/PROTOCOL.md).
 type StateMessage struct {
 	Type      string        `json:"type"` // MsgState
 	ID        string        `json:"id"`
@@ -188,7 +192,7 @@ type StateMessage struct {
 	// Openings lists the game's named positions (OpeningView, openings.go).
 	Openings []OpeningView `json:"openings"`
 	// Saving is set while the server cannot save the engine's move or a
-	// flag fall and keeps trying (retry.go); the clock is stopped.
+	// flag fall and keeps trying (live.Host); the clock is stopped.
 	Saving bool `json:"saving,omitempty"`
 }
 

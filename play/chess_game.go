@@ -1,4 +1,4 @@
-package web
+package play
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ import (
 // engine's draw offers need. The host calls it under its lock only (the
 // draw offer's own goroutine takes that lock through the host too).
 type chessGame struct {
-	srv   *Server
+	games *Games
 	rec   store.Game // the committed record
 	g     *game.Game
 	human game.Color
@@ -32,10 +32,6 @@ type chessGame struct {
 	drawOffered   bool
 	lastDrawOffer int
 }
-
-// chessIDPrefix starts the ID of every game against the engine (the
-// store makes them so).
-const chessIDPrefix = "g_"
 
 // job is a cancellable engine task (a draw offer's evaluation): comparing
 // the game's pointer with the job's own after the search tells a current
@@ -56,13 +52,14 @@ func buildGame(rec *store.Game) (*game.Game, game.Color, error) {
 // loadChessHost reads game id and builds its host (no lock held). A clock
 // a crash left running is charged the thinking up to the crash
 // (crashCharge); it stays stopped until a tab opens the game.
-func (s *Server) loadChessHost(id string) (*live.Host, error) {
-	rec, err := s.store.GetGame(id)
+func (gs *Games) loadChessHost(id string) (*live.Host, error) {
+	gs.hookLoad(id)
+	rec, err := gs.cfg.Store.GetGame(id)
 	if err != nil {
 		return nil, err
 	}
 	if rec.Status == store.StatusDeleted {
-		return nil, errGameDeleted
+		return nil, ErrDeleted
 	}
 	g, human, err := buildGame(rec)
 	if err != nil {
@@ -72,18 +69,18 @@ func (s *Server) loadChessHost(id string) (*live.Host, error) {
 	left := [2]time.Duration{time.Duration(rec.WhiteMS) * ms, time.Duration(rec.BlackMS) * ms}
 	if rec.ClockSince != nil {
 		side := g.PositionAt(g.Len()).Side()
-		left[side] = max(left[side]-s.crashCharge(rec.ClockSince), 0)
+		left[side] = max(left[side]-gs.crashCharge(rec.ClockSince), 0)
 	}
-	cg := &chessGame{srv: s, rec: *rec, g: g, human: human,
+	cg := &chessGame{games: gs, rec: *rec, g: g, human: human,
 		clock: game.RestoreClock(time.Duration(rec.ClockInitialMS)*ms, time.Duration(rec.ClockIncrementMS)*ms, left, false, 0, time.Time{})}
 	var autos [2]live.Automaton
-	if !s.cfg.NoEngine {
-		autos[human.Other()] = &engineSeat{srv: s, g: cg}
+	if !gs.cfg.NoEngine {
+		autos[human.Other()] = &engineSeat{games: gs, g: cg}
 	}
-	cfg := s.hostConfig(id, false)
+	cfg := gs.HostConfig(id, false)
 	cfg.Ended = func() {
-		s.gameEnded(id)
-		s.gameFinished(id, cg.rec.Owner) // the engine reviews it (package review)
+		gs.learnFrom(id)
+		gs.queueReview(id, cg.rec.Owner)
 	}
 	return live.NewHost(cfg, cg, autos), nil
 }
@@ -121,7 +118,7 @@ func (g *chessGame) Mark() func() {
 		}
 		for g.g.Len() < n {
 			if err := g.g.Play(moves[g.g.Len()]); err != nil {
-				g.srv.logf("game %s: replaying a move taken back: %v", rec.ID, err)
+				g.games.logf("game %s: replaying a move taken back: %v", rec.ID, err)
 				break
 			}
 		}
@@ -143,7 +140,7 @@ func (g *chessGame) Commit(now time.Time) error {
 		t := g.clock.Since()
 		rec.ClockSince = &t
 	}
-	if err := g.srv.store.SaveGame(&rec); err != nil {
+	if err := g.games.cfg.Store.SaveGame(&rec); err != nil {
 		return err
 	}
 	g.rec = rec
@@ -193,20 +190,20 @@ func (g *chessGame) Flag(now time.Time) bool {
 func (g *chessGame) play(m game.Move, notes []store.ExperienceNote, now time.Time) error {
 	pos := g.pos()
 	if !pos.IsLegal(m) {
-		return protoErr(CodeIllegalMove, "illegal move %s", m)
+		return Errorf(CodeIllegalMove, "illegal move %s", m)
 	}
 	if _, running := g.clock.Running(); running {
 		g.clock.Press(now)
 	}
 	uci := pos.UCI(m)
 	if err := g.g.Play(m); err != nil {
-		return protoErr(CodeIllegalMove, "illegal move %s: %v", uci, err)
+		return Errorf(CodeIllegalMove, "illegal move %s: %v", uci, err)
 	}
 	g.rec.SetMoveList(append(g.rec.MoveList(), uci))
 	if len(notes) > 0 {
 		old, err := g.rec.Notes()
 		if err != nil {
-			g.srv.logf("game %s: %v", g.rec.ID, err)
+			g.games.logf("game %s: %v", g.rec.ID, err)
 		}
 		g.rec.SetNotes(append(old, notes...))
 	}
@@ -221,11 +218,11 @@ func (g *chessGame) play(m game.Move, notes []store.ExperienceNote, now time.Tim
 // humanMove plays the person's typed or clicked move.
 func (g *chessGame) humanMove(s string, now time.Time) error {
 	if g.over() {
-		return protoErr(CodeGameOver, "the game is over")
+		return Errorf(CodeGameOver, "the game is over")
 	}
 	pos := g.pos()
 	if pos.Side() != g.human {
-		return protoErr(CodeNotYourTurn, "it is the engine's turn")
+		return Errorf(CodeNotYourTurn, "it is the engine's turn")
 	}
 	m, err := parseTypedMove(pos, s)
 	if err != nil {
@@ -237,7 +234,7 @@ func (g *chessGame) humanMove(s string, now time.Time) error {
 // resign resigns for the person.
 func (g *chessGame) resign(now time.Time) error {
 	if g.over() {
-		return protoErr(CodeGameOver, "the game is over")
+		return Errorf(CodeGameOver, "the game is over")
 	}
 	g.finish(game.Outcome{Result: game.WinFor(g.human.Other()), Termination: game.Resignation}, now)
 	return nil
@@ -246,7 +243,7 @@ func (g *chessGame) resign(now time.Time) error {
 // resignPerson resigns for the person (the list of games).
 func (g *chessGame) resignPerson() error {
 	if g.over() {
-		return errNotUnfinished
+		return ErrNotUnfinished
 	}
 	return g.resign(time.Now())
 }
@@ -256,14 +253,14 @@ func (g *chessGame) resignPerson() error {
 // keeps the time used; it starts again from now for the side to move.
 func (g *chessGame) takeback(now time.Time) error {
 	if g.over() {
-		return protoErr(CodeGameOver, "the game is over")
+		return Errorf(CodeGameOver, "the game is over")
 	}
 	n := 1
 	if g.pos().Side() == g.human {
 		n = 2 // the engine has replied: take back both
 	}
 	if g.g.Len() < n {
-		return protoErr(CodeNoTakeback, "you have no move to take back")
+		return Errorf(CodeNoTakeback, "you have no move to take back")
 	}
 	g.clock.Stop(now)
 	moves := g.rec.MoveList()
@@ -301,18 +298,18 @@ func (g *chessGame) View(v live.Viewer, m live.Moment) []byte {
 func (g *chessGame) Notice(n live.Notice) []byte {
 	switch n {
 	case live.StepUnsaved:
-		return encodeNotice(engineMoveUnsavedNotice)
+		return EncodeNotice(EngineMoveUnsavedNotice)
 	case live.EndUnsaved:
-		return encodeNotice(flagUnsavedNotice)
+		return EncodeNotice(FlagUnsavedNotice)
 	}
-	return encodeNotice(savedAgainNotice)
+	return EncodeNotice(SavedAgainNotice)
 }
 
 // engineSeat is the engine as a live.Automaton: each of its turns is one
 // search in the engine pool, as the game owner's work, then the move.
 type engineSeat struct {
-	srv *Server
-	g   *chessGame // read and changed only under the host's lock
+	games *Games
+	g     *chessGame // read and changed only under the host's lock
 }
 
 func (e *engineSeat) Close() {}
@@ -334,7 +331,7 @@ func (e *engineSeat) Play(t *live.Turn) {
 	if !t.Read(func(_ live.Game, m live.Moment) {
 		g := e.g
 		pos, hist, ply, owner, id, started = *g.pos(), g.g.HashHistory(), g.g.Len(), g.rec.Owner, g.rec.ID, m.Now
-		req = enginepool.SearchRequest{Level: g.rec.Level, MoveTime: e.srv.levelInfo(g.rec.Level).MoveTime}
+		req = enginepool.SearchRequest{Level: g.rec.Level, MoveTime: e.games.Level(g.rec.Level).MoveTime}
 		if g.rec.Timed() {
 			req.WTime, req.BTime = g.clock.Remaining(game.White, m.Now), g.clock.Remaining(game.Black, m.Now)
 			req.WInc = g.clock.Increment()
@@ -344,12 +341,12 @@ func (e *engineSeat) Play(t *live.Turn) {
 		return
 	}
 	ctx := t.Context()
-	req.Experience = e.srv.experienceFor(&pos) // before the request: a search never waits for the database
-	res, ok := e.srv.pool.Search(ctx, owner, id, &pos, hist, req)
+	req.Experience = e.games.experienceFor(&pos) // before the request: a search never waits for the database
+	res, ok := e.games.cfg.Pool.Search(ctx, owner, id, &pos, hist, req)
 	if !ok || ctx.Err() != nil {
 		return
 	}
-	pause := e.srv.replyPause()
+	pause := e.games.cfg.ReplyPause
 	if req.MoveTime > 0 && pause > req.MoveTime {
 		pause = req.MoveTime
 	}
@@ -366,7 +363,7 @@ func (e *engineSeat) Play(t *live.Turn) {
 	if !pos.IsLegal(m) {
 		// The engine promises a legal move; if it ever breaks that
 		// promise the game must still go on.
-		e.srv.logf("game %s: engine returned illegal move %v in %s", id, m, pos.FEN())
+		e.games.logf("game %s: engine returned illegal move %v in %s", id, m, pos.FEN())
 		var ml game.MoveList
 		pos.GenerateLegal(&ml)
 		if ml.N == 0 {
@@ -396,23 +393,24 @@ func (e errStalePly) Error() string {
 	return fmt.Sprintf("message for ply %d, but the game is at ply %d", e.sent, e.at)
 }
 
-// chessMessage applies one message of the person's tab c to game g.
-func (s *Server) chessMessage(c *client, g *chessGame, m Message) {
-	h := c.host
+// chessMessage applies one message of the person's tab at seat s to
+// game g.
+func (gs *Games) chessMessage(s *Seat, g *chessGame, m Message) {
+	h := s.host
 	switch m.Type {
 	case MsgSync:
-		h.SendState(c)
+		h.SendState(s.tab)
 		return
 	case MsgRematch:
 		var rec store.Game
 		h.Read(func(live.Game, live.Moment) { rec = g.rec })
-		s.chessRematch(c, &rec)
+		gs.chessRematch(s, &rec)
 		return
 	case MsgDraw:
-		s.offerDraw(c, g, m.Ply)
+		gs.offerDraw(s, g, m.Ply)
 		return
 	}
-	unsaved := map[string]string{MsgMove: moveUnsavedText, MsgResign: resignUnsavedText, MsgTakeback: takebackUnsavedText}[m.Type]
+	unsaved := map[string]string{MsgMove: MoveUnsavedText, MsgResign: ResignUnsavedText, MsgTakeback: TakebackUnsavedText}[m.Type]
 	err := h.Act(func(now time.Time) error {
 		if needsPly[m.Type] && m.Ply != g.g.Len() {
 			return errStalePly{m.Ply, g.g.Len()}
@@ -425,7 +423,7 @@ func (s *Server) chessMessage(c *client, g *chessGame, m Message) {
 		case MsgTakeback:
 			return g.takeback(now)
 		}
-		return protoErr(CodeUnknownType, "unknown message type %q", m.Type)
+		return Errorf(CodeUnknownType, "unknown message type %q", m.Type)
 	})
 	if err == nil {
 		return
@@ -434,10 +432,10 @@ func (s *Server) chessMessage(c *client, g *chessGame, m Message) {
 	if perr == nil {
 		return // the game closed as the message came: the tab is going
 	}
-	c.trySend(encodeError(perr))
+	s.tab.Send(EncodeError(perr))
 	var stale errStalePly
 	if errors.As(err, &stale) || perr.Code == CodeGameOver {
-		h.SendState(c)
+		h.SendState(s.tab)
 	}
 }
 
@@ -450,23 +448,23 @@ func chessRefusal(err error, unsaved string) *ProtoError {
 	case errors.Is(err, live.ErrClosed):
 		return nil
 	case errors.Is(err, live.ErrUnsaved):
-		return protoErr(CodeServer, "%s", unsaved)
+		return Errorf(CodeServer, "%s", unsaved)
 	case errors.Is(err, live.ErrEndUnsaved):
-		return protoErr(CodeServer, "%s", flagUnsavedNotice)
+		return Errorf(CodeServer, "%s", FlagUnsavedNotice)
 	case errors.Is(err, live.ErrTimeUp):
-		return protoErr(CodeGameOver, "time is up")
+		return Errorf(CodeGameOver, "time is up")
 	case errors.As(err, &stale):
-		return protoErr(CodeStale, "%s", stale.Error())
+		return Errorf(CodeStale, "%s", stale.Error())
 	case errors.As(err, &perr):
 		return perr
 	}
-	return protoErr(CodeServer, "%v", err)
+	return Errorf(CodeServer, "%v", err)
 }
 
-// chessRematch creates the rematch of rec (colours swapped) and sends the
-// tab there.
-func (s *Server) chessRematch(c *client, rec *store.Game) {
-	if !s.rematchAllowed(c, rec.Owner) {
+// chessRematch creates the rematch of rec (colours swapped), when the
+// seat's tab may create a game, and sends the tab there.
+func (gs *Games) chessRematch(s *Seat, rec *store.Game) {
+	if !s.tab.MayCreate(rec.Owner) {
 		return
 	}
 	next := &store.Game{
@@ -474,10 +472,10 @@ func (s *Server) chessRematch(c *client, rec *store.Game) {
 		Level: rec.Level, ClockInitialMS: rec.ClockInitialMS, ClockIncrementMS: rec.ClockIncrementMS,
 		WhiteMS: rec.ClockInitialMS, BlackMS: rec.ClockInitialMS,
 	}
-	if err := s.store.CreateGame(next); err != nil {
-		s.logf("rematch of %s: %v", rec.ID, err)
-		c.trySend(encodeError(protoErr(CodeServer, "%s", rematchUnsavedText)))
+	if err := gs.cfg.Store.CreateGame(next); err != nil {
+		gs.logf("rematch of %s: %v", rec.ID, err)
+		s.tab.Send(EncodeError(Errorf(CodeServer, "%s", RematchUnsavedText)))
 		return
 	}
-	c.trySend(encodeRedirect("/game/" + next.ID))
+	s.tab.Send(EncodeRedirect("/game/" + next.ID))
 }

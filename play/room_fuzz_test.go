@@ -1,4 +1,4 @@
-package web
+package play
 
 import (
 	"bytes"
@@ -16,8 +16,8 @@ import (
 )
 
 // The socket handlers under fuzzing: each input is a few lines, each line
-// one message from a tab, handed to a live room exactly as readPump hands
-// a decoded message (DecodeMessage, DecodeReconMessage). After every
+// one message from a tab, handed to a live game exactly as a Seat hands a
+// decoded message (DecodeMessage, DecodeReconMessage). After every
 // message the room must hold what the database holds, and what the
 // database holds must load; nothing may panic. The engine (fakeSearcher)
 // and the bot (random) answer meanwhile, as in play.
@@ -25,55 +25,32 @@ import (
 // fuzzMaxMessages bounds the messages of one input.
 const fuzzMaxMessages = 24
 
-// fuzzServer is a server for the fuzz targets, with its own database; it
-// closes when the fuzz target ends.
-func fuzzServer(f *testing.F) (*Server, *store.Store) {
+// fuzzGames are the games for the fuzz targets, with their own database;
+// they close when the fuzz target ends.
+func fuzzGames(f *testing.F) (*Games, *store.Store) {
 	st, err := store.Open(filepath.Join(f.TempDir(), "fuzz.db"))
 	if err != nil {
 		f.Fatal(err)
 	}
-	parts := testParts(f, st, envOpts{})
-	srv, err := New(testConfig(st, envOpts{}), parts)
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() {
-		srv.Close()
-		closeParts(parts)
-		st.Close()
-	})
-	return srv, st
+	f.Cleanup(func() { st.Close() })
+	gs, _ := newTestGames(f, st)
+	return gs, st
 }
 
-// fuzzClient is a tab without a connection: what the room sends it is
-// read and dropped.
-func fuzzClient() *client {
-	c := &client{send: make(chan []byte, 4096), done: make(chan struct{})}
-	go func() {
-		for {
-			select {
-			case <-c.send:
-			case <-c.done:
-				return
-			}
-		}
-	}()
-	return c
-}
-
-// fuzzJoin opens game id in a tab (fuzzClient), which leaves when the
-// test ends.
-func fuzzJoin(t *testing.T, srv *Server, id string) *client {
+// fuzzJoin opens game id in a tab of the person (testTab), which leaves
+// when the test ends.
+func fuzzJoin(t *testing.T, gs *Games, id string, human store.Color) *Seat {
 	t.Helper()
-	c := fuzzClient()
-	if err := srv.join(id, c); err != nil {
+	tab := newTestTab(live.PlayerOf(human.Color))
+	s, err := gs.Join(id, tab)
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		srv.leave(c)
-		srv.conns.Done()
+		gs.reg.Leave(s.Host(), tab)
+		close(tab.done)
 	})
-	return c
+	return s
 }
 
 // fuzzLines splits an input into its messages.
@@ -99,9 +76,9 @@ func FuzzChessRoom(f *testing.F) {
 		f.Add(byte(0), []byte(s))
 		f.Add(byte(1), []byte(s))
 	}
-	srv, st := fuzzServer(f)
+	gs, st := fuzzGames(f)
 	f.Fuzz(func(t *testing.T, setup byte, data []byte) {
-		rec := &store.Game{Owner: fmt.Sprintf("fuzz%d", fuzzOwners.Add(1)), Variant: VariantStandard, StartFEN: game.StartFEN, Human: store.White, Level: 1}
+		rec := &store.Game{Owner: fmt.Sprintf("fuzz%d", fuzzOwners.Add(1)), Variant: store.VariantStandard, StartFEN: game.StartFEN, Human: store.White, Level: 1}
 		if setup&1 == 1 { // a clock, a fast one
 			rec.ClockInitialMS, rec.ClockIncrementMS = 60000, 1000
 			rec.WhiteMS, rec.BlackMS = 60000, 60000
@@ -112,14 +89,14 @@ func FuzzChessRoom(f *testing.F) {
 		if err := st.CreateGame(rec); err != nil {
 			t.Fatal(err)
 		}
-		c := fuzzJoin(t, srv, rec.ID)
+		s := fuzzJoin(t, gs, rec.ID, rec.Human)
 		for _, line := range fuzzLines(data) {
 			m, perr := DecodeMessage(line)
 			if perr != nil {
 				continue
 			}
-			srv.chessMessage(c, c.chessGame, m)
-			checkChessHost(t, c.host, st)
+			gs.chessMessage(s, s.chess, m)
+			checkChessHost(t, s.Host(), st)
 		}
 	})
 }
@@ -158,7 +135,7 @@ func FuzzReconRoom(f *testing.F) {
 		f.Add(byte(0), []byte(s))
 		f.Add(byte(2), []byte(s))
 	}
-	srv, st := fuzzServer(f)
+	gs, st := fuzzGames(f)
 	f.Fuzz(func(t *testing.T, setup byte, data []byte) {
 		rec := &store.ReconGame{Owner: fmt.Sprintf("fuzz%d", fuzzOwners.Add(1)), Human: store.White, Opponent: "random", Seed: uint64(setup)}
 		if setup&1 == 1 {
@@ -171,27 +148,27 @@ func FuzzReconRoom(f *testing.F) {
 		if err := st.CreateReconGame(rec); err != nil {
 			t.Fatal(err)
 		}
-		c := fuzzJoin(t, srv, rec.ID)
+		s := fuzzJoin(t, gs, rec.ID, rec.Human)
 		for _, line := range fuzzLines(data) {
 			m, perr := DecodeReconMessage(line)
 			if perr != nil {
 				continue
 			}
-			srv.reconMessage(c, c.reconGame, m)
-			checkReconHost(t, srv, c.host, st)
+			gs.reconMessage(s, s.recon, m)
+			checkReconHost(t, gs, s.Host(), st)
 		}
 		// The bot's turn, if it is one, ends before the game closes.
 		select {
-		case <-c.host.Settled():
+		case <-s.Host().Settled():
 		case <-time.After(5 * time.Second):
 		}
-		checkReconHost(t, srv, c.host, st)
+		checkReconHost(t, gs, s.Host(), st)
 	})
 }
 
 // checkReconHost: the host's record is the database's, its arbiter's
 // history is the stored one, and the stored game loads.
-func checkReconHost(t *testing.T, srv *Server, h *live.Host, st *store.Store) {
+func checkReconHost(t *testing.T, gs *Games, h *live.Host, st *store.Store) {
 	t.Helper()
 	var r *reconGame
 	h.Read(func(g live.Game, _ live.Moment) {
@@ -203,13 +180,13 @@ func checkReconHost(t *testing.T, srv *Server, h *live.Host, st *store.Store) {
 		if db.History != r.rec.History || db.Status != r.rec.Status || db.Markers != r.rec.Markers {
 			t.Fatalf("host %+v, database %+v", r.rec, db)
 		}
-		if h := string(recon.MarshalHistory(r.g.History())); db.History != "" && h != db.History {
+		if h := string(recon.MarshalHistory(r.Arbiter.History())); db.History != "" && h != db.History {
 			t.Fatalf("the arbiter's history differs from the stored one:\n%s\n%s", h, db.History)
 		}
-		if (db.Status == store.StatusOver) != r.g.IsOver() {
-			t.Fatalf("stored status %s, the arbiter over: %v", db.Status, r.g.IsOver())
+		if (db.Status == store.StatusOver) != r.Arbiter.IsOver() {
+			t.Fatalf("stored status %s, the arbiter over: %v", db.Status, r.Arbiter.IsOver())
 		}
-		_, bot, err := srv.newReconGame(db)
+		_, bot, err := gs.newReconGame(db)
 		if err != nil && !strings.Contains(err.Error(), "bot") {
 			t.Fatalf("the stored game does not load: %v", err)
 		}

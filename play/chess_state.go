@@ -1,15 +1,14 @@
-package web
+package play
 
 import (
 	"encoding/json"
-	"errors"
 
 	"knightwatch/game"
 	"knightwatch/live"
 	"knightwatch/store"
 )
 
-// The state message of a game against the engine (PROTOCOL.md), as a
+// The state message of a game against the engine (web/PROTOCOL.md), as a
 // player or a spectator sees it.
 
 // pieceValue is the material count shown beside the board, in pawns.
@@ -18,7 +17,7 @@ var pieceValue = [...]int{game.Pawn: 1, game.Knight: 3, game.Bishop: 3, game.Roo
 func mustJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
-		panic("web: marshal: " + err.Error()) // only our own plain structs get here
+		panic("play: marshal: " + err.Error()) // only our own plain structs get here
 	}
 	return b
 }
@@ -37,7 +36,7 @@ func (g *chessGame) buildState(m live.Moment) *StateMessage {
 		Turn:      pos.Side().String(),
 		Human:     g.human.String(),
 		Level:     g.rec.Level,
-		LevelName: g.srv.levelInfo(g.rec.Level).Name,
+		LevelName: g.games.Level(g.rec.Level).Name,
 		Moves:     make([]MoveView, 0, g.g.Len()),
 		Legal:     []LegalView{},
 		Status:    g.rec.Status.String(),
@@ -96,7 +95,7 @@ func (g *chessGame) buildState(m live.Moment) *StateMessage {
 func (g *chessGame) notesByPly() map[int][]store.ExperienceNote {
 	notes, err := g.rec.Notes()
 	if err != nil {
-		g.srv.logf("game %s: %v", g.rec.ID, err)
+		g.games.logf("game %s: %v", g.rec.ID, err)
 	}
 	if len(notes) == 0 {
 		return nil
@@ -139,6 +138,3 @@ func legalViews(pos *game.Position) []LegalView {
 	}
 	return out
 }
-
-// errRoomGone is returned when a game cannot be opened.
-var errRoomGone = errors.New("web: game not available")

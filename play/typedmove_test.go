@@ -1,4 +1,4 @@
-package web
+package play
 
 import (
 	"errors"
