@@ -147,7 +147,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		return err
 	}
 	parts, closeParts, err := buildParts(st, partsFlags{syzygy: *syzygyPath, experience: *experience, experienceRows: *experienceRows,
-		analysisNodes: *analysisNodes, noEngine: *noEngine}, logger)
+		analysisNodes: *analysisNodes, noEngine: *noEngine, rbcClock: clock, rbcIncrement: increment}, logger)
 	if err != nil {
 		return err
 	}
@@ -157,9 +157,8 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		Static:    static,
 		// Unset, the secret generated on first start and kept in the
 		// database is used, so restarts keep everyone's session.
-		Secret:   []byte(os.Getenv("KNIGHTWATCH_SECRET")),
-		Logger:   logger,
-		RBCClock: clock, RBCIncrement: increment,
+		Secret:       []byte(os.Getenv("KNIGHTWATCH_SECRET")),
+		Logger:       logger,
 		TrustProxy:   *trustProxy,
 		PublicOrigin: *publicOrigin,
 

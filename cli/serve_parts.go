@@ -2,11 +2,13 @@ package cli
 
 import (
 	"log"
+	"time"
 
 	"knightwatch/enginepool"
 	"knightwatch/experience"
 	"knightwatch/live"
 	"knightwatch/play"
+	"knightwatch/rbcapi"
 	"knightwatch/review"
 	"knightwatch/store"
 	"knightwatch/web"
@@ -20,15 +22,18 @@ type partsFlags struct {
 	experienceRows int    // --experience-rows
 	analysisNodes  int    // --analysis-nodes; 0: no reviews
 	noEngine       bool   // --no-engine
+	// rbcClock and rbcIncrement are --rbc-clock (zero: rbcapi's default).
+	rbcClock, rbcIncrement time.Duration
 }
 
 // buildParts is the composition root of the web app's parts that are not
 // HTTP: the engine pool (with the Syzygy tables), the learner (with the
 // experience on) and the reviewer (with a review budget), each with its
 // own package's defaults, wired to each other (a complete review teaches
-// the learner); the registry of live games, and the games played in the
-// browser (package play) hosted there. closeParts closes them once the
-// server is closed, each after those that use it.
+// the learner); the registry of live games, the games played in the
+// browser (package play) and the reconchess HTTP API (package rbcapi),
+// both hosted there. closeParts closes them once the server is closed,
+// each after those that use it.
 func buildParts(st *store.Store, f partsFlags, logger *log.Logger) (parts web.Parts, closeParts func(), err error) {
 	var closers []func()
 	closeAll := func() {
@@ -72,6 +77,13 @@ func buildParts(st *store.Store, f partsFlags, logger *log.Logger) (parts web.Pa
 		return web.Parts{}, nil, err
 	}
 	closers = append(closers, parts.Games.Close)
+	parts.API, err = rbcapi.New(rbcapi.Config{
+		Store: st, Games: parts.Games, Clock: f.rbcClock, Increment: f.rbcIncrement, Logger: logger,
+	}, parts.Registry)
+	if err != nil {
+		return web.Parts{}, nil, err
+	}
+	closers = append(closers, parts.API.Close)
 	// Closed first (the web server closes it too, collecting its tabs):
 	// no game is left hosted, its automaton thinking, once the parts go.
 	closers = append(closers, func() { parts.Registry.Close() })

@@ -18,8 +18,8 @@ import (
 // The socket handlers under fuzzing: each input is a few lines, each line
 // one message from a tab, handed to a live game exactly as a Seat hands a
 // decoded message (DecodeMessage, DecodeReconMessage). After every
-// message the room must hold what the database holds, and what the
-// database holds must load; nothing may panic. The engine (fakeSearcher)
+// message the host must hold what the database holds, and what the
+// database holds must load; nothing may panic. The engine (firstSearcher)
 // and the bot (random) answer meanwhile, as in play.
 
 // fuzzMaxMessages bounds the messages of one input.

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strconv"
 	"time"
 
 	"knightwatch/play"
+	"knightwatch/rbcapi"
 	"knightwatch/recon"
 	"knightwatch/store"
 )
@@ -66,7 +68,7 @@ func (s *Server) botsData(r *http.Request) (*BotsData, error) {
 			d.Builtin = append(d.Builtin, o)
 		}
 	}
-	us, err := s.store.Users(time.Now().Add(-activeWindow))
+	us, err := s.store.Users(time.Now().Add(-rbcapi.ActiveWindow))
 	if err != nil {
 		return nil, err
 	}
@@ -181,12 +183,10 @@ func (s *Server) handleBotsRegister(w http.ResponseWriter, r *http.Request) {
 	switch password := r.PostFormValue("password"); {
 	case password != r.PostFormValue("password2"):
 		status, d.Error = http.StatusBadRequest, "the two passwords differ"
-	case !s.api.registrationAllowed(s.clientAddr(r), time.Now()):
-		status, d.Error = http.StatusTooManyRequests, "too many registrations from this address; wait a minute"
 	default:
-		u, e := s.registerUser(d.Form.Username, d.Form.Email, d.Form.Affiliation, password)
+		u, e := s.api.Register(d.Form.Username, d.Form.Email, d.Form.Affiliation, password, s.clientAddr(r))
 		if e != nil {
-			status, d.Error = e.status, e.msg
+			status, d.Error = e.Status, e.Message
 		} else {
 			d.Registered = u.Name
 		}
@@ -201,7 +201,7 @@ func (s *Server) parseFormPost(w http.ResponseWriter, r *http.Request) bool {
 		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
 		return false
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, apiBodyLimit)
+	r.Body = http.MaxBytesReader(w, r.Body, rbcapi.BodyLimit)
 	if err := r.ParseForm(); err != nil {
 		status, msg := formParseRefusal(err)
 		http.Error(w, msg, status)
@@ -214,9 +214,9 @@ func (s *Server) parseFormPost(w http.ResponseWriter, r *http.Request) bool {
 // games are public, as on the competition server: their histories reveal
 // nothing that still matters.
 func (s *Server) finishedAPIGame(w http.ResponseWriter, r *http.Request) (*store.APIGame, *recon.History, bool) {
-	id, ok := pathID(r, "id")
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	ok := err == nil && id > 0
 	var g *store.APIGame
-	var err error
 	if ok {
 		g, err = s.store.GetAPIGame(id)
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"knightwatch/game"
 	"knightwatch/live"
 	"knightwatch/play"
 	"knightwatch/store"
@@ -37,21 +36,17 @@ const (
 type client struct {
 	conn *websocket.Conn
 	send chan []byte
-	done chan struct{} // closed when the client leaves its room
+	done chan struct{} // closed when the client leaves its game
 	once sync.Once
-	// host is the client's game, which it subscribes to as viewer;
-	// playSeat takes its messages when the game is played against the
-	// engine or a bot in the browser (package play).
-	srv      *Server
-	host     *live.Host
-	viewer   live.Viewer
-	playSeat *play.Seat
-	// apiTable is the client's game when it is a game of the HTTP API
-	// played in the browser by the signed-in user (in host); seat is the
-	// user's colour.
-	apiTable *apiTable
-	seat     game.Color
-	user     *store.User
+	// host is the client's game, which it subscribes to as viewer; seat
+	// takes its messages when it plays (play's for a game against the
+	// engine or a bot, rbcapi's for a game of the HTTP API, whose user is
+	// then the signed-in account).
+	srv    *Server
+	host   *live.Host
+	viewer live.Viewer
+	seat   seat
+	user   *store.User
 	// watcher marks a spectator's read-only socket (watch.go): its viewer
 	// is live.Spectator, and it may send nothing but sync.
 	watcher bool
@@ -69,7 +64,7 @@ type client struct {
 	closeFrame atomic.Pointer[[]byte]
 }
 
-// trySend queues b without blocking the room. A tab too slow to keep up
+// trySend queues b without blocking the host. A tab too slow to keep up
 // with its queue is disconnected; it will resync on reconnect.
 func (c *client) trySend(b []byte) {
 	select {
@@ -133,7 +128,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		c.playSeat = seat
+		c.seat = seat
 		return seat.Host(), nil
 	})
 	if err != nil {
@@ -233,19 +228,17 @@ func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
 	if c.watcher {
 		return s.watcherMessage(c, buf[:n])
 	}
-	if c.apiTable != nil {
-		msg, perr := play.DecodeReconMessage(buf[:n])
-		if perr != nil {
-			c.trySend(play.EncodeError(perr))
-			return true
-		}
-		s.apiBrowserMessage(c, msg)
-		return true
-	}
-	if c.playSeat != nil {
-		c.playSeat.Message(buf[:n])
+	if c.seat != nil {
+		c.seat.Message(buf[:n])
 	}
 	return true
+}
+
+// seat is what a player's socket acts through: its game's host, and the
+// game's own handling of each text frame (play.Seat, rbcapi.Seat).
+type seat interface {
+	Host() *live.Host
+	Message(data []byte)
 }
 
 func (c *client) writePump() {
@@ -346,7 +339,7 @@ func (s *Server) leave(c *client) {
 		return
 	}
 	s.reg.Leave(c.host, c)
-	if c.apiTable != nil {
+	if c.user != nil {
 		s.hub.mu.Lock()
 		delete(s.hub.api, c)
 		s.hub.mu.Unlock()

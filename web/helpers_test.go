@@ -27,6 +27,7 @@ import (
 	"knightwatch/game"
 	"knightwatch/live"
 	"knightwatch/play"
+	"knightwatch/rbcapi"
 	"knightwatch/recon"
 	"knightwatch/review"
 	"knightwatch/store"
@@ -147,6 +148,8 @@ type envOpts struct {
 	newBot func(spec string, seed uint64) (recon.Player, error)
 	// hooks are play's (play.Config.Hooks).
 	hooks play.Hooks
+	// loginEvery is rbcapi.Config.LoginEvery (default: rbcapi's).
+	loginEvery time.Duration
 	// config, when set, is the server's configuration instead of
 	// testConfig's.
 	config *Config
@@ -164,7 +167,6 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 		t.Fatal(err)
 	}
 	k := newStack(t, st, o)
-	k.srv.api.bcryptCost = bcrypt.MinCost // the hashes are real, only faster to make and check
 	ts := httptest.NewServer(k.srv)
 	e := &testEnv{stack: k, t: t, ts: ts, store: st, dbPath: o.dbPath}
 	t.Cleanup(e.close)
@@ -174,12 +176,14 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 // stack is a server and the parts it runs on, built as cli/serve builds
 // them: a pool of o's searcher (a quick fake by default), two of them and
 // o's quick lane, or the real engine; a learner when o.experience, a
-// reviewer when o.analysis; the registry, the games of play, and the web
+// reviewer when o.analysis; the registry, the games of play, the HTTP API
+// (its password hashes real, only faster to make and check), and the web
 // server with the tests' configuration.
 type stack struct {
 	srv     *Server
 	reg     *live.Registry
 	games   *play.Games
+	api     *rbcapi.API
 	pool    *enginepool.Pool
 	learner *experience.Learner
 	reviews *review.Reviewer
@@ -242,11 +246,19 @@ func (k *stack) build(st *store.Store, o envOpts) error {
 	if k.games, err = play.New(pcfg, k.reg); err != nil {
 		return err
 	}
+	acfg := rbcapi.Config{Store: st, Games: k.games, Clock: o.rbcClock, Increment: o.rbcIncrement, MatchEvery: -1,
+		LoginEvery: o.loginEvery, BcryptCost: bcrypt.MinCost, Logger: quiet}
+	if o.matchEvery > 0 {
+		acfg.MatchEvery = o.matchEvery
+	}
+	if k.api, err = rbcapi.New(acfg, k.reg); err != nil {
+		return err
+	}
 	cfg := testConfig(o)
 	if o.config != nil {
 		cfg = *o.config
 	}
-	k.srv, err = New(cfg, Parts{Store: st, Registry: k.reg, Games: k.games, Pool: k.pool, Reviews: k.reviews})
+	k.srv, err = New(cfg, Parts{Store: st, Registry: k.reg, Games: k.games, API: k.api, Pool: k.pool, Reviews: k.reviews})
 	return err
 }
 
@@ -257,6 +269,9 @@ func (k *stack) close() {
 		k.srv.Close()
 	} else if k.reg != nil {
 		k.reg.Close()
+	}
+	if k.api != nil {
+		k.api.Close()
 	}
 	if k.games != nil {
 		k.games.Close()
@@ -277,7 +292,7 @@ func (k *stack) close() {
 func testConfig(o envOpts) Config {
 	cfg := Config{
 		Templates: fallbackTemplates, Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
-		Logger: log.New(io.Discard, "", 0), RBCClock: o.rbcClock, RBCIncrement: o.rbcIncrement, MatchEvery: -1,
+		Logger:            log.New(io.Discard, "", 0),
 		MaxSocketsPerGame: o.maxSocketsPerGame, MaxSocketsPerOwner: o.maxSocketsPerOwner,
 		RequestReadTimeout: o.requestReadTimeout, RequestWriteTimeout: o.requestWriteTimeout,
 		MessageRate: o.messageRate, MessageBurst: o.messageBurst,
@@ -299,9 +314,6 @@ func testConfig(o envOpts) Config {
 		// Tests play whole games at machine speed, far over what a person
 		// sends; TestMessageRateLimit sets its own limit.
 		cfg.MessageRate, cfg.MessageBurst = 10000, 10000
-	}
-	if o.matchEvery > 0 {
-		cfg.MatchEvery = o.matchEvery
 	}
 	return cfg
 }
@@ -494,7 +506,7 @@ func realHomeServer(t testing.TB) *Server {
 		t.Fatal(err)
 	}
 	k := newStack(t, st, envOpts{noEngine: true, config: &Config{Templates: tmpl, Static: fstest.MapFS{},
-		Logger: log.New(io.Discard, "", 0), MatchEvery: -1}})
+		Logger: log.New(io.Discard, "", 0)}})
 	t.Cleanup(func() { k.close(); st.Close() })
 	return k.srv
 }

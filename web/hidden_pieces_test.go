@@ -939,3 +939,12 @@ func reconConfig(rec *store.ReconGame) recon.Config {
 		MoveLimit: 100,
 	}
 }
+
+// apiConfig is the arbiter configuration of a stored API game.
+func apiConfig(rec *store.APIGame) recon.Config {
+	return recon.Config{
+		Clock:     time.Duration(rec.ClockInitialMS) * time.Millisecond,
+		Increment: time.Duration(rec.ClockIncrementMS) * time.Millisecond,
+		MoveLimit: 100,
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"knightwatch/rbcapi"
 	"knightwatch/store"
 )
 
@@ -167,13 +168,13 @@ func formParseRefusal(err error) (int, string) {
 // limitBody caps every request body at the most its route could need, so
 // a handler that forgets http.MaxBytesReader still reads a bounded body:
 // a browser form (maxFormBytes), a PGN or history upload (multipart), or
-// the API's JSON (apiBodyLimit). Handlers may cap tighter.
+// the API's JSON (rbcapi.BodyLimit). Handlers may cap tighter.
 func limitBody(w http.ResponseWriter, r *http.Request) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return
 	}
 	ct := strings.ToLower(r.Header.Get("Content-Type"))
-	var n int64 = apiBodyLimit
+	var n int64 = rbcapi.BodyLimit
 	switch {
 	case strings.HasPrefix(ct, "application/x-www-form-urlencoded"):
 		n = maxFormBytes

@@ -4,6 +4,7 @@ import (
 	"knightwatch/enginepool"
 	"knightwatch/live"
 	"knightwatch/play"
+	"knightwatch/rbcapi"
 	"knightwatch/review"
 	"knightwatch/store"
 )
@@ -23,6 +24,9 @@ type Parts struct {
 	// Games are the games played in the browser against the engine and
 	// the bots, hosted in Registry; the pages read their levels.
 	Games *play.Games
+	// API is the reconchess HTTP API, whose routes are served under /api/
+	// and which the Bots page signs in, invites and plays through.
+	API *rbcapi.API
 	// Pool holds the Syzygy tables of the tablebase route; nil: none.
 	Pool *enginepool.Pool
 	// Reviews reviews every finished game in the background and tells the

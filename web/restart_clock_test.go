@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"knightwatch/game"
 	"knightwatch/store"
 )
 
@@ -68,14 +68,13 @@ func TestRestartChargesThinking(t *testing.T) {
 			bob.must("POST", g+"ready", nil, "", nil)
 			alice.must("POST", g+"sense", map[string]any{"square": nil}, "", nil)
 			time.Sleep(crashThink) // the mover thinks
-			left := func(srv *Server, _ *httptest.Server) time.Duration {
-				tb, err := srv.apiTableFor(id)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return tb.view(game.White, time.Now()).secondsLeft
+			left := func(_ *Server, ts *httptest.Server) time.Duration {
+				var secs float64
+				as := &apiClient{t: t, base: ts.URL, user: "alice", pass: "password-a", http: &http.Client{Timeout: 30 * time.Second}}
+				as.must("GET", g+"seconds_left", nil, "seconds_left", &secs)
+				return time.Duration(secs * float64(time.Second))
 			}
-			return left(e.srv, nil), left
+			return left(e.srv, e.ts), left
 		}},
 		{"chess in the browser", func(t *testing.T, e *testEnv) (time.Duration, func(*Server, *httptest.Server) time.Duration) {
 			c := e.browser()

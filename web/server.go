@@ -6,7 +6,6 @@ package web
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"html/template"
@@ -30,6 +29,7 @@ import (
 	"knightwatch/game"
 	"knightwatch/live"
 	"knightwatch/play"
+	"knightwatch/rbcapi"
 	"knightwatch/review"
 	"knightwatch/store"
 )
@@ -56,13 +56,6 @@ type Config struct {
 	Secret []byte
 	// Logger receives server errors (default: the standard logger).
 	Logger *log.Logger
-	// RBCClock and RBCIncrement are the clock of new Reconnaissance Chess
-	// games of the HTTP API (default the reference's 900 s + 5 s).
-	RBCClock, RBCIncrement time.Duration
-	// MatchEvery is how often ranked games are paired and unstarted games
-	// called off (default 5 s; negative: never, for tests that call
-	// matchRound themselves).
-	MatchEvery time.Duration
 	// MaxSocketsPerGame and MaxSocketsPerOwner cap the WebSockets one
 	// owner (session) holds open to one game and in all (defaults
 	// DefaultMaxSocketsPerGame 8 and DefaultMaxSocketsPerOwner 32); an
@@ -124,13 +117,12 @@ type Server struct {
 	pool     *enginepool.Pool // Parts.Pool
 	hub      hub
 	// reg hosts every live game, by ID (Parts.Registry); games are the
-	// games played in the browser against the server (Parts.Games).
+	// games played in the browser against the server (Parts.Games), api
+	// the HTTP API (Parts.API).
 	reg     *live.Registry
 	games   *play.Games
-	api     *apiState
+	api     *rbcapi.API
 	mux     *http.ServeMux
-	ctx     context.Context
-	cancel  context.CancelFunc
 	closed  bool // under hub.mu
 	conns   sync.WaitGroup
 	reviews *review.Reviewer // Parts.Reviews; nil without reviews
@@ -144,8 +136,8 @@ type Server struct {
 // uses until Close and does not close but for the registry. It fails when
 // the templates are missing or broken.
 func New(cfg Config, parts Parts) (*Server, error) {
-	if parts.Store == nil || parts.Registry == nil || parts.Games == nil {
-		return nil, errors.New("web: Parts.Store, Registry and Games are required")
+	if parts.Store == nil || parts.Registry == nil || parts.Games == nil || parts.API == nil {
+		return nil, errors.New("web: Parts.Store, Registry, Games and API are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = log.Default()
@@ -167,8 +159,8 @@ func New(cfg Config, parts Parts) (*Server, error) {
 		reviews: parts.Reviews,
 		reg:     parts.Registry,
 		games:   parts.Games,
+		api:     parts.API,
 	}
-	s.reg.Kind(apiIDPrefix, s.loadAPIKey)
 	// Write buffers come from a pool: an idle tab then holds none.
 	if cfg.PublicOrigin != "" {
 		u, err := parsePublicOrigin(cfg.PublicOrigin)
@@ -178,7 +170,6 @@ func New(cfg Config, parts Parts) (*Server, error) {
 		s.publicOrigin = u
 	}
 	s.upgrader = websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{}, CheckOrigin: s.checkOrigin}
-	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if cfg.Static != nil {
 		assets, err := loadStatic(cfg.Static)
 		if err != nil {
@@ -191,29 +182,7 @@ func New(cfg Config, parts Parts) (*Server, error) {
 	if err := s.loadTemplates(); err != nil { // after the static files: {{asset}} names them
 		return nil, err
 	}
-	clock, inc := cfg.RBCClock, cfg.RBCIncrement
-	if clock <= 0 {
-		clock, inc = 900*time.Second, 5*time.Second
-	}
-	s.api = newAPIState(clock, inc)
-	if err := s.ensureBuiltinUsers(); err != nil {
-		return nil, err
-	}
 	s.routes()
-	if err := s.resumeAPIGames(); err != nil {
-		s.cancel()
-		return nil, err
-	}
-	if every := cfg.MatchEvery; every >= 0 {
-		if every == 0 {
-			every = 5 * time.Second
-		}
-		s.conns.Add(1) // Close waits for the round in progress
-		go func() {
-			defer s.conns.Done()
-			s.runMatchmaker(every)
-		}()
-	}
 	return s, nil
 }
 
@@ -223,7 +192,6 @@ func New(cfg Config, parts Parts) (*Server, error) {
 // other parts stay open: the caller closes them after.
 func (s *Server) Close() {
 	defer s.conns.Wait()
-	s.cancel()
 
 	// s.closed is set first, under hub.mu, where every socket is counted
 	// (joinCounted, handleAPIWS): one counted before is in a host's
@@ -251,7 +219,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) routes() {
-	s.apiRoutes()
+	s.mux.Handle("/api/", s.api.Handler(s.clientAddr))
 	s.mux.HandleFunc("GET /{$}", s.handleHome)
 	s.mux.HandleFunc("POST /games", s.handleCreate)
 	// The home page's form posts to the home page itself, so that a form

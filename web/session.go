@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"net/http"
 
+	"knightwatch/store"
+
 	"github.com/gorilla/sessions"
 )
 
@@ -91,4 +93,68 @@ func (s *Server) ensureOwner(w http.ResponseWriter, r *http.Request) (string, er
 		return "", err
 	}
 	return owner, nil
+}
+
+// The session's values for a signed-in account: its ID and the session
+// generation it was signed in under (store.User.SessionGen).
+const (
+	userKey = "user"
+	genKey  = "gen"
+)
+
+// signedInUser returns the account the session is signed in to, or nil.
+// The cookie is signed, but it is also checked against the account's
+// session generation, which signing out moves on: a cookie from before
+// the last sign-out is no session. The account is read on every request
+// anyway, so the check costs nothing more.
+func (s *Server) signedInUser(r *http.Request) *store.User {
+	sess, err := s.cookies.Get(r, SessionCookie)
+	if err != nil || sess.IsNew {
+		return nil
+	}
+	id, ok := sess.Values[userKey].(int64)
+	if !ok || id <= 0 {
+		return nil
+	}
+	gen, _ := sess.Values[genKey].(int64) // absent in cookies older than generations: 0
+	u, err := s.store.UserByID(id)
+	if err != nil || u.Builtin != "" || u.SessionGen != gen {
+		return nil
+	}
+	return u
+}
+
+// setSignedIn signs the session in to u (nil: out), keeping its owner key
+// (a session without a valid one gets a fresh one, never the decoded,
+// possibly forged, values). Signing out is setSignedOut.
+func (s *Server) setSignedIn(w http.ResponseWriter, r *http.Request, u *store.User) error {
+	owner := s.currentOwner(r)
+	sess, err := s.cookies.Get(r, SessionCookie)
+	if err != nil || sess.IsNew || owner == "" {
+		sess = sessions.NewSession(s.cookies, SessionCookie)
+		sess.IsNew = true
+		owner = newOwnerKey()
+	}
+	sess.Values[ownerKey] = owner
+	if u == nil {
+		delete(sess.Values, userKey)
+		delete(sess.Values, genKey)
+	} else {
+		sess.Values[userKey] = u.ID
+		sess.Values[genKey] = u.SessionGen
+	}
+	return s.saveSession(w, r, sess)
+}
+
+// setSignedOut ends the session's account's sessions on the server, in
+// every browser (a copy of the cookie taken before included), closes the
+// account's open game sockets, and signs the session out.
+func (s *Server) setSignedOut(w http.ResponseWriter, r *http.Request) error {
+	if u := s.signedInUser(r); u != nil {
+		if err := s.store.EndSessions(u.ID); err != nil {
+			return err
+		}
+		s.closeUserSockets(u.ID)
+	}
+	return s.setSignedIn(w, r, nil)
 }

@@ -248,7 +248,7 @@ func TestStaticPagesUseHashedNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := newStack(t, st, envOpts{noEngine: true, config: &Config{Templates: os.DirFS("../templates"), Static: os.DirFS("../static"),
-		Logger: log.New(io.Discard, "", 0), MatchEvery: -1}})
+		Logger: log.New(io.Discard, "", 0)}})
 	ts := httptest.NewServer(k.srv)
 	defer func() { k.close(); ts.Close(); st.Close() }()
 	e := &testEnv{stack: k, t: t, ts: ts, store: st}

@@ -16,7 +16,7 @@ import (
 // /watch/{token}, whose token is unguessable (store.NewWatchToken); the
 // page shows the board, players, clocks, moves and result live over a
 // socket that accepts nothing but sync. A spectator's socket is one of the
-// room's watchers: it gets the state (without the legal moves) and no
+// host's subscribers: it gets the state (without the legal moves) and no
 // notices, and it neither keeps the clock running nor wakes the engine
 // (its viewer is live.Spectator; the host pauses the game while only
 // spectators have it open).

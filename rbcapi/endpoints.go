@@ -1,4 +1,4 @@
-package web
+package rbcapi
 
 import (
 	"encoding/json"
@@ -12,11 +12,11 @@ import (
 )
 
 // gameCall is one game endpoint, for player c of table t.
-type gameCall func(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color)
+type gameCall func(w http.ResponseWriter, r *http.Request, t *table, c game.Color)
 
-// apiGameEndpoints are the game endpoints of section 4.11.4, by method
-// and last path element.
-var apiGameEndpoints = []struct {
+// gameEndpoints are the game endpoints of section 4.11.4, by method and
+// last path element.
+var gameEndpoints = []struct {
 	method, name string
 	handle       gameCall
 }{
@@ -44,26 +44,26 @@ var apiGameEndpoints = []struct {
 // gameEndpoint finds the game and the caller's seat in it: 404 when there
 // is no such game, 401 when the caller does not play in it (another
 // user's game tells nothing, not even its state).
-func (s *Server) gameEndpoint(call gameCall) apiHandler {
+func (h *handlers) gameEndpoint(call gameCall) userHandler {
 	return func(w http.ResponseWriter, r *http.Request, u *store.User) {
 		id, ok := pathID(r, "id")
 		if !ok {
-			writeAPIError(w, apiErr(http.StatusNotFound, "game does not exist"))
+			writeError(w, errorf(http.StatusNotFound, "game does not exist"))
 			return
 		}
-		t, err := s.apiTableFor(id)
+		t, err := h.a.tableFor(id)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			writeAPIError(w, apiErr(http.StatusNotFound, "game does not exist"))
+			writeError(w, errorf(http.StatusNotFound, "game does not exist"))
 			return
 		case err != nil:
-			s.logf("api game %d: %v", id, err)
-			writeAPIError(w, apiErr(http.StatusInternalServerError, "could not load the game; try again"))
+			h.a.logf("game %d: %v", id, err)
+			writeError(w, errorf(http.StatusInternalServerError, "could not load the game; try again"))
 			return
 		}
 		c, ok := t.colorOf(u.ID)
 		if !ok {
-			writeAPIError(w, apiErr(http.StatusUnauthorized, "you are not a player in game %d", id))
+			writeError(w, errorf(http.StatusUnauthorized, "you are not a player in game %d", id))
 			return
 		}
 		call(w, r, t, c)
@@ -105,28 +105,28 @@ func senseResultValue(r recon.SenseResult) [][2]any {
 	return out
 }
 
-func apiColor(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiColor(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	writeJSON(w, http.StatusOK, map[string]any{"color": c == game.White})
 }
 
-func apiStartingBoard(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiStartingBoard(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	b := recon.NewBoard()
 	writeJSON(w, http.StatusOK, map[string]any{"board": typedValue{"Board", b.FEN()}})
 }
 
-func apiOpponentName(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiOpponentName(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	writeJSON(w, http.StatusOK, map[string]any{"opponent_name": t.names[c.Other()]})
 }
 
-func apiReady(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiReady(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	if e := t.ready(c, time.Now()); e != nil {
-		writeAPIError(w, e)
+		writeError(w, e)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{})
 }
 
-func apiSenseActions(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiSenseActions(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	v := t.view(c, time.Now())
 	var out []int
 	if v.senseActions != nil {
@@ -138,7 +138,7 @@ func apiSenseActions(w http.ResponseWriter, r *http.Request, t *apiTable, c game
 	writeJSON(w, http.StatusOK, map[string]any{"sense_actions": out})
 }
 
-func apiMoveActions(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiMoveActions(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	v := t.view(c, time.Now())
 	var out []any
 	if v.moveActions != nil {
@@ -150,22 +150,22 @@ func apiMoveActions(w http.ResponseWriter, r *http.Request, t *apiTable, c game.
 	writeJSON(w, http.StatusOK, map[string]any{"move_actions": out})
 }
 
-func apiSecondsLeft(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiSecondsLeft(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	v := t.view(c, time.Now())
 	writeJSON(w, http.StatusOK, map[string]any{"seconds_left": max(v.secondsLeft, 0).Seconds()})
 }
 
-func apiOpponentMoveResults(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiOpponentMoveResults(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	v := t.view(c, time.Now())
 	if v.over {
-		writeAPIError(w, apiErr(http.StatusBadRequest, "the game is over"))
+		writeError(w, errorf(http.StatusBadRequest, "the game is over"))
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"opponent_move_results": squareValue(v.opponentCapture)})
 }
 
 // parseSenseRequest reads a sense body: {"square": 0..63 or null}.
-func parseSenseRequest(fields map[string]json.RawMessage) (game.Square, *apiError) {
+func parseSenseRequest(fields map[string]json.RawMessage) (game.Square, *Error) {
 	var sq *int
 	if e := field(fields, "square", &sq, "a square from 0 to 63, or null to sense nothing"); e != nil {
 		return game.NoSquare, e
@@ -174,122 +174,122 @@ func parseSenseRequest(fields map[string]json.RawMessage) (game.Square, *apiErro
 		return game.NoSquare, nil
 	}
 	if *sq < 0 || *sq > 63 {
-		return game.NoSquare, apiErr(http.StatusBadRequest, "square %d is not from 0 to 63", *sq)
+		return game.NoSquare, errorf(http.StatusBadRequest, "square %d is not from 0 to 63", *sq)
 	}
 	return game.Square(*sq), nil
 }
 
 // parseMoveRequest reads a move body: {"requested_move": a move or null}.
-func parseMoveRequest(fields map[string]json.RawMessage) (game.Move, *apiError) {
+func parseMoveRequest(fields map[string]json.RawMessage) (game.Move, *Error) {
 	raw, ok := fields["requested_move"]
 	if !ok {
-		return game.NoMove, apiErr(http.StatusBadRequest, `"requested_move" is missing (a move, or null to pass)`)
+		return game.NoMove, errorf(http.StatusBadRequest, `"requested_move" is missing (a move, or null to pass)`)
 	}
 	return parseMoveValue(raw)
 }
 
-func apiSense(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiSense(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	fields, e := readBody(w, r)
 	s := game.NoSquare
 	if e == nil {
 		s, e = parseSenseRequest(fields)
 	}
 	if e != nil {
-		writeAPIError(w, e)
+		writeError(w, e)
 		return
 	}
 	result, e := t.sense(c, s, time.Now())
 	if e != nil {
-		writeAPIError(w, e)
+		writeError(w, e)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"sense_result": senseResultValue(result)})
 }
 
 // parseMoveValue reads {"type": "Move", "value": uci} or null (a pass).
-func parseMoveValue(raw json.RawMessage) (game.Move, *apiError) {
+func parseMoveValue(raw json.RawMessage) (game.Move, *Error) {
 	var v *typedValue
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return game.NoMove, apiErr(http.StatusBadRequest, `"requested_move" must be {"type": "Move", "value": "<uci>"} or null, not %s`, shortJSON(raw))
+		return game.NoMove, errorf(http.StatusBadRequest, `"requested_move" must be {"type": "Move", "value": "<uci>"} or null, not %s`, shortJSON(raw))
 	}
 	if v == nil {
 		return game.NoMove, nil
 	}
 	if v.Type != "Move" {
-		return game.NoMove, apiErr(http.StatusBadRequest, `"requested_move" has type %q, want "Move"`, v.Type)
+		return game.NoMove, errorf(http.StatusBadRequest, `"requested_move" has type %q, want "Move"`, v.Type)
 	}
 	m, err := recon.ParseMove(v.Value)
 	if err != nil || m == game.NoMove {
-		return game.NoMove, apiErr(http.StatusBadRequest, "%q is not a move in UCI", v.Value)
+		return game.NoMove, errorf(http.StatusBadRequest, "%q is not a move in UCI", v.Value)
 	}
 	return m, nil
 }
 
-func apiMove(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiMove(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	fields, e := readBody(w, r)
 	m := game.NoMove
 	if e == nil {
 		m, e = parseMoveRequest(fields)
 	}
 	if e != nil {
-		writeAPIError(w, e)
+		writeError(w, e)
 		return
 	}
 	res, e := t.move(c, m, false, time.Now())
 	if e != nil {
-		writeAPIError(w, e)
+		writeError(w, e)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"move_result": []any{moveValue(res.Requested), moveValue(res.Taken), squareValue(res.Capture)}})
 }
 
-func apiEndTurn(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiEndTurn(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	if e := t.endTurn(c, time.Now()); e != nil {
-		writeAPIError(w, e)
+		writeError(w, e)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{})
 }
 
-func apiIsOver(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiIsOver(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	writeJSON(w, http.StatusOK, map[string]any{"is_over": t.view(c, time.Now()).over})
 }
 
-func apiResign(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiResign(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	if e := t.resign(c, time.Now()); e != nil {
-		writeAPIError(w, e)
+		writeError(w, e)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{})
 }
 
-func apiErrorResign(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiErrorResign(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	if e := t.errorResign(c, time.Now()); e != nil {
-		writeAPIError(w, e)
+		writeError(w, e)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{})
 }
 
-func apiIsMyTurn(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiIsMyTurn(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	writeJSON(w, http.StatusOK, map[string]any{"is_my_turn": t.view(c, time.Now()).myTurn})
 }
 
-func apiGameStatus(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiGameStatus(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	v := t.view(c, time.Now())
 	writeJSON(w, http.StatusOK, map[string]any{"is_my_turn": v.myTurn, "is_over": v.over})
 }
 
 // finished returns the view of a game that must be over, or writes 400.
-func finished(w http.ResponseWriter, t *apiTable, c game.Color) (apiView, bool) {
+func finished(w http.ResponseWriter, t *table, c game.Color) (apiView, bool) {
 	v := t.view(c, time.Now())
 	if !v.over {
-		writeAPIError(w, apiErr(http.StatusBadRequest, "the game is not over"))
+		writeError(w, errorf(http.StatusBadRequest, "the game is not over"))
 	}
 	return v, v.over
 }
 
-func apiWinnerColor(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiWinnerColor(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	v, ok := finished(w, t, c)
 	if !ok {
 		return
@@ -301,7 +301,7 @@ func apiWinnerColor(w http.ResponseWriter, r *http.Request, t *apiTable, c game.
 	writeJSON(w, http.StatusOK, map[string]any{"winner_color": winner})
 }
 
-func apiWinReason(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiWinReason(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	v, ok := finished(w, t, c)
 	if !ok {
 		return
@@ -313,7 +313,7 @@ func apiWinReason(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Co
 	writeJSON(w, http.StatusOK, map[string]any{"win_reason": reason})
 }
 
-func apiGameHistory(w http.ResponseWriter, r *http.Request, t *apiTable, c game.Color) {
+func apiGameHistory(w http.ResponseWriter, r *http.Request, t *table, c game.Color) {
 	v, ok := finished(w, t, c)
 	if !ok {
 		return

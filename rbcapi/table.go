@@ -1,54 +1,34 @@
-package web
+package rbcapi
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"time"
 
 	"knightwatch/game"
 	"knightwatch/live"
-	"knightwatch/play"
 	"knightwatch/recon"
 	"knightwatch/store"
 )
 
-// apiTable is one API game as the API's handlers act on it: its host in
+// table is one API game as the API's handlers act on it: its host in
 // the registry (a running game's is kept there, with its clock and its
 // built-in bot), or, for a finished game, one built from the record for the
 // call. Every change goes through the host: under its lock, committed
 // before the caller hears of it; a refused call changes nothing.
-type apiTable struct {
-	srv *Server
-	id  int64
+type table struct {
+	a  *API
+	id int64
 	// ids and names are the players' by colour; they never change.
 	ids   [2]int64
 	names [2]string
 }
 
-// apiError is a refused API call: its HTTP status and what went wrong,
-// and, for the page's socket, its protocol code when it has a better one
-// than browserErr finds.
-type apiError struct {
-	status int
-	msg    string
-	code   string
-}
-
-func (e *apiError) Error() string { return e.msg }
-
-// calledOffMsg answers any action in a game called off before it started.
-const calledOffMsg = "the game was called off: it did not start in time"
-
-func apiErr(status int, format string, args ...any) *apiError {
-	return &apiError{status: status, msg: fmt.Sprintf(format, args...)}
-}
-
-// apiTableFor returns the table of game id; ErrNotFound when there is no
-// such game.
-func (s *Server) apiTableFor(id int64) (*apiTable, error) {
-	t := &apiTable{srv: s, id: id}
-	var e *apiError
+// tableFor returns the table of game id; store.ErrNotFound when there is
+// no such game.
+func (a *API) tableFor(id int64) (*table, error) {
+	t := &table{a: a, id: id}
+	var e *Error
 	if err := t.read(func(g *apiGame, _ live.Moment) { t.ids, t.names = g.ids, g.names }); err != nil && errors.As(err, &e) {
 		return nil, store.ErrNotFound
 	} else if err != nil {
@@ -58,17 +38,17 @@ func (s *Server) apiTableFor(id int64) (*apiTable, error) {
 }
 
 // host opens the game's host (the registry keeps a running game's).
-func (t *apiTable) host() (*live.Host, error) {
-	h, err := t.srv.reg.Open(apiKey(t.id))
+func (t *table) host() (*live.Host, error) {
+	h, err := t.a.reg.Open(apiKey(t.id))
 	if errors.Is(err, live.ErrStopped) {
-		return nil, apiErr(http.StatusServiceUnavailable, "the server is stopping; try again in a moment")
+		return nil, errorf(http.StatusServiceUnavailable, "the server is stopping; try again in a moment")
 	}
 	return h, err
 }
 
 // read runs f with the game under its host's lock (the mover's flag
 // checked first).
-func (t *apiTable) read(f func(g *apiGame, m live.Moment)) error {
+func (t *table) read(f func(g *apiGame, m live.Moment)) error {
 	for {
 		h, err := t.host()
 		if err != nil {
@@ -82,11 +62,11 @@ func (t *apiTable) read(f func(g *apiGame, m live.Moment)) error {
 }
 
 // act applies f, a player's change, through the game's host.
-func (t *apiTable) act(f func(g *apiGame, now time.Time) error) *apiError {
+func (t *table) act(f func(g *apiGame, now time.Time) error) *Error {
 	for {
 		h, err := t.host()
 		if err != nil {
-			return apiLoadErr(t.srv, t.id, err)
+			return loadErr(t.a, t.id, err)
 		}
 		var g *apiGame
 		h.Read(func(lg live.Game, _ live.Moment) { g = lg.(*apiGame) })
@@ -94,48 +74,49 @@ func (t *apiTable) act(f func(g *apiGame, now time.Time) error) *apiError {
 			continue // closed as the game ended
 		}
 		err = h.Act(func(now time.Time) error { return f(g, now) })
-		var e *apiError
+		var e *Error
 		switch {
 		case err == nil:
 			return nil
 		case errors.Is(err, live.ErrClosed):
 			continue
 		case errors.Is(err, live.ErrUnsaved):
-			return apiErr(http.StatusInternalServerError, "could not save the game; try again")
+			return errorf(http.StatusInternalServerError, "could not save the game; try again")
 		case errors.Is(err, live.ErrTimeUp), errors.Is(err, live.ErrEndUnsaved):
-			return apiErr(http.StatusBadRequest, "the game is over")
+			return errorf(http.StatusBadRequest, "the game is over")
 		case errors.As(err, &e):
 			return e
 		}
-		return arbiterAPIErr(err)
+		return arbiterErr(err)
 	}
 }
 
-// apiLoadErr words a failure to open game id.
-func apiLoadErr(s *Server, id int64, err error) *apiError {
-	var e *apiError
+// loadErr words a failure to open game id.
+func loadErr(a *API, id int64, err error) *Error {
+	var e *Error
 	switch {
 	case errors.As(err, &e):
 		return e
 	case errors.Is(err, store.ErrNotFound):
-		return apiErr(http.StatusNotFound, "game does not exist")
+		return errorf(http.StatusNotFound, "game does not exist")
 	}
-	s.logf("api game %d: %v", id, err)
-	return apiErr(http.StatusInternalServerError, "could not load the game; try again")
+	a.logf("game %d: %v", id, err)
+	return errorf(http.StatusInternalServerError, "could not load the game; try again")
 }
 
-func arbiterAPIErr(err error) *apiError {
+// arbiterErr words an arbiter's refusal.
+func arbiterErr(err error) *Error {
 	switch {
 	case errors.Is(err, recon.ErrGameOver):
-		return apiErr(http.StatusBadRequest, "the game is over")
+		return errorf(http.StatusBadRequest, "the game is over")
 	case errors.Is(err, recon.ErrNotStarted):
-		return apiErr(http.StatusBadRequest, "the game has not started: both players must call ready")
+		return errorf(http.StatusBadRequest, "the game has not started: both players must call ready")
 	}
-	return apiErr(http.StatusBadRequest, "%v", err)
+	return errorf(http.StatusBadRequest, "%v", err)
 }
 
 // colorOf returns the colour user plays in the game.
-func (t *apiTable) colorOf(userID int64) (game.Color, bool) {
+func (t *table) colorOf(userID int64) (game.Color, bool) {
 	switch userID {
 	case t.ids[game.White]:
 		return game.White, true
@@ -147,7 +128,7 @@ func (t *apiTable) colorOf(userID int64) (game.Color, bool) {
 
 // abort calls off a game that has not started: nobody wins, the pending
 // invitations to it go (apiGame.ended).
-func (t *apiTable) abort(now time.Time) {
+func (t *table) abort(now time.Time) {
 	if e := t.act(func(g *apiGame, _ time.Time) error {
 		if g.rec.Status != store.StatusWaiting {
 			return live.ErrNothing
@@ -157,7 +138,7 @@ func (t *apiTable) abort(now time.Time) {
 		g.rec.FinishedAt = &at
 		return nil
 	}); e != nil {
-		t.srv.logf("api game %d: abort: %s", t.id, e.msg)
+		t.a.logf("game %d: abort: %s", t.id, e.Message)
 	}
 }
 
@@ -165,17 +146,17 @@ func (t *apiTable) abort(now time.Time) {
 // and the built-in bot, if any, learns its colour. A called-off game stays
 // called off: a player who accepted just before the call-off must not
 // start it when its opponent has long left.
-func (t *apiTable) ready(c game.Color, now time.Time) *apiError {
+func (t *table) ready(c game.Color, now time.Time) *Error {
 	return t.act(func(g *apiGame, _ time.Time) error {
 		if g.aborted() {
-			return apiErr(http.StatusBadRequest, calledOffMsg)
+			return errorf(http.StatusBadRequest, calledOffMsg)
 		}
 		ready := &g.rec.WhiteReady
 		if c == game.Black {
 			ready = &g.rec.BlackReady
 		}
 		if *ready {
-			return apiErr(http.StatusBadRequest, "already marked as ready")
+			return errorf(http.StatusBadRequest, "already marked as ready")
 		}
 		*ready = true
 		if !g.rec.WhiteReady || !g.rec.BlackReady {
@@ -186,10 +167,10 @@ func (t *apiTable) ready(c game.Color, now time.Time) *apiError {
 		if g.bot != nil {
 			player = g.bot.Player()
 		}
-		arb, err := g.srv.games.RestoreArbiter(apiConfig(&g.rec), &recon.History{Names: g.names}, g.rec.ClockInitialMS, g.rec.ClockInitialMS, nil, player, g.botColor)
+		arb, err := g.a.cfg.Games.RestoreArbiter(apiConfig(&g.rec), &recon.History{Names: g.names}, g.rec.ClockInitialMS, g.rec.ClockInitialMS, nil, player, g.botColor)
 		if err != nil {
-			g.srv.logf("api game %d: start: %v", t.id, err)
-			return apiErr(http.StatusInternalServerError, "could not start the game")
+			g.a.logf("game %d: start: %v", t.id, err)
+			return errorf(http.StatusInternalServerError, "could not start the game")
 		}
 		*g.Arbiter = *arb // the same arbiter object, which the bot holds
 		g.rec.Status = store.StatusPlaying
@@ -198,22 +179,22 @@ func (t *apiTable) ready(c game.Color, now time.Time) *apiError {
 }
 
 // turn refuses an action of c when it is not c's turn to act.
-func (g *apiGame) turn(c game.Color) *apiError {
+func (g *apiGame) turn(c game.Color) *Error {
 	switch {
 	case g.rec.Status == store.StatusOver || g.Arbiter.IsOver():
-		return apiErr(http.StatusBadRequest, "the game is over")
+		return errorf(http.StatusBadRequest, "the game is over")
 	case g.aborted():
-		return apiErr(http.StatusBadRequest, calledOffMsg)
+		return errorf(http.StatusBadRequest, calledOffMsg)
 	case !g.started():
-		return apiErr(http.StatusBadRequest, "the game has not started: both players must call ready")
+		return errorf(http.StatusBadRequest, "the game has not started: both players must call ready")
 	case g.Arbiter.Turn() != c:
-		return apiErr(http.StatusBadRequest, "it is not your turn")
+		return errorf(http.StatusBadRequest, "it is not your turn")
 	}
 	return nil
 }
 
 // sense senses s for c.
-func (t *apiTable) sense(c game.Color, s game.Square, now time.Time) (recon.SenseResult, *apiError) {
+func (t *table) sense(c game.Color, s game.Square, now time.Time) (recon.SenseResult, *Error) {
 	var r recon.SenseResult
 	e := t.act(func(g *apiGame, _ time.Time) error {
 		var err error
@@ -226,7 +207,7 @@ func (t *apiTable) sense(c game.Color, s game.Square, now time.Time) (recon.Sens
 // move plays c's request (game.NoMove passes); with endTurn, the move
 // and the end of the turn are one change, as a person's move on the page
 // is: nobody is ever sent the game between the two.
-func (t *apiTable) move(c game.Color, m game.Move, endTurn bool, now time.Time) (recon.MoveResult, *apiError) {
+func (t *table) move(c game.Color, m game.Move, endTurn bool, now time.Time) (recon.MoveResult, *Error) {
 	var r recon.MoveResult
 	e := t.act(func(g *apiGame, _ time.Time) error {
 		var err error
@@ -237,25 +218,25 @@ func (t *apiTable) move(c game.Color, m game.Move, endTurn bool, now time.Time) 
 }
 
 // endTurn ends c's turn.
-func (t *apiTable) endTurn(c game.Color, now time.Time) *apiError {
+func (t *table) endTurn(c game.Color, now time.Time) *Error {
 	return t.act(func(g *apiGame, _ time.Time) error { return g.endTurn(c) })
 }
 
 // resign resigns for c, on c's turn only (as the API says).
-func (t *apiTable) resign(c game.Color, now time.Time) *apiError {
+func (t *table) resign(c game.Color, now time.Time) *Error {
 	return t.act(func(g *apiGame, _ time.Time) error { return g.resign(c) })
 }
 
 // errorResign ends the game on time for c at once, on either turn; a game
 // already over (or not started) is left as it is.
-func (t *apiTable) errorResign(c game.Color, now time.Time) *apiError {
+func (t *table) errorResign(c game.Color, now time.Time) *Error {
 	e := t.act(func(g *apiGame, _ time.Time) error {
 		if !g.started() || g.Arbiter.IsOver() {
 			return live.ErrNothing
 		}
 		return g.Arbiter.Forfeit(c)
 	})
-	if e != nil && e.msg == "the game is over" {
+	if e != nil && e.Message == "the game is over" {
 		return nil // the flag fell first: over, as asked
 	}
 	return e
@@ -270,7 +251,7 @@ func (g *apiGame) sense(c game.Color, s game.Square) (recon.SenseResult, error) 
 		return nil, e
 	}
 	if g.Arbiter.Phase() != recon.PhaseSense {
-		return nil, apiErr(http.StatusBadRequest, "you already sensed this turn")
+		return nil, errorf(http.StatusBadRequest, "you already sensed this turn")
 	}
 	return g.Arbiter.Sense(s)
 }
@@ -282,9 +263,9 @@ func (g *apiGame) move(c game.Color, m game.Move, endTurn bool) (recon.MoveResul
 	}
 	switch g.Arbiter.Phase() {
 	case recon.PhaseSense:
-		return recon.MoveResult{}, apiErr(http.StatusBadRequest, "you have not sensed yet this turn")
+		return recon.MoveResult{}, errorf(http.StatusBadRequest, "you have not sensed yet this turn")
 	case recon.PhaseEndTurn:
-		return recon.MoveResult{}, apiErr(http.StatusBadRequest, "you already moved this turn")
+		return recon.MoveResult{}, errorf(http.StatusBadRequest, "you already moved this turn")
 	}
 	r, err := g.Arbiter.Move(m)
 	if err != nil || !endTurn || g.Arbiter.IsOver() {
@@ -307,7 +288,7 @@ func (g *apiGame) endTurn(c game.Color) error {
 		return e
 	}
 	if g.Arbiter.Phase() != recon.PhaseEndTurn {
-		return apiErr(http.StatusBadRequest, "you have not sensed and moved yet this turn")
+		return errorf(http.StatusBadRequest, "you have not sensed and moved yet this turn")
 	}
 	return g.Arbiter.EndTurn()
 }
@@ -334,7 +315,7 @@ type apiView struct {
 // view returns what c may know now, from c's view of the game alone
 // (recon.Game.ViewOf): nothing of the opponent's turn in progress. A game
 // whose end on time waits to be saved is over.
-func (t *apiTable) view(c game.Color, now time.Time) apiView {
+func (t *table) view(c game.Color, now time.Time) apiView {
 	var v apiView
 	err := t.read(func(g *apiGame, m live.Moment) {
 		known := g.Arbiter.ViewOf(c)
@@ -358,50 +339,8 @@ func (t *apiTable) view(c game.Color, now time.Time) apiView {
 		}
 	})
 	if err != nil {
-		t.srv.logf("api game %d: %v", t.id, err)
+		t.a.logf("game %d: %v", t.id, err)
 		v.over = true // the game cannot be read: nothing more to do in it
 	}
 	return v
-}
-
-// ensureBuiltinUsers creates the accounts of Knightwatch's own bots that
-// do not exist yet. They cannot log in: their password hash is empty.
-func (s *Server) ensureBuiltinUsers() error {
-	for _, o := range play.ReconOpponents {
-		if o.Account == "" {
-			continue
-		}
-		u, err := s.store.UserByName(o.Account)
-		if err == nil {
-			if u.Builtin != o.Spec {
-				return fmt.Errorf("web: the username %q of a built-in bot belongs to someone else", o.Account)
-			}
-			continue
-		}
-		if !errors.Is(err, store.ErrNotFound) {
-			return err
-		}
-		u = &store.User{Name: o.Account, Affiliation: "Knightwatch", Builtin: o.Spec, PasswordHash: []byte{}, MaxGames: 1 << 20}
-		if err := s.store.CreateUser(u); err != nil && !errors.Is(err, store.ErrTaken) {
-			return err
-		}
-	}
-	return nil
-}
-
-// resumeAPIGames takes up every unfinished API game after a start: their
-// clocks run again (the mover charged its thinking before a crash, not the
-// time the server was down) and the built-in bots play on.
-func (s *Server) resumeAPIGames() error {
-	recs, err := s.store.UnfinishedAPIGames()
-	if err != nil {
-		return err
-	}
-	for i := range recs {
-		if _, err := s.reg.Open(apiKey(recs[i].ID)); err != nil {
-			// One broken record must not keep the server down; its calls get 500s.
-			s.logf("resume: %v", err)
-		}
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package web
+package rbcapi
 
 import (
 	"encoding/json"
@@ -27,14 +27,14 @@ func FuzzAPIRequestBody(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		fields, e := decodeObject(body)
 		if e != nil {
-			if e.status != http.StatusBadRequest || e.msg == "" {
-				t.Fatalf("refusal %d %q", e.status, e.msg)
+			if e.Status != http.StatusBadRequest || e.Message == "" {
+				t.Fatalf("refusal %d %q", e.Status, e.Message)
 			}
 			return
 		}
-		refused := func(e *apiError) bool {
-			if e != nil && (e.status != http.StatusBadRequest || e.msg == "") {
-				t.Fatalf("refusal %d %q", e.status, e.msg)
+		refused := func(e *Error) bool {
+			if e != nil && (e.Status != http.StatusBadRequest || e.Message == "") {
+				t.Fatalf("refusal %d %q", e.Status, e.Message)
 			}
 			return e != nil
 		}

@@ -1,4 +1,4 @@
-package web
+package rbcapi
 
 import (
 	"encoding/json"
@@ -21,7 +21,7 @@ import (
 // under its lock only.
 type apiGame struct {
 	play.ReconRules
-	srv *Server
+	a   *API
 	rec store.APIGame // the committed record
 	// ids and names are the players' by colour; they never change.
 	ids   [2]int64
@@ -31,9 +31,6 @@ type apiGame struct {
 	bot      *play.ReconBot
 	botColor game.Color
 }
-
-// apiIDPrefix starts the registry's key of every API game (apiKey).
-const apiIDPrefix = "api_"
 
 // apiKey is the registry's key of API game id.
 func apiKey(id int64) string { return fmt.Sprintf("%s%d", apiIDPrefix, id) }
@@ -60,41 +57,42 @@ func apiHistory(rec *store.APIGame) (*recon.History, error) {
 	return h, nil
 }
 
-// loadAPIKey builds the host of the API game whose registry key is key
-// (the registry's loader of the API's games).
-func (s *Server) loadAPIKey(key string) (*live.Host, error) {
+// loadKey builds the host of the API game whose registry key is key (the
+// registry's loader of the API's games).
+func (a *API) loadKey(key string) (*live.Host, error) {
 	id, err := strconv.ParseInt(strings.TrimPrefix(key, apiIDPrefix), 10, 64)
 	if err != nil {
 		return nil, store.ErrNotFound
 	}
-	return s.loadAPIHost(id)
+	return a.loadHost(id)
 }
 
-// loadAPIHost reads API game id and builds its host (no lock held): the
+// loadHost reads API game id and builds its host (no lock held): the
 // arbiter from the record, the built-in seat's bot, if any, fed its side
 // of it.
-func (s *Server) loadAPIHost(id int64) (*live.Host, error) {
-	rec, err := s.store.GetAPIGame(id)
+func (a *API) loadHost(id int64) (*live.Host, error) {
+	rec, err := a.cfg.Store.GetAPIGame(id)
 	if err != nil {
 		return nil, err
 	}
-	g := &apiGame{srv: s, rec: *rec, ids: [2]int64{rec.WhiteID, rec.BlackID}, names: [2]string{rec.WhiteName, rec.BlackName}}
+	games := a.cfg.Games
+	g := &apiGame{a: a, rec: *rec, ids: [2]int64{rec.WhiteID, rec.BlackID}, names: [2]string{rec.WhiteName, rec.BlackName}}
 	var autos [2]live.Automaton
 	var player recon.Player
 	if !g.over() {
 		for c, uid := range g.ids {
-			u, err := s.store.UserByID(uid)
+			u, err := a.cfg.Store.UserByID(uid)
 			if err != nil {
 				return nil, fmt.Errorf("api game %d: %w", id, err)
 			}
 			if u.Builtin == "" {
 				continue
 			}
-			if player, err = s.games.NewPlayer(u.Builtin, rec.Seed); err != nil {
+			if player, err = games.NewPlayer(u.Builtin, rec.Seed); err != nil {
 				return nil, fmt.Errorf("api game %d: bot: %w", id, err)
 			}
 			g.botColor = game.Color(c)
-			g.bot = s.games.NewReconBot(fmt.Sprintf("api game %d", id), player, g.botColor, &g.ReconRules,
+			g.bot = games.NewReconBot(fmt.Sprintf("api game %d", id), player, g.botColor, &g.ReconRules,
 				fmt.Sprintf("api-user:%d", g.ids[g.botColor.Other()]))
 			autos[c] = g.bot
 		}
@@ -104,7 +102,7 @@ func (s *Server) loadAPIHost(id int64) (*live.Host, error) {
 	} else {
 		h, err := apiHistory(rec)
 		if err == nil {
-			g.Arbiter, err = s.games.RestoreArbiter(apiConfig(rec), h, rec.WhiteMS, rec.BlackMS, rec.ClockSince, player, g.botColor)
+			g.Arbiter, err = games.RestoreArbiter(apiConfig(rec), h, rec.WhiteMS, rec.BlackMS, rec.ClockSince, player, g.botColor)
 		}
 		if err != nil {
 			if player != nil {
@@ -113,7 +111,7 @@ func (s *Server) loadAPIHost(id int64) (*live.Host, error) {
 			return nil, fmt.Errorf("api game %d: %w", id, err)
 		}
 	}
-	cfg := s.games.HostConfig(apiKey(id), true)
+	cfg := games.HostConfig(apiKey(id), true)
 	cfg.Ended = g.ended
 	return live.NewHost(cfg, g, autos), nil
 }
@@ -150,7 +148,7 @@ func (g *apiGame) Commit(now time.Time) error {
 	if o := g.Arbiter.Outcome(); o.Over() && rec.Status != store.StatusOver {
 		rec.Status, rec.Result, rec.Reason, rec.FinishedAt = play.FinishedFields(o, now)
 	}
-	if err := g.srv.store.SaveAPIGame(&rec); err != nil {
+	if err := g.a.cfg.Store.SaveAPIGame(&rec); err != nil {
 		return err
 	}
 	g.rec = rec
@@ -163,18 +161,18 @@ func (g *apiGame) Commit(now time.Time) error {
 // off go, and the built-in bot's invitation is marked finished.
 func (g *apiGame) ended() {
 	if g.rec.Ranked && g.rec.Status == store.StatusOver {
-		if err := g.srv.store.RateGame(g.rec.ID); err != nil {
-			g.srv.logf("api game %d: %v", g.rec.ID, err)
+		if err := g.a.cfg.Store.RateGame(g.rec.ID); err != nil {
+			g.a.logf("game %d: %v", g.rec.ID, err)
 		}
 	}
 	if g.aborted() {
-		if err := g.srv.store.CloseGameInvitations(g.rec.ID); err != nil {
-			g.srv.logf("api game %d: %v", g.rec.ID, err)
+		if err := g.a.cfg.Store.CloseGameInvitations(g.rec.ID); err != nil {
+			g.a.logf("game %d: %v", g.rec.ID, err)
 		}
 	}
 	if g.bot != nil {
-		if err := g.srv.store.FinishGameInvitations(g.rec.ID, g.ids[g.botColor]); err != nil {
-			g.srv.logf("api game %d: %v", g.rec.ID, err)
+		if err := g.a.cfg.Store.FinishGameInvitations(g.rec.ID, g.ids[g.botColor]); err != nil {
+			g.a.logf("game %d: %v", g.rec.ID, err)
 		}
 	}
 }
@@ -199,7 +197,11 @@ func (g *apiGame) View(v live.Viewer, _ live.Moment) []byte {
 	if g.aborted() {
 		st.Phase, st.Reason = "over", "ABORTED"
 	}
-	return mustJSON(st)
+	b, err := json.Marshal(st)
+	if err != nil {
+		panic("rbcapi: marshal: " + err.Error()) // only play's plain struct gets here
+	}
+	return b
 }
 
 // Notice: the API's games tell nobody in words (their clocks run on).
