@@ -130,7 +130,7 @@ func (c *client) ReviewStatus(st review.Status) { c.trySend(encodeReviewStatus(s
 // watchReview subscribes socket c (a player's or a spectator's) to the
 // review of game rec, which sends it what there is (review.Reviewer.Watch).
 // It must run before c's pumps start, and unwatchReview when c leaves.
-func (s *Server) watchReview(c *client, rec *store.Game) {
+func (s *sockets) watchReview(c *client, rec *store.Game) {
 	if s.reviews == nil {
 		return
 	}
@@ -139,7 +139,7 @@ func (s *Server) watchReview(c *client, rec *store.Game) {
 }
 
 // unwatchReview forgets socket c's subscription.
-func (s *Server) unwatchReview(c *client) {
+func (s *sockets) unwatchReview(c *client) {
 	if s.reviews != nil && c.review != "" {
 		s.reviews.Unwatch(c.review, c)
 	}

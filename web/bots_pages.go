@@ -14,6 +14,15 @@ import (
 	"knightwatch/store"
 )
 
+// botsPages serve /bots: how to connect a bot, the sign-up, the sign-in,
+// who is connected, the leaderboard, the finished games and their
+// replays, and a signed-in person's invitations and games (bots_play.go).
+type botsPages struct {
+	*site
+	// sockets hangs up the account's game sockets on signing out.
+	sockets *sockets
+}
+
 // BotsData is the "Connect your bot" page: how to connect, a sign-up form,
 // who is connected and the latest games of the HTTP API.
 type BotsData struct {
@@ -61,7 +70,7 @@ type APIGameView struct {
 
 const botsListSize = 30
 
-func (s *Server) botsData(r *http.Request) (*BotsData, error) {
+func (s *botsPages) botsData(r *http.Request) (*BotsData, error) {
 	d := &BotsData{Title: "Connect your bot", ServerURL: s.siteURL(r), StartElo: store.StartRating, EloK: store.EloK}
 	for _, o := range play.ReconOpponents {
 		if o.Account != "" {
@@ -113,7 +122,7 @@ func (s *Server) botsData(r *http.Request) (*BotsData, error) {
 // personalBotsData adds what a signed-in person sees: the users they may
 // invite (the connected ones and Knightwatch's bots), their invitations
 // and their unfinished games.
-func (s *Server) personalBotsData(d *BotsData, u *store.User, active []store.User) error {
+func (s *botsPages) personalBotsData(d *BotsData, u *store.User, active []store.User) error {
 	d.User = u.Name
 	for _, a := range active {
 		if a.ID != u.ID {
@@ -158,7 +167,7 @@ func (s *Server) personalBotsData(d *BotsData, u *store.User, active []store.Use
 	return nil
 }
 
-func (s *Server) handleBotsPage(w http.ResponseWriter, r *http.Request) {
+func (s *botsPages) handleBotsPage(w http.ResponseWriter, r *http.Request) {
 	d, err := s.botsData(r)
 	if err != nil {
 		s.serverError(w, err)
@@ -169,7 +178,7 @@ func (s *Server) handleBotsPage(w http.ResponseWriter, r *http.Request) {
 
 // handleBotsRegister is the sign-up form: the same account as rc-register
 // makes. No e-mail is sent; the address is only kept.
-func (s *Server) handleBotsRegister(w http.ResponseWriter, r *http.Request) {
+func (s *botsPages) handleBotsRegister(w http.ResponseWriter, r *http.Request) {
 	if !s.parseFormPost(w, r) {
 		return
 	}
@@ -196,7 +205,7 @@ func (s *Server) handleBotsRegister(w http.ResponseWriter, r *http.Request) {
 
 // parseFormPost checks that a form post comes from this site's own pages
 // and parses its (small) body; otherwise it answers 403 or 400.
-func (s *Server) parseFormPost(w http.ResponseWriter, r *http.Request) bool {
+func (s *site) parseFormPost(w http.ResponseWriter, r *http.Request) bool {
 	if !s.checkOrigin(r) {
 		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
 		return false
@@ -213,7 +222,7 @@ func (s *Server) parseFormPost(w http.ResponseWriter, r *http.Request) bool {
 // finishedAPIGame loads a finished API game named in the path. Finished
 // games are public, as on the competition server: their histories reveal
 // nothing that still matters.
-func (s *Server) finishedAPIGame(w http.ResponseWriter, r *http.Request) (*store.APIGame, *recon.History, bool) {
+func (s *botsPages) finishedAPIGame(w http.ResponseWriter, r *http.Request) (*store.APIGame, *recon.History, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	ok := err == nil && id > 0
 	var g *store.APIGame
@@ -239,14 +248,14 @@ func (s *Server) finishedAPIGame(w http.ResponseWriter, r *http.Request) (*store
 	return g, h, true
 }
 
-func (s *Server) handleAPIGameReplay(w http.ResponseWriter, r *http.Request) {
+func (s *botsPages) handleAPIGameReplay(w http.ResponseWriter, r *http.Request) {
 	g, h, ok := s.finishedAPIGame(w, r)
 	if ok {
 		s.renderReplay(w, http.StatusOK, h, fmt.Sprintf("/bots/games/%d/history.json", g.ID))
 	}
 }
 
-func (s *Server) handleAPIGameHistoryFile(w http.ResponseWriter, r *http.Request) {
+func (s *botsPages) handleAPIGameHistoryFile(w http.ResponseWriter, r *http.Request) {
 	g, _, ok := s.finishedAPIGame(w, r)
 	if !ok {
 		return

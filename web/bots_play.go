@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 
-	"knightwatch/live"
 	"knightwatch/play"
 	"knightwatch/rbcapi"
 	"knightwatch/store"
@@ -19,21 +18,9 @@ import (
 // API game like any other: on the server's clock, which runs whether or
 // not the tab is open.
 
-// closeUserSockets hangs up the API games' sockets of the user's browser
-// sessions; their readPumps take them out of their games.
-func (s *Server) closeUserSockets(userID int64) {
-	s.hub.mu.Lock()
-	defer s.hub.mu.Unlock()
-	for c := range s.hub.api {
-		if c.user != nil && c.user.ID == userID {
-			c.conn.Close()
-		}
-	}
-}
-
 // handleBotsLogin signs a person in with the account's name and password,
 // under the same limits on failures as the API.
-func (s *Server) handleBotsLogin(w http.ResponseWriter, r *http.Request) {
+func (s *botsPages) handleBotsLogin(w http.ResponseWriter, r *http.Request) {
 	if !s.parseFormPost(w, r) {
 		return
 	}
@@ -49,7 +36,7 @@ func (s *Server) handleBotsLogin(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/bots#play-card", http.StatusSeeOther)
 }
 
-func (s *Server) handleBotsLogout(w http.ResponseWriter, r *http.Request) {
+func (s *botsPages) handleBotsLogout(w http.ResponseWriter, r *http.Request) {
 	if !s.parseFormPost(w, r) {
 		return
 	}
@@ -61,7 +48,7 @@ func (s *Server) handleBotsLogout(w http.ResponseWriter, r *http.Request) {
 }
 
 // renderBots shows /bots with an error line.
-func (s *Server) renderBots(w http.ResponseWriter, r *http.Request, status int, msg string) {
+func (s *botsPages) renderBots(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	d, err := s.botsData(r)
 	if err != nil {
 		s.serverError(w, err)
@@ -72,7 +59,7 @@ func (s *Server) renderBots(w http.ResponseWriter, r *http.Request, status int, 
 }
 
 // signedInPost checks a form post of a signed-in person.
-func (s *Server) signedInPost(w http.ResponseWriter, r *http.Request) (*store.User, bool) {
+func (s *botsPages) signedInPost(w http.ResponseWriter, r *http.Request) (*store.User, bool) {
 	if !s.parseFormPost(w, r) {
 		return nil, false
 	}
@@ -86,7 +73,7 @@ func (s *Server) signedInPost(w http.ResponseWriter, r *http.Request) (*store.Us
 
 // handleBotsInvite invites a bot for the signed-in person, who is ready at
 // once, and opens the game.
-func (s *Server) handleBotsInvite(w http.ResponseWriter, r *http.Request) {
+func (s *botsPages) handleBotsInvite(w http.ResponseWriter, r *http.Request) {
 	u, ok := s.signedInPost(w, r)
 	if !ok {
 		return
@@ -105,7 +92,7 @@ func (s *Server) handleBotsInvite(w http.ResponseWriter, r *http.Request) {
 
 // handleBotsAccept accepts an invitation to the signed-in person and opens
 // the game.
-func (s *Server) handleBotsAccept(w http.ResponseWriter, r *http.Request) {
+func (s *botsPages) handleBotsAccept(w http.ResponseWriter, r *http.Request) {
 	u, ok := s.signedInPost(w, r)
 	if !ok {
 		return
@@ -120,7 +107,7 @@ func (s *Server) handleBotsAccept(w http.ResponseWriter, r *http.Request) {
 
 // personalSeat finds the signed-in person's seat at the API game of the
 // request's path, answering 404 in words when there is none.
-func (s *Server) personalSeat(w http.ResponseWriter, r *http.Request) (*rbcapi.Seat, *store.User, bool) {
+func (s *site) personalSeat(w http.ResponseWriter, r *http.Request) (*rbcapi.Seat, *store.User, bool) {
 	u := s.signedInUser(r)
 	seat, err := s.api.SeatOf(r.PathValue("id"), u)
 	if errors.Is(err, rbcapi.ErrNoSeat) {
@@ -135,7 +122,7 @@ func (s *Server) personalSeat(w http.ResponseWriter, r *http.Request) (*rbcapi.S
 }
 
 // handleBotsPlay is the board page of an API game for the person.
-func (s *Server) handleBotsPlay(w http.ResponseWriter, r *http.Request) {
+func (s *botsPages) handleBotsPlay(w http.ResponseWriter, r *http.Request) {
 	seat, _, ok := s.personalSeat(w, r)
 	if !ok {
 		return
@@ -146,46 +133,15 @@ func (s *Server) handleBotsPlay(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// handleAPIWS is the WebSocket of an API game played in the browser: a
-// subscriber of the game's host, for the user's seat. It is counted among
-// the API tabs (hub.api), which signing out hangs up.
-func (s *Server) handleAPIWS(w http.ResponseWriter, r *http.Request) {
-	seat, u, ok := s.personalSeat(w, r)
-	if !ok {
-		return
+// setSignedOut ends the session's account's sessions on the server, in
+// every browser (a copy of the cookie taken before included), closes the
+// account's open game sockets, and signs the session out.
+func (s *botsPages) setSignedOut(w http.ResponseWriter, r *http.Request) error {
+	if u := s.signedInUser(r); u != nil {
+		if err := s.store.EndSessions(u.ID); err != nil {
+			return err
+		}
+		s.sockets.closeUserSockets(u.ID)
 	}
-	release := s.acquireSocket(w, socketOwner(r, s, u), fmt.Sprintf("a%d", seat.Game()))
-	if release == nil {
-		return
-	}
-	conn, err := s.upgrader.Upgrade(w, r, nil)
-	if err != nil {
-		release()
-		return
-	}
-	cl := &client{srv: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), seat: seat, user: u,
-		release: release, viewer: live.PlayerOf(seat.Color())}
-	s.hub.mu.Lock()
-	if s.closed {
-		s.hub.mu.Unlock()
-		release()
-		conn.Close()
-		return
-	}
-	s.conns.Add(1)
-	s.hub.api[cl] = struct{}{}
-	s.hub.mu.Unlock()
-	h, err := seat.Join(cl)
-	if err != nil {
-		s.hub.mu.Lock()
-		delete(s.hub.api, cl)
-		s.hub.mu.Unlock()
-		s.conns.Done()
-		release()
-		conn.Close()
-		return
-	}
-	cl.host = h
-	go cl.writePump()
-	go s.readPump(cl)
+	return s.setSignedIn(w, r, nil)
 }

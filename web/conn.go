@@ -3,7 +3,9 @@ package web
 import (
 	"errors"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,7 +44,7 @@ type client struct {
 	// takes its messages when it plays (play's for a game against the
 	// engine or a bot, rbcapi's for a game of the HTTP API, whose user is
 	// then the signed-in account).
-	srv    *Server
+	sk     *sockets
 	host   *live.Host
 	viewer live.Viewer
 	seat   seat
@@ -85,9 +87,9 @@ func (c *client) Send(b []byte) { c.trySend(b) }
 
 // MayCreate checks a rematch against the limits on creating games, which
 // count c's owner and c's address (play.Tab).
-func (c *client) MayCreate(owner string) bool { return c.srv.rematchAllowed(c, owner) }
+func (c *client) MayCreate(owner string) bool { return c.sk.rematchAllowed(c, owner) }
 
-func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+func (s *sockets) handleWS(w http.ResponseWriter, r *http.Request) {
 	owner := s.currentOwner(r)
 	id := r.PathValue("id")
 	if owner == "" {
@@ -122,7 +124,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return // Upgrade has already replied (403 for a foreign origin)
 	}
-	c := &client{srv: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, addr: s.clientAddr(r), viewer: viewer}
+	c := &client{sk: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, addr: s.clientAddr(r), viewer: viewer}
 	err = s.join(c, func() (*live.Host, error) {
 		seat, err := s.games.Join(id, c)
 		if err != nil {
@@ -156,7 +158,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	go s.readPump(c)
 }
 
-func (s *Server) readPump(c *client) {
+func (s *sockets) readPump(c *client) {
 	defer func() {
 		s.leave(c)
 		c.conn.Close()
@@ -200,7 +202,7 @@ func (s *Server) readPump(c *client) {
 var readBufs = sync.Pool{New: func() any { b := make([]byte, play.MaxMessageBytes+1); return &b }}
 
 // readOne reads, decodes and handles one message; false ends the connection.
-func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
+func (s *sockets) readOne(c *client, kind int, rd io.Reader) bool {
 	bp := readBufs.Get().(*[]byte)
 	defer readBufs.Put(bp)
 	buf := *bp
@@ -289,26 +291,69 @@ func (c *client) writePump() {
 	}
 }
 
+// sockets is the WebSocket transport: every socket of a tab (a player's
+// of a game against the server or of an API game, a spectator's), one
+// reader (readPump) and one writer (writePump) each, subscribed to its
+// game's live.Host in the registry, and the limits on sockets and on
+// their messages.
+type sockets struct {
+	*site
+	upgrader websocket.Upgrader
+	// creates are the limits a rematch passes (client.MayCreate).
+	creates *createLimits
+	counts  socketCounts
+	hub     hub
+	// conns counts the sockets whose readPump runs; close waits for them.
+	conns sync.WaitGroup
+}
+
 // hub holds what the server's tabs share outside their games (each game
-// is in its live.Host, in Server.reg): whether the server is closing,
-// and the tabs playing API games in person, which signing out and Close
-// hang up. hub.mu guards only these and is never held across a game's
-// lock or database I/O; a host's lock may be taken before it, never after.
+// is in its live.Host, in site.reg): whether the server is closing, and
+// the tabs playing API games in person, which signing out and Close hang
+// up. hub.mu guards only these and is never held across a game's lock or
+// database I/O; a host's lock may be taken before it, never after.
 type hub struct {
-	mu sync.Mutex
+	mu     sync.Mutex
+	closed bool
 	// api are the tabs playing API games in person.
 	api map[*client]struct{}
 }
 
+func newSockets(site *site, creates *createLimits) *sockets {
+	s := &sockets{site: site, creates: creates, hub: hub{api: map[*client]struct{}{}}}
+	// Write buffers come from a pool: an idle tab then holds none.
+	s.upgrader = websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{}, CheckOrigin: site.checkOrigin}
+	return s
+}
+
+// close closes the registry (every host: clocks stopped and committed)
+// and every socket, and waits for their readPumps to end.
+func (s *sockets) close() {
+	defer s.conns.Wait()
+	// hub.closed is set first, under hub.mu, where every socket is
+	// counted (join, handleAPIWS): one counted before is in a host's
+	// subscribers, or among the API tabs, by the time they are collected.
+	s.hub.mu.Lock()
+	s.hub.closed = true
+	conns := slices.Collect(maps.Keys(s.hub.api))
+	s.hub.mu.Unlock()
+	for _, sub := range s.reg.Close() {
+		conns = append(conns, sub.(*client))
+	}
+	for _, c := range conns {
+		c.conn.Close()
+	}
+}
+
 // join counts c's connection and runs join, which subscribes c to its
 // game's host and returns it. The connection is counted first, under
-// hub.mu, where Close sets s.closed before it closes the registry and
+// hub.mu, where close sets hub.closed before it closes the registry and
 // collects the hosts' tabs: a tab counted here is either refused or
 // collected, so Close never waits for a connection it cannot close. On
 // success the caller must run readPump, which ends with conns.Done.
-func (s *Server) join(c *client, join func() (*live.Host, error)) error {
+func (s *sockets) join(c *client, join func() (*live.Host, error)) error {
 	s.hub.mu.Lock()
-	if s.closed {
+	if s.hub.closed {
 		s.hub.mu.Unlock()
 		return errRoomGone
 	}
@@ -332,7 +377,7 @@ var errRoomGone = errors.New("web: game not available")
 
 // leave takes c out of its game: the last player out of a game played in
 // person closes its host (live.Registry's Leave), which commits its clock.
-func (s *Server) leave(c *client) {
+func (s *sockets) leave(c *client) {
 	c.stop()
 	s.unwatchReview(c)
 	if c.host == nil {

@@ -32,7 +32,7 @@ type LearntView struct {
 	Lessons int // positions it taught
 }
 
-func (s *Server) handleExperiencePage(w http.ResponseWriter, r *http.Request) {
+func (s *gamePages) handleExperiencePage(w http.ResponseWriter, r *http.Request) {
 	st, err := s.store.ExperienceSummary()
 	if err != nil {
 		s.serverError(w, err)
@@ -53,7 +53,7 @@ func (s *Server) handleExperiencePage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, pageExperience, d)
 }
 
-func (s *Server) learntView(g store.LearntGame) LearntView {
+func (s *gamePages) learntView(g store.LearntGame) LearntView {
 	engine := g.Human.Other()
 	v := LearntView{
 		Date: g.LearntAt.UTC().Format(time.DateOnly), Level: s.games.Level(g.Level).Name, Colour: engine.String(),

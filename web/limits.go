@@ -37,14 +37,14 @@ const (
 	maxFormBytes = 8 << 10
 )
 
-func (s *Server) maxSocketsPerGame() int {
+func (s *sockets) maxSocketsPerGame() int {
 	if s.cfg.MaxSocketsPerGame > 0 {
 		return s.cfg.MaxSocketsPerGame
 	}
 	return DefaultMaxSocketsPerGame
 }
 
-func (s *Server) maxSocketsPerOwner() int {
+func (s *sockets) maxSocketsPerOwner() int {
 	if s.cfg.MaxSocketsPerOwner > 0 {
 		return s.cfg.MaxSocketsPerOwner
 	}
@@ -62,8 +62,8 @@ type socketCounts struct {
 // words and returns nil when a limit is reached. The caller must call the
 // returned release exactly once, when the socket closes (or the upgrade
 // fails).
-func (s *Server) acquireSocket(w http.ResponseWriter, owner, game string) (release func()) {
-	sc := &s.sockets
+func (s *sockets) acquireSocket(w http.ResponseWriter, owner, game string) (release func()) {
+	sc := &s.counts
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	if sc.byOwner == nil {
@@ -186,7 +186,7 @@ func limitBody(w http.ResponseWriter, r *http.Request) {
 
 // socketOwner is whom an API game's socket counts against: the session's
 // owner key, or the signed-in user when the session has none.
-func socketOwner(r *http.Request, s *Server, u *store.User) string {
+func socketOwner(r *http.Request, s *site, u *store.User) string {
 	if o := s.currentOwner(r); o != "" {
 		return o
 	}

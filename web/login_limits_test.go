@@ -113,7 +113,7 @@ func TestClientAddr(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &Server{cfg: Config{TrustProxy: tc.trust}}
+			s := &site{cfg: Config{TrustProxy: tc.trust}}
 			r := httptest.NewRequest("GET", "/", nil)
 			r.RemoteAddr = tc.remote
 			for _, v := range tc.fwd {

@@ -22,7 +22,7 @@ func openingTags(g *game.Game) []game.PGNTag {
 // that ended before the name was stored with them are replayed once, on
 // the first list that shows them, not on every load. A failed save is
 // logged; the names are shown all the same.
-func (s *Server) nameFinished(games []store.Game) {
+func (s *homePages) nameFinished(games []store.Game) {
 	var missing map[string]string
 	for i := range games {
 		g := &games[i]

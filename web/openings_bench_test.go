@@ -85,11 +85,11 @@ func BenchmarkHomeOpenings(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		if _, err := srv.homeData("bench", ""); err != nil {
+		if _, err := srv.home.homeData("bench", ""); err != nil {
 			b.Fatal(err)
 		}
 		for b.Loop() {
-			d, err := srv.homeData("bench", "")
+			d, err := srv.home.homeData("bench", "")
 			if err != nil {
 				b.Fatal(err)
 			}

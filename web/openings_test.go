@@ -158,8 +158,8 @@ func TestHomeListsNameOpenings(t *testing.T) {
 	start := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 	ruy := store.Game{ID: "g_a", Level: 1, Human: store.White, StartFEN: start, Moves: "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 d2d3", Status: store.StatusOver, Result: "1-0", UpdatedAt: now}
 	sicilian := store.Game{ID: "g_b", Level: 2, Human: store.Black, StartFEN: start, Moves: "e2e4 c7c5", Status: store.StatusOver, Result: "1-0", UpdatedAt: now}
-	d := &HomeData{Levels: srv.levelViews(), Clocks: ClockChoices, ReconOpponents: play.ReconOpponents, ReconClocks: ReconClockChoices,
-		Finished: []GameSummary{srv.summary(&ruy), srv.summary(&sicilian)}}
+	d := &HomeData{Levels: srv.home.levelViews(), Clocks: ClockChoices, ReconOpponents: play.ReconOpponents, ReconClocks: ReconClockChoices,
+		Finished: []GameSummary{srv.home.summary(&ruy), srv.home.summary(&sicilian)}}
 	rr := httptest.NewRecorder()
 	srv.render(rr, http.StatusOK, pageHome, d)
 	body := html.UnescapeString(rr.Body.String())
@@ -279,7 +279,7 @@ func TestHomeListStoresOldGamesOpenings(t *testing.T) {
 			t.Fatalf("%s: named %q; pick moves that reach a named position or none", tc.name, want[tc.name])
 		}
 	}
-	d, err := e.srv.homeData(owner, "")
+	d, err := e.srv.home.homeData(owner, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func newCookieStore(secret []byte) *sessions.CookieStore {
 // Secure exactly when the browser reached us over HTTPS (isHTTPS), so that
 // a cookie set over plain HTTP is kept by the browser and one set over
 // HTTPS never travels in clear.
-func (s *Server) saveSession(w http.ResponseWriter, r *http.Request, sess *sessions.Session) error {
+func (s *site) saveSession(w http.ResponseWriter, r *http.Request, sess *sessions.Session) error {
 	opts := *s.cookies.Options
 	opts.Secure = s.isHTTPS(r)
 	sess.Options = &opts
@@ -65,7 +65,7 @@ func validOwner(s string) bool {
 
 // currentOwner returns the owner key from a valid, signed session cookie,
 // or "" when there is none (missing, forged, expired).
-func (s *Server) currentOwner(r *http.Request) string {
+func (s *site) currentOwner(r *http.Request) string {
 	sess, err := s.cookies.Get(r, SessionCookie)
 	if err != nil || sess.IsNew {
 		return ""
@@ -80,7 +80,7 @@ func (s *Server) currentOwner(r *http.Request) string {
 // ensureOwner returns the request's owner key, issuing a fresh one (and
 // setting the cookie) when the request has no valid session. A forged
 // cookie is simply replaced: its contents never reach any game.
-func (s *Server) ensureOwner(w http.ResponseWriter, r *http.Request) (string, error) {
+func (s *site) ensureOwner(w http.ResponseWriter, r *http.Request) (string, error) {
 	if owner := s.currentOwner(r); owner != "" {
 		return owner, nil
 	}
@@ -107,7 +107,7 @@ const (
 // session generation, which signing out moves on: a cookie from before
 // the last sign-out is no session. The account is read on every request
 // anyway, so the check costs nothing more.
-func (s *Server) signedInUser(r *http.Request) *store.User {
+func (s *site) signedInUser(r *http.Request) *store.User {
 	sess, err := s.cookies.Get(r, SessionCookie)
 	if err != nil || sess.IsNew {
 		return nil
@@ -127,7 +127,7 @@ func (s *Server) signedInUser(r *http.Request) *store.User {
 // setSignedIn signs the session in to u (nil: out), keeping its owner key
 // (a session without a valid one gets a fresh one, never the decoded,
 // possibly forged, values). Signing out is setSignedOut.
-func (s *Server) setSignedIn(w http.ResponseWriter, r *http.Request, u *store.User) error {
+func (s *site) setSignedIn(w http.ResponseWriter, r *http.Request, u *store.User) error {
 	owner := s.currentOwner(r)
 	sess, err := s.cookies.Get(r, SessionCookie)
 	if err != nil || sess.IsNew || owner == "" {
@@ -144,17 +144,4 @@ func (s *Server) setSignedIn(w http.ResponseWriter, r *http.Request, u *store.Us
 		sess.Values[genKey] = u.SessionGen
 	}
 	return s.saveSession(w, r, sess)
-}
-
-// setSignedOut ends the session's account's sessions on the server, in
-// every browser (a copy of the cookie taken before included), closes the
-// account's open game sockets, and signs the session out.
-func (s *Server) setSignedOut(w http.ResponseWriter, r *http.Request) error {
-	if u := s.signedInUser(r); u != nil {
-		if err := s.store.EndSessions(u.ID); err != nil {
-			return err
-		}
-		s.closeUserSockets(u.ID)
-	}
-	return s.setSignedIn(w, r, nil)
 }

@@ -103,7 +103,7 @@ func moveNumber(startFEN string, plies int) int {
 	return full + plies/2
 }
 
-func (s *Server) unfinishedSummary(g *store.Game, now time.Time) UnfinishedSummary {
+func (s *homePages) unfinishedSummary(g *store.Game, now time.Time) UnfinishedSummary {
 	variant := "Standard"
 	if g.Variant == VariantChess960 {
 		variant = "Chess960"
@@ -143,7 +143,7 @@ func (u *UnfinishedSummary) fill(now time.Time) {
 // unfinishedList fills the home page's list: the owner's unfinished chess
 // and Reconnaissance Chess games, most recently active first, at most
 // unfinishedListSize of them, and how many there are in all.
-func (s *Server) unfinishedList(d *HomeData, owner string) error {
+func (s *homePages) unfinishedList(d *HomeData, owner string) error {
 	d.Unfinished = []UnfinishedSummary{}
 	if owner == "" {
 		return nil
@@ -221,7 +221,7 @@ func confirmed(w http.ResponseWriter, r *http.Request, action string) bool {
 // returns the owner; false when it has replied already. A post without a
 // session, or for a game that is not the visitor's, gets 404: the two are
 // indistinguishable, as everywhere.
-func (s *Server) listAction(w http.ResponseWriter, r *http.Request) (string, bool) {
+func (s *homePages) listAction(w http.ResponseWriter, r *http.Request) (string, bool) {
 	if !s.checkOrigin(r) {
 		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
 		return "", false
@@ -234,7 +234,7 @@ func (s *Server) listAction(w http.ResponseWriter, r *http.Request) (string, boo
 	return owner, true
 }
 
-func (s *Server) listActionDone(w http.ResponseWriter, r *http.Request, err error, done string) {
+func (s *homePages) listActionDone(w http.ResponseWriter, r *http.Request, err error, done string) {
 	switch {
 	case err == nil:
 		http.Redirect(w, r, "/?done="+url.QueryEscape(done), http.StatusSeeOther)
@@ -250,7 +250,7 @@ func (s *Server) listActionDone(w http.ResponseWriter, r *http.Request, err erro
 }
 
 // handleListResign resigns the visitor's unfinished game: POST /game/{id}/resign.
-func (s *Server) handleListResign(w http.ResponseWriter, r *http.Request) {
+func (s *homePages) handleListResign(w http.ResponseWriter, r *http.Request) {
 	owner, ok := s.listAction(w, r)
 	if !ok || !confirmed(w, r, "resign") {
 		return
@@ -259,7 +259,7 @@ func (s *Server) handleListResign(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleListDelete deletes the visitor's unfinished game: POST /game/{id}/delete.
-func (s *Server) handleListDelete(w http.ResponseWriter, r *http.Request) {
+func (s *homePages) handleListDelete(w http.ResponseWriter, r *http.Request) {
 	owner, ok := s.listAction(w, r)
 	if !ok || !confirmed(w, r, "delete") {
 		return
