@@ -294,9 +294,9 @@ func (g *chessGame) View(v live.Viewer, m live.Moment) []byte {
 func (g *chessGame) Notice(n live.Notice) []byte {
 	switch n {
 	case live.StepUnsaved:
-		return EncodeNotice(EngineMoveUnsavedNotice)
+		return encodeNotice(EngineMoveUnsavedNotice)
 	case live.EndUnsaved:
-		return EncodeNotice(FlagUnsavedNotice)
+		return encodeNotice(FlagUnsavedNotice)
 	}
-	return EncodeNotice(SavedAgainNotice)
+	return encodeNotice(SavedAgainNotice)
 }

@@ -100,5 +100,5 @@ func (gs *Games) chessRematch(s *Seat, rec *store.Game) {
 		s.tab.Send(EncodeError(Errorf(CodeServer, "%s", RematchUnsavedText)))
 		return
 	}
-	s.tab.Send(EncodeRedirect("/game/" + next.ID))
+	s.tab.Send(encodeRedirect("/game/" + next.ID))
 }

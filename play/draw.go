@@ -178,17 +178,17 @@ func (gs *Games) offerDraw(s *Seat, g *chessGame, ply int) {
 		case ply != g.g.Len():
 			return errStalePly{ply, g.g.Len()}
 		case g.draw != nil:
-			s.tab.Send(EncodeNotice("The engine is still considering your draw offer."))
+			s.tab.Send(encodeNotice("The engine is still considering your draw offer."))
 			return nil
 		}
 		moves := g.humanMoves()
 		if g.drawOffered && moves-g.lastDrawOffer < DrawOfferEvery {
 			left := DrawOfferEvery - (moves - g.lastDrawOffer)
-			s.tab.Send(EncodeNotice(fmt.Sprintf("You offered a draw recently: you can offer again after %d more of your moves.", left)))
+			s.tab.Send(encodeNotice(fmt.Sprintf("You offered a draw recently: you can offer again after %d more of your moves.", left)))
 			return nil
 		}
 		g.drawOffered, g.lastDrawOffer = true, moves
-		l.Notify(EncodeNotice("You offer a draw."))
+		l.Notify(encodeNotice("You offer a draw."))
 		in := g.drawInput()
 		if v := decideDraw(in); in.CannotWin || in.MoveNumber < drawMinMove || in.HaveEval || pool == nil {
 			gs.answerDraw(l, g, s, v)
@@ -209,7 +209,7 @@ func (gs *Games) offerDraw(s *Seat, g *chessGame, ply int) {
 				}
 				g.draw = nil
 				if !ok || g.over() || g.g.Len() != at {
-					l.Notify(EncodeNotice("The draw offer lapsed: the game moved on."))
+					l.Notify(encodeNotice("The draw offer lapsed: the game moved on."))
 					return nil
 				}
 				cp, mate := res.CP, res.Mate
@@ -237,10 +237,10 @@ func (gs *Games) offerDraw(s *Seat, g *chessGame, ply int) {
 // seat that offered.
 func (gs *Games) answerDraw(l live.Locked, g *chessGame, from *Seat, v drawVerdict) {
 	if !v.Accept {
-		l.Notify(EncodeNotice("The engine declines the draw: " + v.Why + "."))
+		l.Notify(encodeNotice("The engine declines the draw: " + v.Why + "."))
 		return
 	}
-	err := l.ActTold(EncodeNotice("The engine accepts the draw: "+v.Why+"."), func(now time.Time) error {
+	err := l.ActTold(encodeNotice("The engine accepts the draw: "+v.Why+"."), func(now time.Time) error {
 		if g.over() {
 			return Errorf(CodeGameOver, "the game is over")
 		}

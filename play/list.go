@@ -36,7 +36,7 @@ const resignedNotice = "You resigned this game from your list of games."
 // DeletedMessages are what a tab of a deleted game is sent, in order: the
 // notice, then the redirect to the home page.
 func DeletedMessages() [][]byte {
-	return [][]byte{EncodeNotice(deletedNotice), EncodeRedirect(deletedURL)}
+	return [][]byte{encodeNotice(deletedNotice), encodeRedirect(deletedURL)}
 }
 
 // listKind is one kind of game as the list acts on it: its record.
@@ -112,7 +112,7 @@ func (gs *Games) Resign(id, owner string) error {
 	}
 	err := gs.reg.With(id, func(l live.Locked) error {
 		g := l.Game().(personResigner)
-		return l.ActTold(EncodeNotice(resignedNotice), func(time.Time) error { return g.resignPerson() })
+		return l.ActTold(encodeNotice(resignedNotice), func(time.Time) error { return g.resignPerson() })
 	})
 	if errors.Is(err, live.ErrTimeUp) {
 		return ErrNotUnfinished

@@ -148,8 +148,8 @@ type noticeMessage struct {
 	Text string `json:"text"`
 }
 
-// EncodeNotice encodes a notice with text.
-func EncodeNotice(text string) []byte {
+// encodeNotice encodes a notice with text.
+func encodeNotice(text string) []byte {
 	b, _ := json.Marshal(noticeMessage{Type: MsgNotice, Text: text})
 	return b
 }
@@ -160,8 +160,8 @@ type redirectMessage struct {
 	URL  string `json:"url"`
 }
 
-// EncodeRedirect encodes a redirect to url.
-func EncodeRedirect(url string) []byte {
+// encodeRedirect encodes a redirect to url.
+func encodeRedirect(url string) []byte {
 	b, _ := json.Marshal(redirectMessage{Type: MsgRedirect, URL: url})
 	return b
 }

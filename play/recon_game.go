@@ -115,11 +115,11 @@ func (g *reconGame) View(v live.Viewer, m live.Moment) []byte {
 func (g *reconGame) Notice(n live.Notice) []byte {
 	switch n {
 	case live.StepUnsaved:
-		return EncodeNotice(ReconBotUnsavedNotice)
+		return encodeNotice(ReconBotUnsavedNotice)
 	case live.EndUnsaved:
-		return EncodeNotice(FlagUnsavedNotice)
+		return encodeNotice(FlagUnsavedNotice)
 	}
-	return EncodeNotice(SavedAgainNotice)
+	return encodeNotice(SavedAgainNotice)
 }
 
 // over reports whether the game's end is committed.

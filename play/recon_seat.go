@@ -106,7 +106,7 @@ func reconRefusal(err error, unsaved string) *ProtoError {
 	case errors.As(err, &perr):
 		return perr
 	}
-	return ArbiterRefusal(err)
+	return arbiterRefusal(err)
 }
 
 // humanTurn refuses the person's sense or move when it is not theirs to
@@ -157,5 +157,5 @@ func (gs *Games) reconRematch(s *Seat, owner string, rec *store.ReconGame) {
 		s.tab.Send(EncodeError(Errorf(CodeServer, "%s", RematchUnsavedText)))
 		return
 	}
-	s.tab.Send(EncodeRedirect("/game/" + next.ID))
+	s.tab.Send(encodeRedirect("/game/" + next.ID))
 }

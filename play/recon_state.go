@@ -46,8 +46,8 @@ func reconResult(o recon.Outcome) string {
 	return "0-1"
 }
 
-// ArbiterRefusal turns an arbiter's refusal into a protocol error.
-func ArbiterRefusal(err error) *ProtoError {
+// arbiterRefusal turns an arbiter's refusal into a protocol error.
+func arbiterRefusal(err error) *ProtoError {
 	switch {
 	case errors.Is(err, recon.ErrGameOver):
 		return Errorf(CodeGameOver, "the game is over")

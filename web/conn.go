@@ -40,10 +40,11 @@ type client struct {
 	send chan []byte
 	done chan struct{} // closed when the client leaves its game
 	once sync.Once
-	// host is the client's game, which it subscribes to as viewer; seat
-	// takes its messages when it plays (play's for a game against the
-	// engine or a bot, rbcapi's for a game of the HTTP API, whose user is
-	// then the signed-in account).
+	// sk is the transport the client is one of. host is the client's
+	// game, which it subscribes to as viewer; seat takes its messages when
+	// it plays (play's for a game against the engine or a bot, rbcapi's
+	// for a game of the HTTP API, whose user is then the signed-in
+	// account).
 	sk     *sockets
 	host   *live.Host
 	viewer live.Viewer
