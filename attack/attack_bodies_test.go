@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"knightwatch/web"
+	"knightwatch/play"
 )
 
 // Request bodies sent a byte every 2 seconds, on the form routes and the
@@ -163,7 +163,7 @@ func TestOversizeFormsAndOwnNotes(t *testing.T) {
 	}
 	for _, n := range []struct {
 		piece, code string
-	}{{"wN", ""}, {"bN", web.CodeBadField}, {"bK", web.CodeBadField}, {"wQ", ""}} {
+	}{{"wN", ""}, {"bN", play.CodeBadField}, {"bK", play.CodeBadField}, {"wQ", ""}} {
 		Send(c, map[string]string{"type": "marker", "square": "e5", "piece": n.piece})
 		code, msg := next(n.piece)
 		if code != n.code || n.code != "" && !strings.Contains(msg, "opponent") {

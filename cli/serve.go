@@ -16,7 +16,6 @@ import (
 	"syscall"
 	"time"
 
-	"knightwatch/enginepool"
 	"knightwatch/review"
 	"knightwatch/store"
 	"knightwatch/web"
@@ -147,22 +146,19 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	parts, closeParts, err := buildParts(st, partsFlags{syzygy: *syzygyPath, experience: *experience, experienceRows: *experienceRows, analysisNodes: *analysisNodes}, logger)
+	parts, closeParts, err := buildParts(st, partsFlags{syzygy: *syzygyPath, experience: *experience, experienceRows: *experienceRows,
+		analysisNodes: *analysisNodes, noEngine: *noEngine, rbcClock: clock, rbcIncrement: increment}, logger)
 	if err != nil {
 		return err
 	}
 	defer closeParts() // after srv.Close
 	srv, err := web.New(web.Config{
-		Store:     st,
 		Templates: templates,
 		Static:    static,
 		// Unset, the secret generated on first start and kept in the
 		// database is used, so restarts keep everyone's session.
-		Secret:   []byte(os.Getenv("KNIGHTWATCH_SECRET")),
-		Levels:   enginepool.Levels(),
-		NoEngine: *noEngine,
-		Logger:   logger,
-		RBCClock: clock, RBCIncrement: increment,
+		Secret:       []byte(os.Getenv("KNIGHTWATCH_SECRET")),
+		Logger:       logger,
 		TrustProxy:   *trustProxy,
 		PublicOrigin: *publicOrigin,
 

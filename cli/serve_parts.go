@@ -2,9 +2,13 @@ package cli
 
 import (
 	"log"
+	"time"
 
 	"knightwatch/enginepool"
 	"knightwatch/experience"
+	"knightwatch/live"
+	"knightwatch/play"
+	"knightwatch/rbcapi"
 	"knightwatch/review"
 	"knightwatch/store"
 	"knightwatch/web"
@@ -17,14 +21,19 @@ type partsFlags struct {
 	experience     bool   // --experience
 	experienceRows int    // --experience-rows
 	analysisNodes  int    // --analysis-nodes; 0: no reviews
+	noEngine       bool   // --no-engine
+	// rbcClock and rbcIncrement are --rbc-clock (zero: rbcapi's default).
+	rbcClock, rbcIncrement time.Duration
 }
 
 // buildParts is the composition root of the web app's parts that are not
 // HTTP: the engine pool (with the Syzygy tables), the learner (with the
 // experience on) and the reviewer (with a review budget), each with its
 // own package's defaults, wired to each other (a complete review teaches
-// the learner). closeParts closes them once the server is closed, each
-// after those that use it.
+// the learner); the registry of live games, the games played in the
+// browser (package play) and the reconchess HTTP API (package rbcapi),
+// both hosted there. closeParts closes them once the server is closed,
+// each after those that use it.
 func buildParts(st *store.Store, f partsFlags, logger *log.Logger) (parts web.Parts, closeParts func(), err error) {
 	var closers []func()
 	closeAll := func() {
@@ -37,25 +46,46 @@ func buildParts(st *store.Store, f partsFlags, logger *log.Logger) (parts web.Pa
 			closeAll() // what was built before the failure
 		}
 	}()
+	parts.Store = st
 	if parts.Pool, err = enginepool.New(enginepool.Config{SyzygyPath: f.syzygy}); err != nil {
 		return web.Parts{}, nil, err
 	}
 	closers = append(closers, parts.Pool.Close)
+	var learner *experience.Learner
 	if f.experience {
-		if parts.Learner, err = experience.New(experience.Options{Store: st, Rows: f.experienceRows, Logger: logger}); err != nil {
+		if learner, err = experience.New(experience.Options{Store: st, Rows: f.experienceRows, Logger: logger}); err != nil {
 			return web.Parts{}, nil, err
 		}
-		closers = append(closers, parts.Learner.Close)
+		closers = append(closers, learner.Close)
 	}
 	if f.analysisNodes > 0 {
 		ro := review.Options{Store: st, Engine: parts.Pool, Nodes: f.analysisNodes, Logger: logger}
-		if parts.Learner != nil {
-			ro.Learn = parts.Learner.Reviewed
+		if learner != nil {
+			ro.Learn = learner.Reviewed
 		}
 		if parts.Reviews, err = review.New(ro); err != nil {
 			return web.Parts{}, nil, err
 		}
 		closers = append(closers, parts.Reviews.Close)
 	}
+	parts.Registry = live.NewRegistry()
+	parts.Games, err = play.New(play.Config{
+		Store: st, Pool: parts.Pool, Learner: learner, Reviews: parts.Reviews,
+		Levels: enginepool.Levels(), NoEngine: f.noEngine, Logger: logger,
+	}, parts.Registry)
+	if err != nil {
+		return web.Parts{}, nil, err
+	}
+	closers = append(closers, parts.Games.Close)
+	parts.API, err = rbcapi.New(rbcapi.Config{
+		Store: st, Games: parts.Games, Clock: f.rbcClock, Increment: f.rbcIncrement, Logger: logger,
+	}, parts.Registry)
+	if err != nil {
+		return web.Parts{}, nil, err
+	}
+	closers = append(closers, parts.API.Close)
+	// Closed first (the web server closes it too, collecting its tabs):
+	// no game is left hosted, its automaton thinking, once the parts go.
+	closers = append(closers, func() { parts.Registry.Close() })
 	return parts, closeAll, nil
 }

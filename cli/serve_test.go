@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"io"
+	"log"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -13,7 +14,6 @@ import (
 	"testing/fstest"
 	"time"
 
-	"knightwatch/enginepool"
 	"knightwatch/store"
 	"knightwatch/web"
 )
@@ -59,7 +59,12 @@ func TestEmbeddedPagesRender(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	srv, err := web.New(web.Config{Store: st, Templates: templates, Static: static, Levels: enginepool.Levels(), NoEngine: true}, web.Parts{})
+	parts, closeParts, err := buildParts(st, partsFlags{noEngine: true}, log.New(io.Discard, "", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeParts()
+	srv, err := web.New(web.Config{Templates: templates, Static: static}, parts)
 	if err != nil {
 		t.Fatal(err)
 	}

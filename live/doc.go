@@ -32,9 +32,11 @@
 //     it when the opponent acted.
 //
 // A Registry keeps the hosts by game ID: it loads a game when its first
-// subscriber comes and closes its host when the last player leaves, except
-// for hosts it keeps (games on the server's clock), which live until their
-// game ends.
+// subscriber comes, with the loader of its kind (Registry.Kind: each
+// package that hosts a kind of game registers one for the prefix of its
+// IDs), and closes its host when the last player leaves, except for hosts
+// it keeps (games on the server's clock), which live until their game
+// ends.
 //
 // # Goroutines
 //

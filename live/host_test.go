@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -245,7 +246,8 @@ func TestRegistryOneHostPerGame(t *testing.T) {
 	var mu sync.Mutex
 	loads := 0
 	var g *toyGame
-	r := NewRegistry(func(id string) (*Host, error) {
+	r := NewRegistry()
+	r.Kind("", func(id string) (*Host, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		loads++
@@ -317,7 +319,7 @@ func TestAlwaysHostRetires(t *testing.T) {
 	st := &toyStore{}
 	g := newToy(st, 6, time.Hour)
 	w, b := newBot(game.White, false), newBot(game.Black, false)
-	r := NewRegistry(func(string) (*Host, error) { return nil, errors.New("not used") })
+	r := NewRegistry()
 	h := NewHost(Config{ID: "api", Always: true, Logf: t.Logf, Context: context.Background()}, g, [2]Automaton{w, b})
 	if err := r.Keep(h); err != nil {
 		t.Fatal(err)
@@ -351,5 +353,35 @@ func TestClockStartCommitted(t *testing.T) {
 	h.Leave(white)
 	if len(st.saved) != 2 || !st.last().since.IsZero() {
 		t.Fatalf("after the leave: %d commits, last %+v", len(st.saved), st.last())
+	}
+}
+
+// TestRegistryKinds: a game is loaded by the loader of the longest prefix
+// of its ID; an ID no kind has is refused with ErrNoKind.
+func TestRegistryKinds(t *testing.T) {
+	st := &toyStore{}
+	var loaded []string
+	loader := func(name string) func(string) (*Host, error) {
+		return func(id string) (*Host, error) {
+			loaded = append(loaded, name+" "+id)
+			return NewHost(Config{ID: id, Logf: t.Logf}, newToy(st, 10, time.Hour), [2]Automaton{}), nil
+		}
+	}
+	r := NewRegistry()
+	r.Kind("g_", loader("chess"))
+	r.Kind("r_", loader("recon"))
+	r.Kind("r_x", loader("longer"))
+	for _, id := range []string{"g_1", "r_1", "r_x1"} {
+		h, err := r.Open(id)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		h.Close()
+	}
+	if want := []string{"chess g_1", "recon r_1", "longer r_x1"}; !slices.Equal(loaded, want) {
+		t.Errorf("loaded %q, want %q", loaded, want)
+	}
+	if _, err := r.Open("api_1"); !errors.Is(err, ErrNoKind) {
+		t.Errorf("an ID of no kind: %v, want ErrNoKind", err)
 	}
 }

@@ -2,6 +2,8 @@ package live
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"time"
 )
@@ -9,27 +11,75 @@ import (
 // Registry keeps the hosts of the games being played, by ID: one host per
 // game, loaded from its record when its first subscriber comes, closed
 // (its clock committed) when its last subscriber leaves. Hosts of games on
-// the server's clock (Config.Always) are kept until their game ends.
+// the server's clock (Config.Always) are kept until their game ends. Each
+// kind of game (chess against the engine, Reconnaissance Chess in the
+// browser, the HTTP API's games) brings its own loader, for the IDs that
+// start with its prefix (Kind): the packages that host games never import
+// each other for it.
 //
 // Its lock guards only its maps and is never held across a load or a
 // commit: a game being loaded or closed is guarded by its gate, which
 // whoever else wants the game waits for, so there is still one host per
 // game and none built from a record older than the last commit.
 type Registry struct {
-	load func(id string) (*Host, error)
-
 	mu     sync.Mutex
+	kinds  []kind
 	hosts  map[string]*Host
 	gates  map[string]chan struct{}
 	closed bool
 }
 
-// ErrStopped: the registry (the server) is stopping.
-var ErrStopped = errors.New("live: the server is stopping")
+// kind is one kind of game: the prefix of its IDs and its loader.
+type kind struct {
+	prefix string
+	load   func(id string) (*Host, error)
+}
 
-// NewRegistry returns a registry that builds a game's host with load.
-func NewRegistry(load func(id string) (*Host, error)) *Registry {
-	return &Registry{load: load, hosts: map[string]*Host{}, gates: map[string]chan struct{}{}}
+// Errors of a registry.
+var (
+	// ErrStopped: the registry (the server) is stopping.
+	ErrStopped = errors.New("live: the server is stopping")
+	// ErrNoKind: no kind of game has IDs like this one (Kind).
+	ErrNoKind = errors.New("live: no kind of game has this ID")
+)
+
+// NewRegistry returns a registry that knows no kind of game yet: Kind
+// adds each.
+func NewRegistry() *Registry {
+	return &Registry{hosts: map[string]*Host{}, gates: map[string]chan struct{}{}}
+}
+
+// Kind makes load build the host of every game whose ID starts with
+// prefix (from its record; no lock is held while it runs). The longest
+// prefix that fits an ID wins; a second loader for the same prefix
+// replaces the first.
+func (r *Registry) Kind(prefix string, load func(id string) (*Host, error)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, k := range r.kinds {
+		if k.prefix == prefix {
+			r.kinds[i].load = load
+			return
+		}
+	}
+	r.kinds = append(r.kinds, kind{prefix: prefix, load: load})
+}
+
+// load builds game id's host with the loader of its kind (no lock held).
+func (r *Registry) load(id string) (*Host, error) {
+	r.mu.Lock()
+	var load func(string) (*Host, error)
+	best := -1
+	for _, k := range r.kinds {
+		if strings.HasPrefix(id, k.prefix) && len(k.prefix) > best {
+			load, best = k.load, len(k.prefix)
+		}
+	}
+	r.mu.Unlock()
+	if load == nil {
+		return nil, fmt.Errorf("%w: %q", ErrNoKind, id)
+	}
+	return load(id)
 }
 
 // waitGateLocked returns, with r.mu held as on entry, once nobody holds

@@ -17,6 +17,7 @@ import (
 
 	"knightwatch/enginepool"
 	"knightwatch/game"
+	"knightwatch/play"
 	"knightwatch/review"
 	"knightwatch/store"
 )
@@ -100,15 +101,15 @@ func (w *wsConn) review() AnalysisMessage {
 // reviewAndState is review, also returning the last state seen on the way
 // (nil if none): the review may come before the state that ends the game
 // when the engine is quick.
-func (w *wsConn) reviewAndState() (AnalysisMessage, *StateMessage) {
+func (w *wsConn) reviewAndState() (AnalysisMessage, *play.StateMessage) {
 	w.t.Helper()
 	var got AnalysisMessage
-	var st *StateMessage
+	var st *play.StateMessage
 	w.waitFor("the review", func(m anyMsg) bool {
 		if m.Type == "state" {
 			st = m.state
 		}
-		if m.Type != MsgAnalysis {
+		if m.Type != play.MsgAnalysis {
 			return false
 		}
 		var a AnalysisMessage // as a browser reads it
@@ -508,7 +509,7 @@ func TestReviewOddGames(t *testing.T) {
 			t.Errorf("game %s: review %v, want none", id, err)
 		}
 	}
-	if left := e.srv.reviews.Pending(); left != 0 {
+	if left := e.reviews.Pending(); left != 0 {
 		t.Errorf("%d reviews still queued", left)
 	}
 }

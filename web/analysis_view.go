@@ -1,15 +1,17 @@
 package web
 
-// The reviews of finished games (package review, Parts.Reviews) as a
-// game's pages see them: each socket of a finished game, a player's or a
+// The reviews of finished games (package review, Parts.Reviews; play
+// queues each game that ends) as a game's pages see them: each socket of a finished game, a player's or a
 // spectator's, follows its review, and gets its status as the analysis
-// message (MsgAnalysis, PROTOCOL.md) while queued or running, then the
+// message (play.MsgAnalysis, PROTOCOL.md) while queued or running, then the
 // whole review.
 
 import (
+	"encoding/json"
 	"math"
 
 	"knightwatch/game"
+	"knightwatch/play"
 	"knightwatch/review"
 	"knightwatch/store"
 )
@@ -23,10 +25,10 @@ const (
 )
 
 // AnalysisMessage is the review of a finished game as its pages get it
-// (MsgAnalysis): its status while queued or running, then the whole
+// (play.MsgAnalysis): its status while queued or running, then the whole
 // review.
 type AnalysisMessage struct {
-	Type   string `json:"type"` // MsgAnalysis
+	Type   string `json:"type"` // play.MsgAnalysis
 	Status string `json:"status"`
 	// Queue is the review's place among those not yet started (1: the
 	// next to start), while queued.
@@ -69,6 +71,14 @@ type AnalysisSideView struct {
 	Blunders     int      `json:"blunders"`
 }
 
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("web: marshal: " + err.Error()) // only our own plain structs get here
+	}
+	return b
+}
+
 func round1(x float64) float64 { return math.Round(x*10) / 10 }
 
 func sideView(acc *float64, inacc, mistakes, blunders int) *AnalysisSideView {
@@ -83,7 +93,7 @@ func sideView(acc *float64, inacc, mistakes, blunders int) *AnalysisSideView {
 // encodeAnalysisDone is the message of a complete review; first is the
 // side to move in the game's start position.
 func encodeAnalysisDone(row *store.Analysis, plies []store.AnalysisPly, first game.Color) []byte {
-	m := AnalysisMessage{Type: MsgAnalysis, Status: AnalysisDone, Progress: 100, Plies: make([]AnalysisPlyView, len(plies)),
+	m := AnalysisMessage{Type: play.MsgAnalysis, Status: AnalysisDone, Progress: 100, Plies: make([]AnalysisPlyView, len(plies)),
 		White: sideView(row.WhiteAccuracy, row.WhiteInaccuracies, row.WhiteMistakes, row.WhiteBlunders),
 		Black: sideView(row.BlackAccuracy, row.BlackInaccuracies, row.BlackMistakes, row.BlackBlunders)}
 	for i, p := range plies {
@@ -103,9 +113,9 @@ func encodeReviewStatus(st review.Status) []byte {
 	case review.Done:
 		return encodeAnalysisDone(st.Analysis, st.Plies, st.First)
 	case review.Failed:
-		return mustJSON(AnalysisMessage{Type: MsgAnalysis, Status: AnalysisFailed})
+		return mustJSON(AnalysisMessage{Type: play.MsgAnalysis, Status: AnalysisFailed})
 	}
-	m := AnalysisMessage{Type: MsgAnalysis, Status: AnalysisRunning, Progress: st.Progress}
+	m := AnalysisMessage{Type: play.MsgAnalysis, Status: AnalysisRunning, Progress: st.Progress}
 	if st.State == review.Queued {
 		m.Status, m.Queue = AnalysisQueued, st.Queue
 	}
@@ -117,18 +127,10 @@ func encodeReviewStatus(st review.Status) []byte {
 // blocks).
 func (c *client) ReviewStatus(st review.Status) { c.trySend(encodeReviewStatus(st)) }
 
-// gameFinished queues the review of a game that has just ended. The
-// room calls it under its lock: the reviewer takes only its queue's.
-func (s *Server) gameFinished(id, owner string) {
-	if s.reviews != nil {
-		s.reviews.Finished(id, owner)
-	}
-}
-
 // watchReview subscribes socket c (a player's or a spectator's) to the
 // review of game rec, which sends it what there is (review.Reviewer.Watch).
 // It must run before c's pumps start, and unwatchReview when c leaves.
-func (s *Server) watchReview(c *client, rec *store.Game) {
+func (s *sockets) watchReview(c *client, rec *store.Game) {
 	if s.reviews == nil {
 		return
 	}
@@ -137,7 +139,7 @@ func (s *Server) watchReview(c *client, rec *store.Game) {
 }
 
 // unwatchReview forgets socket c's subscription.
-func (s *Server) unwatchReview(c *client) {
+func (s *sockets) unwatchReview(c *client) {
 	if s.reviews != nil && c.review != "" {
 		s.reviews.Unwatch(c.review, c)
 	}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"knightwatch/rbcapi"
+
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 )
@@ -58,8 +60,7 @@ func (e *testEnv) dbSnapshot() string {
 // from one bot. Each gets a clear error in JSON with its status, and
 // nothing in the database changes. (Slow bodies: TestAPISlowBodies.)
 func TestAPIUnderAttack(t *testing.T) {
-	e := newEnv(t, envOpts{rbcClock: 300 * time.Second})
-	e.srv.api.loginEvery = time.Hour // failures do not come back during the test
+	e := newEnv(t, envOpts{rbcClock: 300 * time.Second, loginEvery: time.Hour}) // failures do not come back during the test
 	alice, bob, carol := e.apiClient("alice", "password-a"), e.apiClient("bob", "password-b"), e.apiClient("carol", "password-c")
 	for _, c := range []*apiClient{alice, bob, carol} {
 		c.register()
@@ -93,7 +94,7 @@ func TestAPIUnderAttack(t *testing.T) {
 	}
 	basic := func(s string) string { return "Basic " + base64.StdEncoding.EncodeToString([]byte(s)) }
 	aliceAuth := basic("alice:password-a")
-	huge := `{"square": 1, "pad": "` + strings.Repeat("x", apiBodyLimit) + `"}`
+	huge := `{"square": 1, "pad": "` + strings.Repeat("x", rbcapi.BodyLimit) + `"}`
 	deep := strings.Repeat("[", 8000) + strings.Repeat("]", 8000) // under the size limit
 	// The calls that read a body (the rest ignore theirs).
 	posts := []string{"/api/users/me/max_games", "/api/users/me/ranked", "/api/invitations/", g + "sense", g + "move"}
@@ -153,13 +154,13 @@ func TestAPIUnderAttack(t *testing.T) {
 		mallory := e.apiClient("bob", "guessing")
 		var last int
 		var msg string
-		for i := 0; i < 3*loginBurst; i++ {
+		for i := 0; i < 3*rbcapi.LoginBurst; i++ {
 			status, out := mallory.call("GET", g+"color", nil)
 			last = status
 			json.Unmarshal(out["error"], &msg)
 		}
 		if last != http.StatusTooManyRequests || !strings.Contains(msg, "too many failed logins") {
-			t.Errorf("after %d wrong passwords: %d %q", 3*loginBurst, last, msg)
+			t.Errorf("after %d wrong passwords: %d %q", 3*rbcapi.LoginBurst, last, msg)
 		}
 		if after := e.dbSnapshot(); after != before {
 			t.Error("failed logins changed the database")
@@ -176,8 +177,8 @@ func TestAPIUnderAttack(t *testing.T) {
 				refused++
 			}
 		}
-		if refused < 20-loginBurst {
-			t.Errorf("%d of 20 registrations from one address refused, want at least %d", refused, 20-loginBurst)
+		if refused < 20-rbcapi.LoginBurst {
+			t.Errorf("%d of 20 registrations from one address refused, want at least %d", refused, 20-rbcapi.LoginBurst)
 		}
 	})
 	t.Run("invitations", func(t *testing.T) {
@@ -186,7 +187,7 @@ func TestAPIUnderAttack(t *testing.T) {
 		dave.http = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}).DialContext}}
 		dave.register()
 		refused := 0
-		for i := 0; i < maxOpenGames+20; i++ {
+		for i := 0; i < rbcapi.MaxOpenGames+20; i++ {
 			status, out := dave.call("POST", "/api/invitations/", map[string]any{"opponent": "carol", "color": true})
 			var msg string
 			json.Unmarshal(out["error"], &msg)
@@ -202,8 +203,8 @@ func TestAPIUnderAttack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n, err := e.store.OpenAPIGames(u.ID); err != nil || n != maxOpenGames || refused != 20 {
-			t.Errorf("%d open games (%v), %d invitations refused; want %d and 20", n, err, refused, maxOpenGames)
+		if n, err := e.store.OpenAPIGames(u.ID); err != nil || n != rbcapi.MaxOpenGames || refused != 20 {
+			t.Errorf("%d open games (%v), %d invitations refused; want %d and 20", n, err, refused, rbcapi.MaxOpenGames)
 		}
 	})
 }

@@ -169,7 +169,7 @@ func (c *apiClient) playRemote(ctx context.Context, id int64, p recon.Player, po
 	var reason typedJSON
 	c.must("GET", g+"win_reason", nil, "win_reason", &reason)
 	if reason.Type != "WinReason" || reason.Value == nil {
-		// null: the game was called off before it started (API.md)
+		// null: the game was called off before it started (rbcapi/API.md)
 		c.t.Fatalf("game %d over with win_reason %+v: called off before it started?", id, reason)
 	}
 	res.reason = *reason.Value

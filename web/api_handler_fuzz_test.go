@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/crypto/bcrypt"
+	"knightwatch/store"
 )
 
 // FuzzAPIHandlers posts arbitrary bodies to the API's routes that read one,
@@ -32,7 +33,6 @@ func FuzzAPIHandlers(f *testing.F) {
 		f.Add(seed.route, []byte(seed.body))
 	}
 	srv, _ := fuzzServer(f)
-	srv.api.bcryptCost = bcrypt.MinCost
 	call := func(method, path, auth, body string) (int, []byte) {
 		req := httptest.NewRequest(method, path, strings.NewReader(body))
 		req.RemoteAddr = "192.0.2.1:1234"
@@ -90,4 +90,19 @@ func FuzzAPIHandlers(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fuzzServer is a server for the fuzz targets, with its own database; it
+// closes when the fuzz target ends.
+func fuzzServer(f *testing.F) (*Server, *store.Store) {
+	st, err := store.Open(filepath.Join(f.TempDir(), "fuzz.db"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	k := newStack(f, st, envOpts{})
+	f.Cleanup(func() {
+		k.close()
+		st.Close()
+	})
+	return k.srv, st
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"knightwatch/rbcapi"
 )
 
 // Issue 41 item 8: the cap on a user's unfinished API games holds under
@@ -26,7 +28,7 @@ func TestAPIInvitationCapUnderRace(t *testing.T) {
 		other            []string
 	)
 	start := make(chan struct{})
-	for range maxOpenGames + extra {
+	for range rbcapi.MaxOpenGames + extra {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -53,8 +55,8 @@ func TestAPIInvitationCapUnderRace(t *testing.T) {
 		t.Fatal(err)
 	}
 	n, err := e.store.OpenAPIGames(u.ID)
-	if err != nil || n != maxOpenGames || created != maxOpenGames || refused != extra || len(other) > 0 {
+	if err != nil || n != rbcapi.MaxOpenGames || created != rbcapi.MaxOpenGames || refused != extra || len(other) > 0 {
 		t.Errorf("%d invitations at once: %d open games (%v), %d created, %d refused, other answers %q; want %d, %d and %d",
-			maxOpenGames+extra, n, err, created, refused, other, maxOpenGames, maxOpenGames, extra)
+			rbcapi.MaxOpenGames+extra, n, err, created, refused, other, rbcapi.MaxOpenGames, rbcapi.MaxOpenGames, extra)
 	}
 }

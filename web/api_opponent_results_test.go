@@ -9,7 +9,7 @@ import (
 
 // Issue 41 item 6: opponent_move_results says where the opponent's last
 // completed move captured, never anything of the turn in progress
-// (web/API.md). Before, White's exd5 showed to Black as 35 as soon as it
+// (rbcapi/API.md). Before, White's exd5 showed to Black as 35 as soon as it
 // was played, before White ended the turn.
 func TestAPIOpponentMoveResultsWaitForEndTurn(t *testing.T) {
 	e := newEnv(t, envOpts{rbcClock: 300 * time.Second})

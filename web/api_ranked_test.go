@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"knightwatch/rbcapi"
 	"knightwatch/recon/bots"
 	"knightwatch/store"
 )
@@ -36,8 +37,8 @@ const rcDrainLimit = 2 * time.Minute
 // its games are over. stop must end only once no round of the
 // matchmaker can pair this bot any more: an invitation it left
 // unaccepted would keep its opponent, who accepted, waiting until the
-// game is called off (rankedStartWithin later, with no winner and no
-// reason, as API.md says).
+// game is called off (rbcapi.RankedStartWithin later, with no winner and no
+// reason, as rbcapi/API.md says).
 func (r *rcConnect) run(stop context.Context, t *testing.T, seed uint64) {
 	seen := map[int64]bool{}
 	var drainBy time.Time
@@ -117,7 +118,7 @@ func TestAPIRanked(t *testing.T) {
 	go func() {
 		defer close(rounds)
 		for pairing.Err() == nil {
-			e.srv.matchRound(time.Now())
+			e.api.MatchRound(time.Now())
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
@@ -153,7 +154,7 @@ func TestAPIRanked(t *testing.T) {
 	<-rounds
 	stopClients()
 	wg.Wait()
-	e.srv.matchRound(time.Now()) // rates anything left unrated
+	e.api.MatchRound(time.Now()) // rates anything left unrated
 
 	for _, b := range bots {
 		if most := int(b.most.Load()); most > b.maxGames {
@@ -225,8 +226,8 @@ func TestAPIRankedAlone(t *testing.T) {
 	ann.register()
 	ann.must("POST", "/api/users/me/max_games", map[string]int{"max_games": 1}, "", nil)
 	ann.must("POST", "/api/users/me/ranked", map[string]bool{"ranked": true}, "", nil)
-	e.srv.matchRound(time.Now())
-	e.srv.matchRound(time.Now())
+	e.api.MatchRound(time.Now())
+	e.api.MatchRound(time.Now())
 	var inv []int64
 	ann.must("GET", "/api/invitations/", nil, "invitations", &inv)
 	if len(inv) != 1 {
@@ -281,10 +282,10 @@ func TestAPIUnstartedGamesCalledOff(t *testing.T) {
 	ben.register()
 	id := ann.invite("ben", true)
 	ann.must("POST", fmt.Sprintf("/api/games/%d/ready", id), nil, "", nil)
-	e.srv.matchRound(time.Now().Add(inviteStartWithin - time.Minute))
+	e.api.MatchRound(time.Now().Add(rbcapi.InviteStartWithin - time.Minute))
 	var st map[string]bool
 	ann.must("GET", fmt.Sprintf("/api/games/%d/game_status", id), nil, "", nil)
-	e.srv.matchRound(time.Now().Add(inviteStartWithin + time.Minute))
+	e.api.MatchRound(time.Now().Add(rbcapi.InviteStartWithin + time.Minute))
 	_, out := ann.call("GET", fmt.Sprintf("/api/games/%d/game_status", id), nil)
 	st = map[string]bool{}
 	for k, v := range out {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"knightwatch/game"
+	"knightwatch/rbcapi"
 	"knightwatch/recon"
 	"knightwatch/recon/bots"
 	"knightwatch/store"
@@ -223,7 +224,7 @@ func TestAPIRefusals(t *testing.T) {
 		{alice, "POST", g + "sense", "{not json", 400, "JSON"},
 		{alice, "POST", g + "sense", "null", 400, "not null"},
 		{alice, "POST", g + "sense", `{"square": 1}{"square": 2}`, 400, "JSON"},
-		{alice, "POST", g + "sense", `{"square": 1, "pad": "` + strings.Repeat("x", apiBodyLimit) + `"}`, 413, "over"},
+		{alice, "POST", g + "sense", `{"square": 1, "pad": "` + strings.Repeat("x", rbcapi.BodyLimit) + `"}`, 413, "over"},
 		{alice, "GET", g + "sense", nil, 405, ""},
 		{alice, "GET", g + "winner_color", nil, 400, "not over"},
 	})
@@ -291,10 +292,17 @@ func TestAPIRefusals(t *testing.T) {
 // TestAPIClock: the server's clock ends a game whose player stops calling,
 // and error_resign ends one at once; neither needs a call to notice.
 func TestAPIClock(t *testing.T) {
-	e := newEnv(t, envOpts{rbcClock: 400 * time.Millisecond})
-	alice, bob := e.apiClient("alice", "password-a"), e.apiClient("bob", "password-b")
-	alice.register()
-	bob.register()
+	// setup starts a server whose API games have clock, with alice and bob
+	// registered.
+	var e *testEnv
+	var alice, bob *apiClient
+	setup := func(clock time.Duration) {
+		e = newEnv(t, envOpts{rbcClock: clock})
+		alice, bob = e.apiClient("alice", "password-a"), e.apiClient("bob", "password-b")
+		alice.register()
+		bob.register()
+	}
+	setup(400 * time.Millisecond)
 	start := func(white *apiClient, black string) int64 {
 		id := white.invite(black, true)
 		if black != "random" {
@@ -332,8 +340,9 @@ func TestAPIClock(t *testing.T) {
 	if left != 0 {
 		t.Errorf("seconds_left after the flag %v", left)
 	}
-	// error_resign on the opponent's turn ends it at once.
-	e.srv.api.clock = time.Minute
+	// error_resign on the opponent's turn ends it at once (a clock no flag
+	// falls on meanwhile).
+	setup(time.Minute)
 	id = start(alice, "bob")
 	bob.must("POST", fmt.Sprintf("/api/games/%d/error_resign", id), nil, "", nil)
 	if rec := waitOver(id); rec.Result != "1-0" || rec.Reason.String() != "TIMEOUT" || rec.BlackMS != 0 {
@@ -379,7 +388,7 @@ func TestAPIAccounts(t *testing.T) {
 	alice := e.apiClient("Alice", "long enough") // logins in any case
 	var version string
 	alice.must("GET", "/api/version", nil, "version", &version)
-	if version != ReconchessVersion {
+	if version != rbcapi.ReconchessVersion {
 		t.Errorf("version %q", version)
 	}
 	var me struct {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"knightwatch/play"
 )
 
 // Issue 41 item 10: a form over the size cap is refused with 413 saying
@@ -163,8 +165,8 @@ func TestMarkerNamesOpponentPiece(t *testing.T) {
 					if tc.ok != (f.Type != "error") {
 						t.Errorf("note %q as %s: %s", tc.piece, color, f.Raw)
 					}
-					if !tc.ok && (f.Code != CodeBadField || !strings.Contains(string(f.Raw), "opponent")) {
-						t.Errorf("note %q refused with %s, want %s in words", tc.piece, f.Raw, CodeBadField)
+					if !tc.ok && (f.Code != play.CodeBadField || !strings.Contains(string(f.Raw), "opponent")) {
+						t.Errorf("note %q refused with %s, want %s in words", tc.piece, f.Raw, play.CodeBadField)
 					}
 					if st := w.reconSync(); !tc.ok && st.Markers["e5"] == tc.piece {
 						t.Errorf("note %q kept", tc.piece)

@@ -36,7 +36,7 @@ func TestReconBotTurnInPool(t *testing.T) {
 		t.Run(c.opponent, func(t *testing.T) {
 			farm := &botFarm{think: time.Second, block: true}
 			e := newEnv(t, envOpts{newBot: farm.newBot})
-			p := e.srv.pool
+			p := e.pool
 			give := holdSearchers(t, p, 2)
 			br := e.browser()
 			id := e.newRecon(br, "black", c.opponent, "15+5") // the bot plays first
@@ -84,7 +84,7 @@ func TestReconBotsFairToOthers(t *testing.T) {
 		t.Run(fmt.Sprintf("level %d", level), func(t *testing.T) {
 			farm := &botFarm{think: time.Second, block: true}
 			e := newEnv(t, envOpts{newBot: farm.newBot, searcher: farmSearcher{farm}})
-			p := e.srv.pool
+			p := e.pool
 			flood := e.browser()
 			for i := 1; i <= 4; i++ {
 				e.dialRecon(flood, e.newRecon(flood, "black", "knightwatch", "15+5"))
@@ -126,7 +126,7 @@ func TestReconBotWithdrawnFreesSearcher(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			farm := &botFarm{think: time.Second, block: true}
 			e := newEnv(t, envOpts{newBot: farm.newBot})
-			p := e.srv.pool
+			p := e.pool
 			holdSearchers(t, p, c.held)
 			br := e.browser()
 			w := e.dialRecon(br, e.newRecon(br, "black", "knightwatch", "15+5"))
@@ -159,7 +159,7 @@ func TestAPIBotTurnInPool(t *testing.T) {
 		t.Run(c.opponent, func(t *testing.T) {
 			farm := &botFarm{think: time.Second, block: true}
 			e := newEnv(t, envOpts{newBot: farm.newBot, rbcClock: 120 * time.Second})
-			p := e.srv.pool
+			p := e.pool
 			give := holdSearchers(t, p, 2)
 			alice := e.apiClient("alice", "correct horse")
 			alice.register()

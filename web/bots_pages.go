@@ -5,11 +5,23 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strconv"
 	"time"
 
+	"knightwatch/play"
+	"knightwatch/rbcapi"
 	"knightwatch/recon"
 	"knightwatch/store"
 )
+
+// botsPages serve /bots: how to connect a bot, the sign-up, the sign-in,
+// who is connected, the leaderboard, the finished games and their
+// replays, and a signed-in person's invitations and games (bots_play.go).
+type botsPages struct {
+	*site
+	// sockets hangs up the account's game sockets on signing out.
+	sockets *sockets
+}
 
 // BotsData is the "Connect your bot" page: how to connect, a sign-up form,
 // who is connected and the latest games of the HTTP API.
@@ -19,7 +31,7 @@ type BotsData struct {
 	Error      string
 	Registered string // the username just registered
 	Form       struct{ Username, Email, Affiliation string }
-	Builtin    []ReconOpponent
+	Builtin    []play.ReconOpponent
 	Connected  []string
 	Playing    []APIGameView
 	Finished   []APIGameView
@@ -58,14 +70,14 @@ type APIGameView struct {
 
 const botsListSize = 30
 
-func (s *Server) botsData(r *http.Request) (*BotsData, error) {
+func (s *botsPages) botsData(r *http.Request) (*BotsData, error) {
 	d := &BotsData{Title: "Connect your bot", ServerURL: s.siteURL(r), StartElo: store.StartRating, EloK: store.EloK}
-	for _, o := range ReconOpponents {
+	for _, o := range play.ReconOpponents {
 		if o.Account != "" {
 			d.Builtin = append(d.Builtin, o)
 		}
 	}
-	us, err := s.store.Users(time.Now().Add(-activeWindow))
+	us, err := s.store.Users(time.Now().Add(-rbcapi.ActiveWindow))
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +122,7 @@ func (s *Server) botsData(r *http.Request) (*BotsData, error) {
 // personalBotsData adds what a signed-in person sees: the users they may
 // invite (the connected ones and Knightwatch's bots), their invitations
 // and their unfinished games.
-func (s *Server) personalBotsData(d *BotsData, u *store.User, active []store.User) error {
+func (s *botsPages) personalBotsData(d *BotsData, u *store.User, active []store.User) error {
 	d.User = u.Name
 	for _, a := range active {
 		if a.ID != u.ID {
@@ -155,7 +167,7 @@ func (s *Server) personalBotsData(d *BotsData, u *store.User, active []store.Use
 	return nil
 }
 
-func (s *Server) handleBotsPage(w http.ResponseWriter, r *http.Request) {
+func (s *botsPages) handleBotsPage(w http.ResponseWriter, r *http.Request) {
 	d, err := s.botsData(r)
 	if err != nil {
 		s.serverError(w, err)
@@ -166,7 +178,7 @@ func (s *Server) handleBotsPage(w http.ResponseWriter, r *http.Request) {
 
 // handleBotsRegister is the sign-up form: the same account as rc-register
 // makes. No e-mail is sent; the address is only kept.
-func (s *Server) handleBotsRegister(w http.ResponseWriter, r *http.Request) {
+func (s *botsPages) handleBotsRegister(w http.ResponseWriter, r *http.Request) {
 	if !s.parseFormPost(w, r) {
 		return
 	}
@@ -180,12 +192,10 @@ func (s *Server) handleBotsRegister(w http.ResponseWriter, r *http.Request) {
 	switch password := r.PostFormValue("password"); {
 	case password != r.PostFormValue("password2"):
 		status, d.Error = http.StatusBadRequest, "the two passwords differ"
-	case !s.api.registrationAllowed(s.clientAddr(r), time.Now()):
-		status, d.Error = http.StatusTooManyRequests, "too many registrations from this address; wait a minute"
 	default:
-		u, e := s.registerUser(d.Form.Username, d.Form.Email, d.Form.Affiliation, password)
+		u, e := s.api.Register(d.Form.Username, d.Form.Email, d.Form.Affiliation, password, s.clientAddr(r))
 		if e != nil {
-			status, d.Error = e.status, e.msg
+			status, d.Error = e.Status, e.Message
 		} else {
 			d.Registered = u.Name
 		}
@@ -195,12 +205,12 @@ func (s *Server) handleBotsRegister(w http.ResponseWriter, r *http.Request) {
 
 // parseFormPost checks that a form post comes from this site's own pages
 // and parses its (small) body; otherwise it answers 403 or 400.
-func (s *Server) parseFormPost(w http.ResponseWriter, r *http.Request) bool {
+func (s *site) parseFormPost(w http.ResponseWriter, r *http.Request) bool {
 	if !s.checkOrigin(r) {
 		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
 		return false
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, apiBodyLimit)
+	r.Body = http.MaxBytesReader(w, r.Body, rbcapi.BodyLimit)
 	if err := r.ParseForm(); err != nil {
 		status, msg := formParseRefusal(err)
 		http.Error(w, msg, status)
@@ -212,10 +222,10 @@ func (s *Server) parseFormPost(w http.ResponseWriter, r *http.Request) bool {
 // finishedAPIGame loads a finished API game named in the path. Finished
 // games are public, as on the competition server: their histories reveal
 // nothing that still matters.
-func (s *Server) finishedAPIGame(w http.ResponseWriter, r *http.Request) (*store.APIGame, *recon.History, bool) {
-	id, ok := pathID(r, "id")
+func (s *botsPages) finishedAPIGame(w http.ResponseWriter, r *http.Request) (*store.APIGame, *recon.History, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	ok := err == nil && id > 0
 	var g *store.APIGame
-	var err error
 	if ok {
 		g, err = s.store.GetAPIGame(id)
 	}
@@ -238,14 +248,14 @@ func (s *Server) finishedAPIGame(w http.ResponseWriter, r *http.Request) (*store
 	return g, h, true
 }
 
-func (s *Server) handleAPIGameReplay(w http.ResponseWriter, r *http.Request) {
+func (s *botsPages) handleAPIGameReplay(w http.ResponseWriter, r *http.Request) {
 	g, h, ok := s.finishedAPIGame(w, r)
 	if ok {
 		s.renderReplay(w, http.StatusOK, h, fmt.Sprintf("/bots/games/%d/history.json", g.ID))
 	}
 }
 
-func (s *Server) handleAPIGameHistoryFile(w http.ResponseWriter, r *http.Request) {
+func (s *botsPages) handleAPIGameHistoryFile(w http.ResponseWriter, r *http.Request) {
 	g, _, ok := s.finishedAPIGame(w, r)
 	if !ok {
 		return

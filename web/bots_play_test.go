@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"knightwatch/play"
 	"knightwatch/store"
 )
 
@@ -40,7 +41,7 @@ func (e *testEnv) dialAPI(c *http.Client, id int64) (*wsConn, error) {
 // playInBrowser plays the person's side to the end with random senses and
 // moves, checking every state sent: only the person's own pieces, no true
 // board before the end.
-func playInBrowser(t *testing.T, w *wsConn, color string, rng *rand.Rand) *ReconState {
+func playInBrowser(t *testing.T, w *wsConn, color string, rng *rand.Rand) *play.ReconState {
 	t.Helper()
 	check := func(f reconFrame) {
 		if f.State == nil {

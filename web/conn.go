@@ -3,8 +3,9 @@ package web
 import (
 	"errors"
 	"io"
+	"maps"
 	"net/http"
-	"strconv"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,8 +14,8 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"knightwatch/game"
 	"knightwatch/live"
+	"knightwatch/play"
 	"knightwatch/store"
 )
 
@@ -24,7 +25,7 @@ const (
 	pongWait   = 60 * time.Second    // time allowed between pongs
 	pingPeriod = (pongWait * 9) / 10 // must be shorter than pongWait
 	// hardReadLimit is where the connection itself is closed (1009). Below
-	// it, messages over MaxMessageBytes are read, discarded and answered
+	// it, messages over play.MaxMessageBytes are read, discarded and answered
 	// with too_large, so one oversize frame does not cost the tab its game.
 	hardReadLimit = 64 << 10
 	// sendQueue is the least length of a socket's send queue
@@ -37,21 +38,18 @@ const (
 type client struct {
 	conn *websocket.Conn
 	send chan []byte
-	done chan struct{} // closed when the client leaves its room
+	done chan struct{} // closed when the client leaves its game
 	once sync.Once
-	// host is the client's game, which it subscribes to as viewer;
-	// chessGame or reconGame is that game when it is played against the
-	// engine or a bot in the browser.
-	host      *live.Host
-	viewer    live.Viewer
-	reconGame *reconGame
-	chessGame *chessGame
-	// apiTable is the client's game when it is a game of the HTTP API
-	// played in the browser by the signed-in user (in host); seat is the
-	// user's colour.
-	apiTable *apiTable
-	seat     game.Color
-	user     *store.User
+	// sk is the transport the client is one of. host is the client's
+	// game, which it subscribes to as viewer; seat takes its messages when
+	// it plays (play's for a game against the engine or a bot, rbcapi's
+	// for a game of the HTTP API, whose user is then the signed-in
+	// account).
+	sk     *sockets
+	host   *live.Host
+	viewer live.Viewer
+	seat   seat
+	user   *store.User
 	// watcher marks a spectator's read-only socket (watch.go): its viewer
 	// is live.Spectator, and it may send nothing but sync.
 	watcher bool
@@ -69,7 +67,7 @@ type client struct {
 	closeFrame atomic.Pointer[[]byte]
 }
 
-// trySend queues b without blocking the room. A tab too slow to keep up
+// trySend queues b without blocking the host. A tab too slow to keep up
 // with its queue is disconnected; it will resync on reconnect.
 func (c *client) trySend(b []byte) {
 	select {
@@ -88,7 +86,11 @@ func (c *client) Viewer() live.Viewer { return c.viewer }
 // Send queues b for the tab (live.Sub).
 func (c *client) Send(b []byte) { c.trySend(b) }
 
-func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+// MayCreate checks a rematch against the limits on creating games, which
+// count c's owner and c's address (play.Tab).
+func (c *client) MayCreate(owner string) bool { return c.sk.rematchAllowed(c, owner) }
+
+func (s *sockets) handleWS(w http.ResponseWriter, r *http.Request) {
 	owner := s.currentOwner(r)
 	id := r.PathValue("id")
 	if owner == "" {
@@ -123,15 +125,24 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return // Upgrade has already replied (403 for a foreign origin)
 	}
-	c := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, addr: s.clientAddr(r), viewer: viewer}
-	if err := s.join(id, c); err != nil {
+	c := &client{sk: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, addr: s.clientAddr(r), viewer: viewer}
+	err = s.join(c, func() (*live.Host, error) {
+		seat, err := s.games.Join(id, c)
+		if err != nil {
+			return nil, err
+		}
+		c.seat = seat
+		return seat.Host(), nil
+	})
+	if err != nil {
 		release()
-		if errors.Is(err, errGameDeleted) {
+		if errors.Is(err, play.ErrDeleted) {
 			// Deleted from the list of games: send the tab home, once,
 			// instead of leaving it to reconnect to nothing.
 			conn.SetWriteDeadline(time.Now().Add(writeWait))
-			conn.WriteMessage(websocket.TextMessage, encodeNotice("This game was deleted from your list of games."))
-			conn.WriteMessage(websocket.TextMessage, encodeRedirect(deletedURL))
+			for _, b := range play.DeletedMessages() {
+				conn.WriteMessage(websocket.TextMessage, b)
+			}
 			conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, "game deleted"), time.Now().Add(writeWait))
 			conn.Close()
 			return
@@ -148,7 +159,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	go s.readPump(c)
 }
 
-func (s *Server) readPump(c *client) {
+func (s *sockets) readPump(c *client) {
 	defer func() {
 		s.leave(c)
 		c.conn.Close()
@@ -173,7 +184,7 @@ func (s *Server) readPump(c *client) {
 		// what is left of it).
 		switch limit.check(time.Now()) {
 		case limitWarn:
-			c.trySend(encodeError(protoErr(CodeRateLimited, rateLimitedText)))
+			c.trySend(play.EncodeError(play.Errorf(CodeRateLimited, rateLimitedText)))
 			continue
 		case limitDrop:
 			continue
@@ -189,10 +200,10 @@ func (s *Server) readPump(c *client) {
 
 // readBufs holds message buffers between messages, so an idle tab (most
 // of them, most of the time) holds none.
-var readBufs = sync.Pool{New: func() any { b := make([]byte, MaxMessageBytes+1); return &b }}
+var readBufs = sync.Pool{New: func() any { b := make([]byte, play.MaxMessageBytes+1); return &b }}
 
 // readOne reads, decodes and handles one message; false ends the connection.
-func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
+func (s *sockets) readOne(c *client, kind int, rd io.Reader) bool {
 	bp := readBufs.Get().(*[]byte)
 	defer readBufs.Put(bp)
 	buf := *bp
@@ -200,15 +211,15 @@ func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return false
 	}
-	if n > MaxMessageBytes {
+	if n > play.MaxMessageBytes {
 		if _, err := io.Copy(io.Discard, rd); err != nil {
 			return false // over the hard limit: the connection is closed
 		}
-		c.trySend(encodeError(protoErr(CodeTooLarge, "message exceeds %d bytes", MaxMessageBytes)))
+		c.trySend(play.EncodeError(play.Errorf(play.CodeTooLarge, "message exceeds %d bytes", play.MaxMessageBytes)))
 		return true
 	}
 	if kind != websocket.TextMessage {
-		c.trySend(encodeError(protoErr(CodeBadJSON, "binary frames are not accepted")))
+		c.trySend(play.EncodeError(play.Errorf(play.CodeBadJSON, "binary frames are not accepted")))
 		return true
 	}
 	// RFC 6455 (8.1): a text frame that is not UTF-8 fails the connection
@@ -220,31 +231,17 @@ func (s *Server) readOne(c *client, kind int, rd io.Reader) bool {
 	if c.watcher {
 		return s.watcherMessage(c, buf[:n])
 	}
-	if c.apiTable != nil {
-		msg, perr := DecodeReconMessage(buf[:n])
-		if perr != nil {
-			c.trySend(encodeError(perr))
-			return true
-		}
-		s.apiBrowserMessage(c, msg)
-		return true
+	if c.seat != nil {
+		c.seat.Message(buf[:n])
 	}
-	if c.reconGame != nil {
-		msg, perr := DecodeReconMessage(buf[:n])
-		if perr != nil {
-			c.trySend(encodeError(perr))
-			return true
-		}
-		s.reconMessage(c, c.reconGame, msg)
-		return true
-	}
-	msg, perr := DecodeMessage(buf[:n])
-	if perr != nil {
-		c.trySend(encodeError(perr))
-		return true
-	}
-	s.chessMessage(c, c.chessGame, msg)
 	return true
+}
+
+// seat is what a player's socket acts through: its game's host, and the
+// game's own handling of each text frame (play.Seat, rbcapi.Seat).
+type seat interface {
+	Host() *live.Host
+	Message(data []byte)
 }
 
 func (c *client) writePump() {
@@ -295,59 +292,75 @@ func (c *client) writePump() {
 	}
 }
 
+// sockets is the WebSocket transport: every socket of a tab (a player's
+// of a game against the server or of an API game, a spectator's), one
+// reader (readPump) and one writer (writePump) each, subscribed to its
+// game's live.Host in the registry, and the limits on sockets and on
+// their messages.
+type sockets struct {
+	*site
+	upgrader websocket.Upgrader
+	// creates are the limits a rematch passes (client.MayCreate).
+	creates *createLimits
+	counts  socketCounts
+	hub     hub
+	// conns counts the sockets whose readPump runs; close waits for them.
+	conns sync.WaitGroup
+}
+
 // hub holds what the server's tabs share outside their games (each game
-// is in its live.Host, in Server.games): whether the server is closing,
-// and the tabs playing API games in person, which signing out and Close
-// hang up. hub.mu guards only these and is never held across a game's
-// lock or database I/O; a host's lock may be taken before it, never after.
+// is in its live.Host, in site.reg): whether the server is closing, and
+// the tabs playing API games in person, which signing out and Close hang
+// up. hub.mu guards only these and is never held across a game's lock or
+// database I/O; a host's lock may be taken before it, never after.
 type hub struct {
-	mu sync.Mutex
+	mu     sync.Mutex
+	closed bool
 	// api are the tabs playing API games in person.
 	api map[*client]struct{}
 }
 
-// testHookLoad, when set (by tests), runs before a game's record is read
-// to build its host, with no lock held.
-var testHookLoad func(id string)
-
-// join subscribes c to its game's host (joinHost). On success the caller
-// must run readPump, which ends with conns.Done.
-func (s *Server) join(id string, c *client) error { return s.joinHost(id, c) }
-
-// loadHost builds the live.Host of game id from its record (the
-// registry's loader; no lock held).
-func (s *Server) loadHost(id string) (*live.Host, error) {
-	if testHookLoad != nil {
-		testHookLoad(id)
-	}
-	if n, ok := strings.CutPrefix(id, "api_"); ok {
-		apiID, err := strconv.ParseInt(n, 10, 64)
-		if err != nil {
-			return nil, store.ErrNotFound
-		}
-		return s.loadAPIHost(apiID)
-	}
-	if strings.HasPrefix(id, store.ReconIDPrefix) {
-		return s.loadReconHost(id)
-	}
-	return s.loadChessHost(id)
+func newSockets(site *site, creates *createLimits) *sockets {
+	s := &sockets{site: site, creates: creates, hub: hub{api: map[*client]struct{}{}}}
+	// Write buffers come from a pool: an idle tab then holds none.
+	s.upgrader = websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{}, CheckOrigin: site.checkOrigin}
+	return s
 }
 
-// joinHost subscribes c to game id's host, loading the game when no tab
-// has it open, and sends c the state; the host's automaton plays if it is
-// its turn. The connection is counted first, under hub.mu, where Close
-// sets s.closed before it closes the hosts and collects their tabs: a tab
-// counted here is either refused or collected, so Close never waits for a
-// connection it cannot close.
-func (s *Server) joinHost(id string, c *client) error {
+// close closes the registry (every host: clocks stopped and committed)
+// and every socket, and waits for their readPumps to end.
+func (s *sockets) close() {
+	defer s.conns.Wait()
+	// hub.closed is set first, under hub.mu, where every socket is
+	// counted (join, handleAPIWS): one counted before is in a host's
+	// subscribers, or among the API tabs, by the time they are collected.
 	s.hub.mu.Lock()
-	if s.closed {
+	s.hub.closed = true
+	conns := slices.Collect(maps.Keys(s.hub.api))
+	s.hub.mu.Unlock()
+	for _, sub := range s.reg.Close() {
+		conns = append(conns, sub.(*client))
+	}
+	for _, c := range conns {
+		c.conn.Close()
+	}
+}
+
+// join counts c's connection and runs join, which subscribes c to its
+// game's host and returns it. The connection is counted first, under
+// hub.mu, where close sets hub.closed before it closes the registry and
+// collects the hosts' tabs: a tab counted here is either refused or
+// collected, so Close never waits for a connection it cannot close. On
+// success the caller must run readPump, which ends with conns.Done.
+func (s *sockets) join(c *client, join func() (*live.Host, error)) error {
+	s.hub.mu.Lock()
+	if s.hub.closed {
 		s.hub.mu.Unlock()
 		return errRoomGone
 	}
 	s.conns.Add(1)
 	s.hub.mu.Unlock()
-	h, err := s.games.Join(id, c)
+	h, err := join()
 	if err != nil {
 		s.conns.Done()
 		if errors.Is(err, live.ErrStopped) {
@@ -356,27 +369,23 @@ func (s *Server) joinHost(id string, c *client) error {
 		return err
 	}
 	c.host = h
-	h.Read(func(g live.Game, _ live.Moment) {
-		switch g := g.(type) {
-		case *reconGame:
-			c.reconGame = g
-		case *chessGame:
-			c.chessGame = g
-		}
-	})
 	return nil
 }
 
+// errRoomGone is returned when a game cannot be opened: the server is
+// stopping.
+var errRoomGone = errors.New("web: game not available")
+
 // leave takes c out of its game: the last player out of a game played in
 // person closes its host (live.Registry's Leave), which commits its clock.
-func (s *Server) leave(c *client) {
+func (s *sockets) leave(c *client) {
 	c.stop()
 	s.unwatchReview(c)
 	if c.host == nil {
 		return
 	}
-	s.games.Leave(c.host, c)
-	if c.apiTable != nil {
+	s.reg.Leave(c.host, c)
+	if c.user != nil {
 		s.hub.mu.Lock()
 		delete(s.hub.api, c)
 		s.hub.mu.Unlock()

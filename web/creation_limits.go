@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"knightwatch/play"
+
 	"golang.org/x/time/rate"
 )
 
@@ -16,7 +18,7 @@ import (
 // rematch over the socket, passes checkCreate first; before, one socket
 // sending rematch in a loop added some 2,000 rows a second, and a client
 // sending no cookie, a new owner each time, 200 a second. Games their
-// player never acted in are dropped a day later (untouched.go).
+// player never acted in are dropped a day later (play/untouched.go).
 const (
 	// DefaultMaxUnfinishedGames is Config.MaxUnfinishedGames' default: how
 	// many unfinished games (against the engine and in Reconnaissance Chess
@@ -51,9 +53,12 @@ func tooManyGamesText(n int) string {
 	return fmt.Sprintf("You have %d unfinished games; finish or delete some (Resign or Delete in the list of unfinished games on the home page) before starting another.", n)
 }
 
-// createLimits holds one rate limiter per owner and one per client
-// address that created a game recently (keys "owner ..." and "addr ...").
+// createLimits are the limits on creating games, of the form and of a
+// rematch alike: the count of an owner's unfinished games (in the store)
+// and one rate limiter per owner and one per client address that created
+// a game recently (keys "owner ..." and "addr ...").
 type createLimits struct {
+	site  *site // its Config's limits, its store
 	mu    sync.Mutex
 	by    map[string]*createLimiter
 	sweep time.Time
@@ -71,8 +76,8 @@ type createRefusal struct {
 	retryAfter time.Duration // for the rate limit; zero otherwise
 }
 
-func (s *Server) maxUnfinishedGames() int {
-	switch n := s.cfg.MaxUnfinishedGames; {
+func (cl *createLimits) maxUnfinishedGames() int {
+	switch n := cl.site.cfg.MaxUnfinishedGames; {
 	case n > 0:
 		return n
 	case n < 0:
@@ -87,13 +92,14 @@ func (s *Server) maxUnfinishedGames() int {
 // address's rate gives back the owner's token. The limit on unfinished
 // games is exact but for creations racing each other (at most the burst
 // more). err is a database error reading the count.
-func (s *Server) checkCreate(owner, addr string, now time.Time) (*createRefusal, error) {
-	if max := s.maxUnfinishedGames(); max > 0 {
-		_, n, err := s.store.UnfinishedGames(owner, 0)
+func (cl *createLimits) checkCreate(owner, addr string, now time.Time) (*createRefusal, error) {
+	cfg, st := &cl.site.cfg, cl.site.store
+	if max := cl.maxUnfinishedGames(); max > 0 {
+		_, n, err := st.UnfinishedGames(owner, 0)
 		if err != nil {
 			return nil, err
 		}
-		_, nr, err := s.store.UnfinishedReconGames(owner, 0)
+		_, nr, err := st.UnfinishedReconGames(owner, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -101,7 +107,6 @@ func (s *Server) checkCreate(owner, addr string, now time.Time) (*createRefusal,
 			return &createRefusal{code: CodeTooManyGames, text: tooManyGamesText(int(n + nr))}, nil
 		}
 	}
-	cl := &s.creates
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	if cl.by == nil {
@@ -117,11 +122,11 @@ func (s *Server) checkCreate(owner, addr string, now time.Time) (*createRefusal,
 		}
 		cl.sweep = now
 	}
-	ownerRes, d := cl.reserveLocked("owner "+owner, s.cfg.CreateRate, DefaultCreateRate, s.cfg.CreateBurst, DefaultCreateBurst, now)
+	ownerRes, d := cl.reserveLocked("owner "+owner, cfg.CreateRate, DefaultCreateRate, cfg.CreateBurst, DefaultCreateBurst, now)
 	if d > 0 {
 		return &createRefusal{code: CodeCreateRateLimited, text: createRateText, retryAfter: d}, nil
 	}
-	if _, d := cl.reserveLocked("addr "+addr, s.cfg.CreateAddrRate, DefaultCreateAddrRate, s.cfg.CreateAddrBurst, DefaultCreateAddrBurst, now); d > 0 {
+	if _, d := cl.reserveLocked("addr "+addr, cfg.CreateAddrRate, DefaultCreateAddrRate, cfg.CreateAddrBurst, DefaultCreateAddrBurst, now); d > 0 {
 		if ownerRes != nil {
 			ownerRes.CancelAt(now)
 		}
@@ -164,8 +169,8 @@ func (cl *createLimits) reserveLocked(key string, r, defRate float64, b, defBurs
 // createAllowed runs checkCreate for a form post. On a refusal it answers
 // 429 with the home page saying what to do (and Retry-After for the
 // rate), on a database error 503, and returns false.
-func (s *Server) createAllowed(w http.ResponseWriter, r *http.Request, owner string) bool {
-	ref, err := s.checkCreate(owner, s.clientAddr(r), time.Now())
+func (s *homePages) createAllowed(w http.ResponseWriter, r *http.Request, owner string) bool {
+	ref, err := s.creates.checkCreate(owner, s.clientAddr(r), time.Now())
 	if err != nil {
 		s.saveFailed(w, owner, err)
 		return false
@@ -190,15 +195,15 @@ func (s *Server) createAllowed(w http.ResponseWriter, r *http.Request, owner str
 
 // rematchAllowed runs checkCreate for a rematch over the socket, sending
 // c the refusal as an error; false when refused.
-func (s *Server) rematchAllowed(c *client, owner string) bool {
-	ref, err := s.checkCreate(owner, c.addr, time.Now())
+func (s *sockets) rematchAllowed(c *client, owner string) bool {
+	ref, err := s.creates.checkCreate(owner, c.addr, time.Now())
 	if err != nil {
 		s.logf("rematch: %v", err)
-		c.trySend(encodeError(protoErr(CodeServer, "%s", rematchUnsavedText)))
+		c.trySend(play.EncodeError(play.Errorf(play.CodeServer, "%s", play.RematchUnsavedText)))
 		return false
 	}
 	if ref != nil {
-		c.trySend(encodeError(protoErr(ref.code, "%s", ref.text)))
+		c.trySend(play.EncodeError(play.Errorf(ref.code, "%s", ref.text)))
 		return false
 	}
 	return true

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"knightwatch/play"
 	"knightwatch/store/storetest"
 )
 
@@ -55,27 +56,24 @@ func TestPagesDoNotWaitForWriteLock(t *testing.T) {
 // than opening another. Under the old locking the read ran under hub.mu,
 // so every join waited for it.
 func TestJoinDoesNotHoldHubDuringRead(t *testing.T) {
-	e := newEnv(t, envOpts{noEngine: true})
-	c := e.browser()
-	slow := e.newGame(c, form("white", "1", "standard", "none"))
-	var others []string
-	for i := 0; i < 3; i++ {
-		others = append(others, e.newGame(c, form("white", "1", "standard", "none")))
-	}
-
 	release := make(chan struct{})
 	entered := make(chan struct{}, 4)
 	var once sync.Once
-	testHookLoad = func(id string) {
+	var slow string // set before any game is opened
+	load := func(id string) {
 		if id == slow {
 			entered <- struct{}{}
 			<-release
 		}
 	}
-	t.Cleanup(func() {
-		once.Do(func() { close(release) })
-		testHookLoad = nil
-	})
+	e := newEnv(t, envOpts{noEngine: true, hooks: play.Hooks{Load: load}})
+	t.Cleanup(func() { once.Do(func() { close(release) }) })
+	c := e.browser()
+	slow = e.newGame(c, form("white", "1", "standard", "none"))
+	var others []string
+	for i := 0; i < 3; i++ {
+		others = append(others, e.newGame(c, form("white", "1", "standard", "none")))
+	}
 
 	// Two tabs on the slow game: the first blocks in the read, the second
 	// waits for that room.
@@ -136,7 +134,7 @@ func TestJoinDoesNotHoldHubDuringRead(t *testing.T) {
 		t.Error("the slow game was read twice: two rooms for one game")
 	default:
 	}
-	h := e.srv.games.Get(slow)
+	h := e.reg.Get(slow)
 	if h == nil {
 		t.Fatal("no host for the slow game")
 	}
@@ -266,7 +264,7 @@ func TestWriteLockDuringPlay(t *testing.T) {
 	<-searching
 	release := storetest.HoldWriteLock(t, e.dbPath)
 	close(locked)
-	if m := w.waitFor("notice", func(m anyMsg) bool { return m.Type == "notice" }); m.Text != engineMoveUnsavedNotice {
+	if m := w.waitFor("notice", func(m anyMsg) bool { return m.Type == "notice" }); m.Text != play.EngineMoveUnsavedNotice {
 		t.Errorf("notice %q", m.Text)
 	}
 	s := w.sync()
@@ -284,7 +282,7 @@ func TestWriteLockDuringPlay(t *testing.T) {
 	release = storetest.HoldWriteLock(t, e.dbPath)
 	w.send(`{"type":"move","move":"g1f3","ply":4}`)
 	m := w.waitFor("error", func(m anyMsg) bool { return m.Type == "error" })
-	if m.Code != CodeServer || m.Message != moveUnsavedText {
+	if m.Code != play.CodeServer || m.Message != play.MoveUnsavedText {
 		t.Errorf("move while the lock is held: %s", m.raw)
 	}
 	release()

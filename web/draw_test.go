@@ -9,51 +9,8 @@ import (
 
 	"knightwatch/enginepool"
 	"knightwatch/game"
+	"knightwatch/play"
 )
-
-// TestDecideDraw: the engine's answer to a draw offer (issue 34, item 3).
-func TestDecideDraw(t *testing.T) {
-	late := func(level, cp int) drawInput {
-		return drawInput{MoveNumber: 40, Level: level, Levels: 8, HaveEval: true, CP: cp}
-	}
-	tests := []struct {
-		name string
-		in   drawInput
-		want bool
-	}{
-		{"move 2, equal", drawInput{MoveNumber: 2, Level: 8, Levels: 8, HaveEval: true}, false},
-		{"move 2, lost", drawInput{MoveNumber: 2, Level: 8, Levels: 8, HaveEval: true, CP: -900}, false},
-		{"move 2, weakest level, lost", drawInput{MoveNumber: 2, Level: 1, Levels: 8, HaveEval: true, CP: -900}, false},
-		{"move 29, lost", drawInput{MoveNumber: 29, Level: 8, Levels: 8, HaveEval: true, CP: -900}, false},
-		{"move 2, no mating material", drawInput{MoveNumber: 2, Level: 8, Levels: 8, CannotWin: true}, true},
-		{"move 40, no mating material, no eval", drawInput{MoveNumber: 40, Level: 8, Levels: 8, CannotWin: true}, true},
-		{"move 30, worse by a lot", late(8, -300), true},
-		{"move 40, worse by a lot", late(8, -200), true},
-		{"move 40, level 8, -150 is not enough", late(8, -150), false},
-		{"move 40, level 8, a little worse", late(8, -100), false},
-		{"move 40, level 1, a little worse", late(1, -100), true},
-		{"move 40, level 1, -50 is not enough", late(1, -50), false},
-		{"move 40, level 4, -60", late(4, -60), false},
-		{"move 40, level 4, -120", late(4, -120), true},
-		{"move 40, equal", late(8, 0), false},
-		{"move 40, level 1, equal", late(1, 0), false},
-		{"move 40, better", late(1, 300), false},
-		{"move 40, no evaluation", drawInput{MoveNumber: 40, Level: 1, Levels: 8}, false},
-		{"being mated", drawInput{MoveNumber: 40, Level: 8, Levels: 8, HaveEval: true, Mate: -3}, true},
-		{"mating", drawInput{MoveNumber: 40, Level: 1, Levels: 8, HaveEval: true, Mate: 3, CP: -500}, false},
-		{"dead endgame, long quiet", drawInput{MoveNumber: 60, Level: 8, Levels: 8, HaveEval: true, CP: 5, Simplified: true, QuietStretch: 10}, true},
-		{"dead endgame, short quiet at level 8", drawInput{MoveNumber: 60, Level: 8, Levels: 8, HaveEval: true, CP: 5, Simplified: true, QuietStretch: 6}, false},
-		{"dead endgame, short quiet at level 1", drawInput{MoveNumber: 60, Level: 1, Levels: 8, HaveEval: true, CP: 5, Simplified: true, QuietStretch: 6}, true},
-		{"quiet but not simplified", drawInput{MoveNumber: 60, Level: 1, Levels: 8, HaveEval: true, Simplified: false, QuietStretch: 30}, false},
-		{"simplified, quiet, but not near zero now", drawInput{MoveNumber: 60, Level: 8, Levels: 8, HaveEval: true, CP: 60, Simplified: true, QuietStretch: 12}, false},
-		{"simplified and quiet in the opening", drawInput{MoveNumber: 12, Level: 1, Levels: 8, HaveEval: true, Simplified: true, QuietStretch: 12}, false},
-	}
-	for _, tc := range tests {
-		if got := decideDraw(tc.in); got.Accept != tc.want || got.Why == "" {
-			t.Errorf("%s: %+v → %+v, want accept=%v", tc.name, tc.in, got, tc.want)
-		}
-	}
-}
 
 // drawSearcher scores every position engineCP for the engine (Black in
 // these tests) at the given depth, plays the first legal move, and counts
@@ -147,7 +104,7 @@ func TestDrawOffer(t *testing.T) {
 	}
 }
 
-// TestDrawOfferRateLimit: a second offer before drawOfferEvery of the
+// TestDrawOfferRateLimit: a second offer before play.DrawOfferEvery of the
 // person's moves gets a notice and no evaluation; after them it is heard.
 func TestDrawOfferRateLimit(t *testing.T) {
 	s := &drawSearcher{engineCP: 100}
@@ -174,7 +131,7 @@ func TestDrawOfferRateLimit(t *testing.T) {
 	// The white king shuffles g1-h1-g1… while the engine answers; after
 	// five of the person's moves the offer is heard again.
 	ply := 0
-	for i := 0; i < drawOfferEvery; i++ {
+	for i := 0; i < play.DrawOfferEvery; i++ {
 		if i > 0 {
 			if n := offer(ply); !strings.Contains(n, "again after") {
 				t.Fatalf("offer after %d moves: %q", i, n)
@@ -189,7 +146,7 @@ func TestDrawOfferRateLimit(t *testing.T) {
 		w.stateAt(ply)
 	}
 	if n := offer(ply); !strings.Contains(n, "declines") {
-		t.Fatalf("offer after %d moves: %q", drawOfferEvery, n)
+		t.Fatalf("offer after %d moves: %q", play.DrawOfferEvery, n)
 	}
 	if got := s.count(); got != 2 {
 		t.Errorf("%d draw evaluations, want 2", got)

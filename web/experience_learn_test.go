@@ -87,7 +87,7 @@ func TestLearnerLearnsEveryGame(t *testing.T) {
 	if r := rows[0]; r.Move != "h1h8" || r.Games != games || r.Wins != games || r.Depth != 1 || math.Abs(r.Weight-games) > 1e-9 {
 		t.Errorf("row %+v", r)
 	}
-	if got := e.srv.learner.Learnt(); got != games {
+	if got := e.learner.Learnt(); got != games {
 		t.Errorf("learnt %d games", got)
 	}
 	// The page says so, naming no one: the engine (black) lost each.
@@ -187,7 +187,7 @@ func TestExperienceMarkInState(t *testing.T) {
 	// A reload, after the room closed, reads it from the database.
 	w.conn.Close()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if e.srv.games.Get(id) == nil {
+		if e.reg.Get(id) == nil {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -209,29 +209,5 @@ func TestExperienceMarkInState(t *testing.T) {
 	w2.send(`{"type":"move","move":"e2e4","ply":0}`)
 	if s := w2.stateAt(2); s.Moves[1].Experience != "" {
 		t.Errorf("the new reply kept the old mark: %+v", s.Moves[1])
-	}
-}
-
-func TestExperienceText(t *testing.T) {
-	black, _ := game.ParseFEN("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR b KQkq - 3 3")
-	start := game.NewPosition()
-	cases := []struct {
-		pos   *game.Position
-		notes []store.ExperienceNote
-		want  string
-	}{
-		{black, []store.ExperienceNote{{Move: "g8f6", Avoided: true, Losses: 2}}, "Chosen from experience: 3...Nf6 lost 2 of 2 earlier games here"},
-		{black, []store.ExperienceNote{{Move: "g8f6", Avoided: true, Losses: 1}}, "Chosen from experience: 3...Nf6 lost 1 of 1 earlier game here"},
-		{start, []store.ExperienceNote{{Move: "e2e4", Wins: 2, Draws: 1}}, "Chosen from experience: 1.e4 won 2 of 3 earlier games here"},
-		{black, []store.ExperienceNote{{Move: "g8f6", Avoided: true, AnalysisCP: -300, AnalysisDepth: 14}}, "Chosen from experience: 3...Nf6 was a mistake in the analysis of an earlier game"},
-		{black, []store.ExperienceNote{{Move: "g8f6", Avoided: true, Losses: 1, Draws: 1}, {Move: "d7d6", Avoided: true, Losses: 1}},
-			"Chosen from experience: 3...Nf6 lost 1 of 2 earlier games here; 3...d6 lost 1 of 1 earlier game here"},
-		{black, []store.ExperienceNote{{Move: "e2e4", Avoided: true, Losses: 1}}, ""}, // not a move here
-		{black, nil, ""},
-	}
-	for _, c := range cases {
-		if got := experienceText(c.pos, c.notes); got != c.want {
-			t.Errorf("%+v: got %q, want %q", c.notes, got, c.want)
-		}
 	}
 }

@@ -15,7 +15,7 @@ const experienceListSize = 20
 // (docs/experience.md). The list names no player and links no game: the
 // games are their owners'.
 type ExperiencePageData struct {
-	On         bool // the server learns (Parts.Learner)
+	On         bool // the server learns (play.Games.Learning)
 	Stats      store.ExperienceStats
 	LastLearnt string // "2026-11-25 16:40 UTC", or "" when never
 	Recent     []LearntView
@@ -32,7 +32,7 @@ type LearntView struct {
 	Lessons int // positions it taught
 }
 
-func (s *Server) handleExperiencePage(w http.ResponseWriter, r *http.Request) {
+func (s *gamePages) handleExperiencePage(w http.ResponseWriter, r *http.Request) {
 	st, err := s.store.ExperienceSummary()
 	if err != nil {
 		s.serverError(w, err)
@@ -43,7 +43,7 @@ func (s *Server) handleExperiencePage(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, err)
 		return
 	}
-	d := &ExperiencePageData{On: s.learner != nil, Stats: st, Recent: []LearntView{}}
+	d := &ExperiencePageData{On: s.games.Learning(), Stats: st, Recent: []LearntView{}}
 	if !st.LastLearnt.IsZero() {
 		d.LastLearnt = st.LastLearnt.UTC().Format("2006-01-02 15:04 UTC")
 	}
@@ -53,10 +53,10 @@ func (s *Server) handleExperiencePage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, pageExperience, d)
 }
 
-func (s *Server) learntView(g store.LearntGame) LearntView {
+func (s *gamePages) learntView(g store.LearntGame) LearntView {
 	engine := g.Human.Other()
 	v := LearntView{
-		Date: g.LearntAt.UTC().Format(time.DateOnly), Level: s.levelInfo(g.Level).Name, Colour: engine.String(),
+		Date: g.LearntAt.UTC().Format(time.DateOnly), Level: s.games.Level(g.Level).Name, Colour: engine.String(),
 		Reason: g.Reason.String(), Moves: (len(strings.Fields(g.Moves)) + 1) / 2, Lessons: g.Lessons,
 	}
 	switch {

@@ -12,6 +12,7 @@ import (
 	"knightwatch/engine"
 	"knightwatch/enginepool"
 	"knightwatch/game"
+	"knightwatch/play"
 )
 
 // seededEngine is the real engine made reproducible: the seed of its
@@ -60,7 +61,7 @@ func (p *strongPlayer) move(g *game.Game) string {
 type playedGame struct {
 	id    string
 	moves []string // UCI
-	last  *StateMessage
+	last  *play.StateMessage
 }
 
 // playAgainstEngine plays a whole game as the person of colour human

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"knightwatch/play"
 	"knightwatch/recon"
 )
 
@@ -117,7 +118,7 @@ func TestFullDiskChess(t *testing.T) {
 			d.fill()
 			w.send(`{"type":"move","move":"d2d4","ply":2}`)
 			m := w.waitFor("error", func(m anyMsg) bool { return m.Type == "error" })
-			if m.Code != CodeServer || m.Message != moveUnsavedText {
+			if m.Code != play.CodeServer || m.Message != play.MoveUnsavedText {
 				t.Errorf("move on a full disk: %s", m.raw)
 			}
 			s := w.sync()
@@ -146,7 +147,7 @@ func TestFullDiskChess(t *testing.T) {
 			w.send(`{"type":"move","move":"e2e4","ply":0}`)
 			w.stateAt(2)
 			w.send(`{"type":"move","move":"d2d4","ply":2}`)
-			if m := w.waitFor("notice", func(m anyMsg) bool { return m.Type == "notice" }); m.Text != engineMoveUnsavedNotice {
+			if m := w.waitFor("notice", func(m anyMsg) bool { return m.Type == "notice" }); m.Text != play.EngineMoveUnsavedNotice {
 				t.Errorf("notice %q", m.Text)
 			}
 			s := w.sync()
@@ -157,7 +158,7 @@ func TestFullDiskChess(t *testing.T) {
 			d.free()
 			var again bool
 			s = w.waitFor("the engine's move", func(m anyMsg) bool {
-				again = again || (m.Type == "notice" && m.Text == savedAgainNotice)
+				again = again || (m.Type == "notice" && m.Text == play.SavedAgainNotice)
 				return m.Type == "state" && m.state.Ply == 4
 			}).state
 			if !again || s.Saving || s.Clock.Running != "white" {
@@ -190,7 +191,7 @@ func TestFullDiskChess(t *testing.T) {
 			d.fill()
 			w.send(`{"type":"rematch"}`)
 			m := w.waitFor("error", func(m anyMsg) bool { return m.Type == "error" || m.Type == "redirect" })
-			if m.Type != "error" || m.Code != CodeServer || m.Message != rematchUnsavedText {
+			if m.Type != "error" || m.Code != play.CodeServer || m.Message != play.RematchUnsavedText {
 				t.Errorf("rematch on a full disk: %s", m.raw)
 			}
 			if n := e.countGames(); n != before {
@@ -255,29 +256,28 @@ func TestFullDiskRecon(t *testing.T) {
 		run  func(t *testing.T)
 	}{
 		{"sense", func(t *testing.T) {
-			personStep(t, nil, `{"type":"sense","square":"e7","seq":0}`, senseUnsavedText, 0,
+			personStep(t, nil, `{"type":"sense","square":"e7","seq":0}`, play.SenseUnsavedText, 0,
 				func(f reconFrame) bool { return isState(f) && f.State.Phase == "move" }, 1)
 		}},
 		{"move", func(t *testing.T) {
-			personStep(t, []string{`{"type":"sense","square":"e7","seq":0}`}, `{"type":"move","move":"e2e4","seq":1}`, moveUnsavedText, 1,
+			personStep(t, []string{`{"type":"sense","square":"e7","seq":0}`}, `{"type":"move","move":"e2e4","seq":1}`, play.MoveUnsavedText, 1,
 				func(f reconFrame) bool { return isState(f) && f.State.Seq == 4 }, 4)
 		}},
 		{"bot's move", func(t *testing.T) {
 			var d *tinyDisk
 			var once sync.Once
-			testHookBotAction = func(_ string, ph recon.Phase) {
+			botAction := func(_ string, ph recon.Phase) {
 				if ph == recon.PhaseMove {
 					once.Do(d.fill)
 				}
 			}
-			t.Cleanup(func() { testHookBotAction = nil })
-			e, disk := faultEnv(t, envOpts{})
+			e, disk := faultEnv(t, envOpts{hooks: play.Hooks{BotAction: botAction}})
 			d = disk
 			w, id := start(t, e)
 			w.send(`{"type":"sense","square":"e7","seq":0}`)
 			w.reconWait("move phase", nil, func(f reconFrame) bool { return isState(f) && f.State.Phase == "move" })
 			w.send(`{"type":"move","move":"e2e4","seq":1}`)
-			if n := w.reconWait("notice", nil, func(f reconFrame) bool { return f.Type == "notice" }); noticeText(n) != reconBotUnsavedNotice {
+			if n := w.reconWait("notice", nil, func(f reconFrame) bool { return f.Type == "notice" }); noticeText(n) != play.ReconBotUnsavedNotice {
 				t.Errorf("notice %s", n.Raw)
 			}
 			// The bot's saved sense is not the person's to know yet: seq 2.

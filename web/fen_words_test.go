@@ -49,7 +49,6 @@ func readStartPositions(t *testing.T) []startPosition {
 // start positions and refuses the others in words that name what is
 // wrong, without repeating the FEN (the form shows it in its box).
 func TestStartPositionWords(t *testing.T) {
-	s := &Server{cfg: Config{Levels: testLevels}}
 	rows := readStartPositions(t)
 	if len(rows) < 10 {
 		t.Fatalf("%d rows", len(rows))
@@ -59,7 +58,7 @@ func TestStartPositionWords(t *testing.T) {
 		f.Set("fen", c.fen)
 		r := httptest.NewRequest("POST", "/games", strings.NewReader(f.Encode()))
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		_, err := s.parseNewGame(r)
+		_, err := parseNewGame(r, len(testLevels))
 		switch {
 		case c.verdict == "ok" && err != nil:
 			t.Errorf("%s: refused (%v), want it accepted", c.fen, err)

@@ -25,6 +25,9 @@ import (
 	"knightwatch/enginepool"
 	"knightwatch/experience"
 	"knightwatch/game"
+	"knightwatch/live"
+	"knightwatch/play"
+	"knightwatch/rbcapi"
 	"knightwatch/recon"
 	"knightwatch/review"
 	"knightwatch/store"
@@ -93,9 +96,8 @@ func firstMove(pos *game.Position) game.Move {
 }
 
 type testEnv struct {
+	*stack // closed before the store
 	t      *testing.T
-	srv    *Server
-	parts  Parts // closed after srv
 	ts     *httptest.Server
 	store  *store.Store
 	dbPath string
@@ -123,10 +125,10 @@ type envOpts struct {
 	createBurst                             int
 	createAddrRate                          float64
 	createAddrBurst                         int
-	// untouchedAfter is Config.UntouchedAfter (default: no sweep; tests
-	// call dropUntouched themselves).
+	// untouchedAfter is play.Config.UntouchedAfter (default: no sweep;
+	// tests call DropUntouched themselves).
 	untouchedAfter time.Duration
-	// aliveEvery is Config.aliveEvery (default: the server's).
+	// aliveEvery is play.Config.AliveEvery (default: play's).
 	aliveEvery time.Duration
 	// experience turns the engine's experience on. analysis turns the
 	// reviews of finished games on (off by default, so that other tests'
@@ -141,9 +143,18 @@ type envOpts struct {
 	reviewed       func(id string)
 	searchers      int
 	quickSearchers int
-	// newBot builds the Reconnaissance Chess bots (Config.newBot; default
-	// the real ones).
+	// newBot builds the Reconnaissance Chess bots (play.Config.NewBot;
+	// default the real ones).
 	newBot func(spec string, seed uint64) (recon.Player, error)
+	// hooks are play's (play.Config.Hooks).
+	hooks play.Hooks
+	// loginEvery is rbcapi.Config.LoginEvery (default: rbcapi's).
+	loginEvery time.Duration
+	// config, when set, is the server's configuration instead of
+	// testConfig's.
+	config *Config
+	// syzygyPath is the pool's tables (enginepool.Config.SyzygyPath).
+	syzygyPath string
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -155,97 +166,144 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts := testParts(t, st, o)
-	srv, err := New(testConfig(st, o), parts)
-	if err != nil {
-		closeParts(parts)
-		t.Fatal(err)
-	}
-	srv.api.bcryptCost = bcrypt.MinCost // the hashes are real, only faster to make and check
-	ts := httptest.NewServer(srv)
-	e := &testEnv{t: t, srv: srv, parts: parts, ts: ts, store: st, dbPath: o.dbPath}
+	k := newStack(t, st, o)
+	ts := httptest.NewServer(k.srv)
+	e := &testEnv{stack: k, t: t, ts: ts, store: st, dbPath: o.dbPath}
 	t.Cleanup(e.close)
 	return e
 }
 
-// testParts are the parts of the tests' servers: a pool of o's searcher
-// (a quick fake by default), two of them and o's quick lane, or the real
-// engine; a learner when o.experience, a reviewer when o.analysis.
-func testParts(tb testing.TB, st *store.Store, o envOpts) Parts {
+// stack is a server and the parts it runs on, built as cli/serve builds
+// them: a pool of o's searcher (a quick fake by default), two of them and
+// o's quick lane, or the real engine; a learner when o.experience, a
+// reviewer when o.analysis; the registry, the games of play, the HTTP API
+// (its password hashes real, only faster to make and check), and the web
+// server with the tests' configuration.
+type stack struct {
+	srv     *Server
+	reg     *live.Registry
+	games   *play.Games
+	api     *rbcapi.API
+	pool    *enginepool.Pool
+	learner *experience.Learner
+	reviews *review.Reviewer
+}
+
+// newStack builds a stack on st, failing tb when it cannot.
+func newStack(tb testing.TB, st *store.Store, o envOpts) *stack {
 	tb.Helper()
+	k := &stack{}
+	if err := k.build(st, o); err != nil {
+		k.close()
+		tb.Fatal(err)
+	}
+	return k
+}
+
+func (k *stack) build(st *store.Store, o envOpts) error {
 	if o.searcher == nil {
 		o.searcher = &fakeSearcher{}
 	}
-	pc := enginepool.Config{NewSearcher: func() enginepool.Searcher { return o.searcher }, Searchers: 2, QuickSearchers: o.quickSearchers}
+	pc := enginepool.Config{NewSearcher: func() enginepool.Searcher { return o.searcher }, Searchers: 2, QuickSearchers: o.quickSearchers,
+		SyzygyPath: o.syzygyPath}
 	if o.searchers > 0 {
 		pc.Searchers = o.searchers
 	}
 	if o.real {
 		pc.NewSearcher = enginepool.NewEngineSearcher
 	}
-	pool, err := enginepool.New(pc)
-	if err != nil {
-		tb.Fatal(err)
+	var err error
+	if k.pool, err = enginepool.New(pc); err != nil {
+		return err
 	}
-	parts := Parts{Pool: pool}
+	quiet := log.New(io.Discard, "", 0)
 	if o.experience {
-		if parts.Learner, err = experience.New(experience.Options{Store: st, Logger: log.New(io.Discard, "", 0)}); err != nil {
-			closeParts(parts)
-			tb.Fatal(err)
+		if k.learner, err = experience.New(experience.Options{Store: st, Logger: quiet}); err != nil {
+			return err
 		}
 	}
 	if o.analysis {
-		ro := review.Options{Store: st, Engine: pool, Nodes: o.analysisNodes, Level: len(testLevels), Logger: log.New(io.Discard, "", 0), Reviewed: o.reviewed}
-		if parts.Learner != nil {
-			ro.Learn = parts.Learner.Reviewed
+		ro := review.Options{Store: st, Engine: k.pool, Nodes: o.analysisNodes, Level: len(testLevels), Logger: quiet, Reviewed: o.reviewed}
+		if k.learner != nil {
+			ro.Learn = k.learner.Reviewed
 		}
-		if parts.Reviews, err = review.New(ro); err != nil {
-			closeParts(parts)
-			tb.Fatal(err)
+		if k.reviews, err = review.New(ro); err != nil {
+			return err
 		}
 	}
-	return parts
+	k.reg = live.NewRegistry()
+	pcfg := play.Config{
+		Store: st, Pool: k.pool, Learner: k.learner, Reviews: k.reviews, Levels: testLevels, NoEngine: o.noEngine,
+		ReplyPause: -1, NewBot: o.newBot, SaveRetryFirst: o.saveRetryFirst, SaveRetryMax: o.saveRetryMax,
+		UntouchedAfter: -1, AliveEvery: o.aliveEvery, Logger: quiet, Hooks: o.hooks,
+	}
+	if o.untouchedAfter != 0 {
+		pcfg.UntouchedAfter = o.untouchedAfter
+	}
+	if o.real {
+		pcfg.Levels, pcfg.ReplyPause = enginepool.Levels(), 0
+	}
+	if k.games, err = play.New(pcfg, k.reg); err != nil {
+		return err
+	}
+	acfg := rbcapi.Config{Store: st, Games: k.games, Clock: o.rbcClock, Increment: o.rbcIncrement, MatchEvery: -1,
+		LoginEvery: o.loginEvery, BcryptCost: bcrypt.MinCost, Logger: quiet}
+	if o.matchEvery > 0 {
+		acfg.MatchEvery = o.matchEvery
+	}
+	if k.api, err = rbcapi.New(acfg, k.reg); err != nil {
+		return err
+	}
+	cfg := testConfig(o)
+	if o.config != nil {
+		cfg = *o.config
+	}
+	k.srv, err = New(cfg, Parts{Store: st, Registry: k.reg, Games: k.games, API: k.api, Pool: k.pool, Reviews: k.reviews})
+	return err
 }
 
-// closeParts closes what testParts built, once the server is closed:
-// each part after those that use it.
-func closeParts(p Parts) {
-	if p.Reviews != nil {
-		p.Reviews.Close()
+// close closes what build built, the server first and each part after
+// those that use it.
+func (k *stack) close() {
+	if k.srv != nil {
+		k.srv.Close()
+	} else if k.reg != nil {
+		k.reg.Close()
 	}
-	if p.Learner != nil {
-		p.Learner.Close()
+	if k.api != nil {
+		k.api.Close()
 	}
-	if p.Pool != nil {
-		p.Pool.Close()
+	if k.games != nil {
+		k.games.Close()
+	}
+	if k.reviews != nil {
+		k.reviews.Close()
+	}
+	if k.learner != nil {
+		k.learner.Close()
+	}
+	if k.pool != nil {
+		k.pool.Close()
 	}
 }
 
 // testConfig is the server configuration of the tests: the fallback
-// templates, no natural pause, a silent log, and o's limits.
-func testConfig(st *store.Store, o envOpts) Config {
+// templates, a silent log, and o's limits.
+func testConfig(o envOpts) Config {
 	cfg := Config{
-		Store: st, Templates: fallbackTemplates, Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
-		Levels: testLevels, NoEngine: o.noEngine, ReplyPause: -1, Logger: log.New(io.Discard, "", 0),
-		RBCClock: o.rbcClock, RBCIncrement: o.rbcIncrement, MatchEvery: -1,
+		Templates: fallbackTemplates, Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
+		Logger:            log.New(io.Discard, "", 0),
 		MaxSocketsPerGame: o.maxSocketsPerGame, MaxSocketsPerOwner: o.maxSocketsPerOwner,
 		RequestReadTimeout: o.requestReadTimeout, RequestWriteTimeout: o.requestWriteTimeout,
 		MessageRate: o.messageRate, MessageBurst: o.messageBurst,
 		TrustProxy: o.trustProxy, PublicOrigin: o.publicOrigin,
-		SaveRetryFirst: o.saveRetryFirst, SaveRetryMax: o.saveRetryMax,
 		MaxUnfinishedGames: o.maxUnfinishedGames, CreateRate: o.createRate, CreateBurst: o.createBurst,
 		CreateAddrRate: o.createAddrRate, CreateAddrBurst: o.createAddrBurst,
-		UntouchedAfter: -1,
 	}
-	cfg.newBot = o.newBot
 	if o.createRate == 0 {
 		// Tests create games at machine speed; TestCreationLimits sets
 		// its own rate.
 		cfg.CreateRate = -1
-	}
-	cfg.aliveEvery = o.aliveEvery
-	if o.untouchedAfter != 0 {
-		cfg.UntouchedAfter = o.untouchedAfter
 	}
 	if o.createAddrRate == 0 {
 		// Likewise, all from one address; TestCreationLimitPerAddress
@@ -257,18 +315,11 @@ func testConfig(st *store.Store, o envOpts) Config {
 		// sends; TestMessageRateLimit sets its own limit.
 		cfg.MessageRate, cfg.MessageBurst = 10000, 10000
 	}
-	if o.matchEvery > 0 {
-		cfg.MatchEvery = o.matchEvery
-	}
-	if o.real {
-		cfg.Levels, cfg.ReplyPause = enginepool.Levels(), 0
-	}
 	return cfg
 }
 
 func (e *testEnv) close() {
-	e.srv.Close()
-	closeParts(e.parts)
+	e.stack.close()
 	e.ts.Close()
 	e.store.Close()
 }
@@ -340,7 +391,7 @@ type anyMsg struct {
 	Text    string `json:"text"`
 	URL     string `json:"url"`
 	raw     []byte
-	state   *StateMessage
+	state   *play.StateMessage
 }
 
 // next reads the next message, failing the test after timeout.
@@ -356,7 +407,7 @@ func (w *wsConn) next(timeout time.Duration) (anyMsg, bool) {
 	}
 	m.raw = b
 	if m.Type == "state" {
-		m.state = &StateMessage{}
+		m.state = &play.StateMessage{}
 		if err := json.Unmarshal(b, m.state); err != nil {
 			w.t.Fatal(err)
 		}
@@ -381,12 +432,12 @@ func (w *wsConn) waitFor(what string, ok func(anyMsg) bool) anyMsg {
 	return anyMsg{}
 }
 
-func (w *wsConn) state() *StateMessage {
+func (w *wsConn) state() *play.StateMessage {
 	w.t.Helper()
 	return w.waitFor("state", func(m anyMsg) bool { return m.Type == "state" }).state
 }
 
-func (w *wsConn) stateAt(ply int) *StateMessage {
+func (w *wsConn) stateAt(ply int) *play.StateMessage {
 	w.t.Helper()
 	return w.waitFor("state at ply", func(m anyMsg) bool { return m.Type == "state" && m.state.Ply == ply }).state
 }
@@ -411,7 +462,7 @@ func (w *wsConn) send(v any) {
 }
 
 // sync asks for the state and returns it, skipping anything before.
-func (w *wsConn) sync() *StateMessage {
+func (w *wsConn) sync() *play.StateMessage {
 	w.t.Helper()
 	w.send(`{"type":"sync"}`)
 	return w.state()
@@ -420,7 +471,7 @@ func (w *wsConn) sync() *StateMessage {
 // quiet waits d, then asks for a fresh state, and fails if any message
 // up to and including that state matches bad. (A read deadline would
 // break the connection, so it waits first and reads afterwards.)
-func (w *wsConn) quiet(d time.Duration, bad func(anyMsg) bool) *StateMessage {
+func (w *wsConn) quiet(d time.Duration, bad func(anyMsg) bool) *play.StateMessage {
 	w.t.Helper()
 	time.Sleep(d)
 	w.send(`{"type":"sync"}`)
@@ -454,11 +505,18 @@ func realHomeServer(t testing.TB) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{Store: st, Templates: tmpl, Static: fstest.MapFS{}, NoEngine: true, Levels: testLevels,
-		Logger: log.New(io.Discard, "", 0), MatchEvery: -1}, Parts{})
+	k := newStack(t, st, envOpts{noEngine: true, config: &Config{Templates: tmpl, Static: fstest.MapFS{},
+		Logger: log.New(io.Discard, "", 0)}})
+	t.Cleanup(func() { k.close(); st.Close() })
+	return k.srv
+}
+
+// buildGame rebuilds a game from its stored record, with the person's
+// colour.
+func buildGame(rec *store.Game) (*game.Game, game.Color, error) {
+	g, err := rec.Replay()
 	if err != nil {
-		t.Fatal(err)
+		return nil, 0, err
 	}
-	t.Cleanup(func() { srv.Close(); st.Close() })
-	return srv
+	return g, rec.Human.Color, nil
 }

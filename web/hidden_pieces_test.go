@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"knightwatch/game"
+	"knightwatch/play"
 	"knightwatch/recon"
 	"knightwatch/recon/recontest"
 	"knightwatch/store"
@@ -112,12 +113,12 @@ func (k *leakCheck) checkFrame(seat game.Color, raw []byte) (ok bool, err error)
 	if err := json.Unmarshal(raw, &head); err != nil {
 		return false, err
 	}
-	if head.Type != ReconMsgState {
+	if head.Type != play.ReconMsgState {
 		// Errors, notices, redirects: no board in them, ever; an error may
 		// quote the seat's own request.
 		return false, k.scanFree(seat, raw, nil, k.asked[seat])
 	}
-	var st ReconState
+	var st play.ReconState
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return true, err
 	}
@@ -145,7 +146,7 @@ func (k *leakCheck) checkFrame(seat game.Color, raw []byte) (ok bool, err error)
 }
 
 // stateAgrees checks a state against what seat knew at p.
-func (k *leakCheck) stateAgrees(seat game.Color, st *ReconState, raw []byte, p *recontest.Point) error {
+func (k *leakCheck) stateAgrees(seat game.Color, st *play.ReconState, raw []byte, p *recontest.Point) error {
 	know := &p.Know[seat]
 	want := "waiting"
 	if p.Over() {
@@ -162,7 +163,7 @@ func (k *leakCheck) stateAgrees(seat game.Color, st *ReconState, raw []byte, p *
 	pieces := map[string]string{}
 	for s, pc := range know.Own {
 		if pc != game.NoPiece {
-			pieces[game.Square(s).String()] = pieceCode(pc)
+			pieces[game.Square(s).String()] = play.PieceCode(pc)
 		}
 	}
 	if !mapsEqual(st.Pieces, pieces) {
@@ -377,9 +378,9 @@ func mapsEqual(a, b map[string]string) bool {
 type frameLog struct {
 	mu     sync.Mutex
 	frames [][]byte
-	states []*ReconState // frames[i] decoded as a state, or nil
-	more   chan struct{} // signalled (non-blocking) on each frame
-	done   chan struct{} // closed when the socket ends
+	states []*play.ReconState // frames[i] decoded as a state, or nil
+	more   chan struct{}      // signalled (non-blocking) on each frame
+	done   chan struct{}      // closed when the socket ends
 }
 
 func newFrameLog(w *wsConn) *frameLog {
@@ -408,7 +409,7 @@ func newFrameLog(w *wsConn) *frameLog {
 // waitFrom waits for a frame at index from or later that ok accepts (given
 // the frame decoded as a state, or nil) and returns its index; the deadline
 // only bounds a failing test.
-func (l *frameLog) waitFrom(t *testing.T, from int, what string, ok func(*ReconState) bool) int {
+func (l *frameLog) waitFrom(t *testing.T, from int, what string, ok func(*play.ReconState) bool) int {
 	t.Helper()
 	deadline := time.After(20 * time.Second)
 	for {
@@ -468,9 +469,9 @@ func (l *frameLog) checkNoRepeats(t *testing.T) {
 }
 
 // decodeState returns the frame as a state, or nil.
-func decodeState(b []byte) *ReconState {
-	var st ReconState
-	if json.Unmarshal(b, &st) != nil || st.Type != ReconMsgState {
+func decodeState(b []byte) *play.ReconState {
+	var st play.ReconState
+	if json.Unmarshal(b, &st) != nil || st.Type != play.ReconMsgState {
 		return nil
 	}
 	return &st
@@ -497,9 +498,9 @@ func newPageSeat(t *testing.T, w *wsConn, seat game.Color, rng *rand.Rand) *page
 
 // stateAt waits for the first state not yet looked at with seq at least
 // seq that ok accepts, or the end, and returns it.
-func (s *pageSeat) stateAt(seq int, ok func(*ReconState) bool) *ReconState {
+func (s *pageSeat) stateAt(seq int, ok func(*play.ReconState) bool) *play.ReconState {
 	s.t.Helper()
-	i := s.log.waitFrom(s.t, s.read, fmt.Sprintf("a state at seq %d", seq), func(st *ReconState) bool {
+	i := s.log.waitFrom(s.t, s.read, fmt.Sprintf("a state at seq %d", seq), func(st *play.ReconState) bool {
 		return st != nil && (st.Phase == "over" || st.Seq >= seq && ok(st))
 	})
 	s.read = i + 1
@@ -517,12 +518,12 @@ func (s *pageSeat) send(msg string) {
 	}
 	n := s.log.len()
 	s.w.send(msg)
-	s.log.waitFrom(s.t, n, "an answer to "+msg, func(*ReconState) bool { return true })
+	s.log.waitFrom(s.t, n, "an answer to "+msg, func(*play.ReconState) bool { return true })
 }
 
 // noise sends a few hostile or harmless messages for st's moment: a stale
 // seq, the other phase's action, a note, a sync, garbage.
-func (s *pageSeat) noise(st *ReconState) {
+func (s *pageSeat) noise(st *play.ReconState) {
 	for n := s.rng.IntN(3); n > 0; n-- {
 		switch s.rng.IntN(6) {
 		case 0:
@@ -553,7 +554,7 @@ func (s *pageSeat) noise(st *ReconState) {
 
 // act takes the seat's step for st: a sense or a move (sometimes a random
 // request that may not be a move action).
-func (s *pageSeat) act(st *ReconState) {
+func (s *pageSeat) act(st *play.ReconState) {
 	switch st.Phase {
 	case "sense":
 		sq := `""`
@@ -593,7 +594,7 @@ func TestNoHiddenPieceInBrowserGames(t *testing.T) {
 		stranger := e.browser()
 		next := 0
 		for {
-			st := ps.stateAt(next, func(st *ReconState) bool { return st.Phase == "sense" || st.Phase == "move" })
+			st := ps.stateAt(next, func(st *play.ReconState) bool { return st.Phase == "sense" || st.Phase == "move" })
 			if st.Phase == "over" {
 				break
 			}
@@ -612,7 +613,7 @@ func TestNoHiddenPieceInBrowserGames(t *testing.T) {
 			t.Fatal(err)
 		}
 		k := newLeakCheck(t, reconConfig(rec), rec.History, ps)
-		second.waitFrom(t, 0, "the end in the second tab", func(st *ReconState) bool { return st != nil && st.Phase == "over" })
+		second.waitFrom(t, 0, "the end in the second tab", func(st *play.ReconState) bool { return st != nil && st.Phase == "over" })
 		k.check(append(ps.log.messages(seat), second.messages(seat)...))
 		second.checkNoRepeats(t)
 	}
@@ -747,18 +748,18 @@ func TestNoHiddenPieceInAPIGames(t *testing.T) {
 			}
 			if mover == annSeat && rng.IntN(2) == 0 {
 				// Ann plays this turn on the page.
-				st := ps.stateAt(seq, func(st *ReconState) bool { return st.Phase == "sense" })
+				st := ps.stateAt(seq, func(st *play.ReconState) bool { return st.Phase == "sense" })
 				if st.Phase == "over" {
 					t.Fatal("the game ended before ann's turn")
 				}
 				ps.noise(st)
 				ps.act(st)
-				st = ps.stateAt(seq+1, func(st *ReconState) bool { return st.Phase == "move" })
+				st = ps.stateAt(seq+1, func(st *play.ReconState) bool { return st.Phase == "move" })
 				at, seq = at+1, seq+1
 				seats[annSeat.Other()].look(rng)
 				ps.noise(st)
 				ps.act(st)
-				end := ps.stateAt(seq+1, func(st *ReconState) bool { return st.Phase == "waiting" })
+				end := ps.stateAt(seq+1, func(st *play.ReconState) bool { return st.Phase == "waiting" })
 				at, seq = at+1, seq+1 // the move
 				if end.Phase == "over" {
 					over = true
@@ -829,7 +830,7 @@ func TestNoHiddenPieceInAPIGames(t *testing.T) {
 			t.Fatalf("the test counted %d moments, the record has %d", at+1, len(k.points))
 		}
 		for _, l := range []*frameLog{ps.log, second} {
-			l.waitFrom(t, 0, "the end on the page", func(st *ReconState) bool { return st != nil && st.Phase == "over" })
+			l.waitFrom(t, 0, "the end on the page", func(st *play.ReconState) bool { return st != nil && st.Phase == "over" })
 		}
 		k.check(msgs)
 		k.check(ps.log.messages(annSeat))
@@ -901,7 +902,7 @@ func TestNoHiddenPieceInAPIGamesAgainstBots(t *testing.T) {
 		second := newFrameLog(w2)
 		next := 0
 		for {
-			st := ps.stateAt(next, func(st *ReconState) bool { return st.Phase == "sense" || st.Phase == "move" })
+			st := ps.stateAt(next, func(st *play.ReconState) bool { return st.Phase == "sense" || st.Phase == "move" })
 			if st.Phase == "over" {
 				break
 			}
@@ -914,9 +915,36 @@ func TestNoHiddenPieceInAPIGamesAgainstBots(t *testing.T) {
 			t.Fatal(err)
 		}
 		k := newLeakCheck(t, apiConfig(rec), rec.History, ps)
-		second.waitFrom(t, 0, "the end in the second tab", func(st *ReconState) bool { return st != nil && st.Phase == "over" })
+		second.waitFrom(t, 0, "the end in the second tab", func(st *play.ReconState) bool { return st != nil && st.Phase == "over" })
 		k.check(ps.log.messages(seat))
 		k.check(second.messages(seat))
 		second.checkNoRepeats(t)
+	}
+}
+
+// squareOrEmpty names s as the state does: "" for no square.
+func squareOrEmpty(s game.Square) string {
+	if s == game.NoSquare {
+		return ""
+	}
+	return s.String()
+}
+
+// reconConfig is the arbiter configuration of a stored browser game: its
+// clock and the reference's 100-half-move draw.
+func reconConfig(rec *store.ReconGame) recon.Config {
+	return recon.Config{
+		Clock:     time.Duration(rec.ClockInitialMS) * time.Millisecond,
+		Increment: time.Duration(rec.ClockIncrementMS) * time.Millisecond,
+		MoveLimit: 100,
+	}
+}
+
+// apiConfig is the arbiter configuration of a stored API game.
+func apiConfig(rec *store.APIGame) recon.Config {
+	return recon.Config{
+		Clock:     time.Duration(rec.ClockInitialMS) * time.Millisecond,
+		Increment: time.Duration(rec.ClockIncrementMS) * time.Millisecond,
+		MoveLimit: 100,
 	}
 }

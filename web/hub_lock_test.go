@@ -1,10 +1,11 @@
 package web
 
 import (
-	"knightwatch/live"
 	"sync"
 	"testing"
 	"time"
+
+	"knightwatch/live"
 )
 
 // TestBusyRoomHoldsUpNoOtherGame: while one game's room is held (as by a
@@ -74,8 +75,8 @@ func TestBusyRoomHoldsUpNoOtherGame(t *testing.T) {
 // roomLock returns the lock of game id's host.
 func (e *testEnv) roomLock(id string) sync.Locker {
 	e.t.Helper()
-	if e.srv.games.Get(id) != nil {
-		return &hostHold{games: e.srv.games, id: id}
+	if e.reg.Get(id) != nil {
+		return &hostHold{games: e.reg, id: id}
 	}
 	e.t.Fatalf("game %s has no host", id)
 	return nil
@@ -151,7 +152,7 @@ func TestCloseWhileTabsComeAndGo(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	for _, id := range games {
-		if h := e.srv.games.Get(id); h != nil {
+		if h := e.reg.Get(id); h != nil {
 			if n := len(h.Subscribers()); n > 0 {
 				t.Errorf("game %s still has %d tabs after Close", id, n)
 			}

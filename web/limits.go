@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"knightwatch/rbcapi"
 	"knightwatch/store"
 )
 
@@ -36,14 +37,14 @@ const (
 	maxFormBytes = 8 << 10
 )
 
-func (s *Server) maxSocketsPerGame() int {
+func (s *sockets) maxSocketsPerGame() int {
 	if s.cfg.MaxSocketsPerGame > 0 {
 		return s.cfg.MaxSocketsPerGame
 	}
 	return DefaultMaxSocketsPerGame
 }
 
-func (s *Server) maxSocketsPerOwner() int {
+func (s *sockets) maxSocketsPerOwner() int {
 	if s.cfg.MaxSocketsPerOwner > 0 {
 		return s.cfg.MaxSocketsPerOwner
 	}
@@ -61,8 +62,8 @@ type socketCounts struct {
 // words and returns nil when a limit is reached. The caller must call the
 // returned release exactly once, when the socket closes (or the upgrade
 // fails).
-func (s *Server) acquireSocket(w http.ResponseWriter, owner, game string) (release func()) {
-	sc := &s.sockets
+func (s *sockets) acquireSocket(w http.ResponseWriter, owner, game string) (release func()) {
+	sc := &s.counts
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	if sc.byOwner == nil {
@@ -167,13 +168,13 @@ func formParseRefusal(err error) (int, string) {
 // limitBody caps every request body at the most its route could need, so
 // a handler that forgets http.MaxBytesReader still reads a bounded body:
 // a browser form (maxFormBytes), a PGN or history upload (multipart), or
-// the API's JSON (apiBodyLimit). Handlers may cap tighter.
+// the API's JSON (rbcapi.BodyLimit). Handlers may cap tighter.
 func limitBody(w http.ResponseWriter, r *http.Request) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return
 	}
 	ct := strings.ToLower(r.Header.Get("Content-Type"))
-	var n int64 = apiBodyLimit
+	var n int64 = rbcapi.BodyLimit
 	switch {
 	case strings.HasPrefix(ct, "application/x-www-form-urlencoded"):
 		n = maxFormBytes
@@ -185,7 +186,7 @@ func limitBody(w http.ResponseWriter, r *http.Request) {
 
 // socketOwner is whom an API game's socket counts against: the session's
 // owner key, or the signed-in user when the session has none.
-func socketOwner(r *http.Request, s *Server, u *store.User) string {
+func socketOwner(r *http.Request, s *site, u *store.User) string {
 	if o := s.currentOwner(r); o != "" {
 		return o
 	}

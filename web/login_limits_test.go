@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
+
+	"knightwatch/rbcapi"
 )
 
 // Issue 41 item 2: failed logins are limited per (name, address) and per
@@ -21,24 +23,24 @@ func TestLoginLimitsPerAddress(t *testing.T) {
 		{"another address guessing bob's password", func(t *testing.T, e *testEnv, via loginVia) {
 			mallory, bob := fromAddr("127.0.0.2"), fromAddr("127.0.0.1")
 			last := 0
-			for i := 0; i < 3*loginBurst; i++ {
+			for i := 0; i < 3*rbcapi.LoginBurst; i++ {
 				last = via.login(e, mallory, "bob", fmt.Sprintf("guess %d", i))
 				if got := via.login(e, bob, "bob", "bob's password"); got != http.StatusOK {
 					t.Fatalf("bob's correct password after %d wrong ones from another address: %d", i+1, got)
 				}
 			}
 			if last != http.StatusTooManyRequests {
-				t.Errorf("the guesser after %d wrong passwords: %d, want 429", 3*loginBurst, last)
+				t.Errorf("the guesser after %d wrong passwords: %d, want 429", 3*rbcapi.LoginBurst, last)
 			}
 		}},
 		{"one address guessing many names", func(t *testing.T, e *testEnv, via loginVia) {
 			mallory, bob := fromAddr("127.0.0.3"), fromAddr("127.0.0.1")
 			statuses := map[int]int{}
-			for i := 0; i < addrLoginBurst+5; i++ {
+			for i := 0; i < rbcapi.AddrLoginBurst+5; i++ {
 				statuses[via.login(e, mallory, fmt.Sprintf("name%d", i), "guess")]++
 			}
-			if statuses[http.StatusUnauthorized] != addrLoginBurst || statuses[http.StatusTooManyRequests] != 5 {
-				t.Errorf("%d failures over many names from one address: %v, want %d 401 and 5 429", addrLoginBurst+5, statuses, addrLoginBurst)
+			if statuses[http.StatusUnauthorized] != rbcapi.AddrLoginBurst || statuses[http.StatusTooManyRequests] != 5 {
+				t.Errorf("%d failures over many names from one address: %v, want %d 401 and 5 429", rbcapi.AddrLoginBurst+5, statuses, rbcapi.AddrLoginBurst)
 			}
 			if got := via.login(e, bob, "bob", "bob's password"); got != http.StatusOK {
 				t.Errorf("bob from his own address: %d", got)
@@ -47,19 +49,19 @@ func TestLoginLimitsPerAddress(t *testing.T) {
 		{"a success resets its name and address", func(t *testing.T, e *testEnv, via loginVia) {
 			bob := fromAddr("127.0.0.4")
 			for round := 0; round < 3; round++ {
-				for i := 0; i < loginBurst-1; i++ {
+				for i := 0; i < rbcapi.LoginBurst-1; i++ {
 					if got := via.login(e, bob, "bob", "typo"); got != http.StatusUnauthorized {
 						t.Fatalf("round %d, wrong password %d: %d, want 401", round, i+1, got)
 					}
 				}
 				if got := via.login(e, bob, "bob", "bob's password"); got != http.StatusOK {
-					t.Fatalf("round %d: the right password after %d typos: %d", round, loginBurst-1, got)
+					t.Fatalf("round %d: the right password after %d typos: %d", round, rbcapi.LoginBurst-1, got)
 				}
 			}
 		}},
 		{"one name and address", func(t *testing.T, e *testEnv, via loginVia) {
 			mallory := fromAddr("127.0.0.5")
-			for i := 0; i < loginBurst; i++ {
+			for i := 0; i < rbcapi.LoginBurst; i++ {
 				if got := via.login(e, mallory, "bob", "guess"); got != http.StatusUnauthorized {
 					t.Fatalf("wrong password %d: %d", i+1, got)
 				}
@@ -67,7 +69,7 @@ func TestLoginLimitsPerAddress(t *testing.T) {
 			// The password is not checked any more from there: the right
 			// one is refused as well, so guessing on tells nothing.
 			if got := via.login(e, mallory, "bob", "bob's password"); got != http.StatusTooManyRequests {
-				t.Errorf("from the guessing address after %d failures: %d, want 429", loginBurst, got)
+				t.Errorf("from the guessing address after %d failures: %d, want 429", rbcapi.LoginBurst, got)
 			}
 			if got := via.login(e, mallory, "ann", "ann's password"); got != http.StatusOK {
 				t.Errorf("another name from that address: %d", got)
@@ -77,8 +79,7 @@ func TestLoginLimitsPerAddress(t *testing.T) {
 	for _, via := range loginWays {
 		for _, tc := range cases {
 			t.Run(via.name+"/"+tc.name, func(t *testing.T) {
-				e := newEnv(t, envOpts{})
-				e.srv.api.loginEvery = time.Hour // no failure comes back during the test, however slow
+				e := newEnv(t, envOpts{loginEvery: time.Hour}) // no failure comes back during the test, however slow
 				e.apiClient("bob", "bob's password").register()
 				e.apiClient("ann", "ann's password").register()
 				tc.run(t, e, via)
@@ -112,7 +113,7 @@ func TestClientAddr(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &Server{cfg: Config{TrustProxy: tc.trust}}
+			s := &site{cfg: Config{TrustProxy: tc.trust}}
 			r := httptest.NewRequest("GET", "/", nil)
 			r.RemoteAddr = tc.remote
 			for _, v := range tc.fwd {

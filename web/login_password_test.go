@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"knightwatch/rbcapi"
 )
 
 // fromAddr is an HTTP client whose connections come from the loopback
@@ -51,7 +53,7 @@ var loginWays = []loginVia{
 // password followed by anything logged in. Registration refuses over 72
 // bytes; so does every login now.
 func TestLoginPasswordOver72Bytes(t *testing.T) {
-	password := strings.Repeat("p", maxPasswordLen)
+	password := strings.Repeat("p", rbcapi.MaxPasswordLen)
 	for _, via := range loginWays {
 		t.Run(via.name, func(t *testing.T) {
 			e := newEnv(t, envOpts{})

@@ -24,14 +24,11 @@ func TestRejectedFENKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{Store: st, Templates: os.DirFS("../templates"), Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
-		NoEngine: true, Levels: testLevels, Logger: log.New(io.Discard, "", 0), MatchEvery: -1}, Parts{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	defer func() { srv.Close(); ts.Close(); st.Close() }()
-	e := &testEnv{t: t, srv: srv, ts: ts, store: st}
+	k := newStack(t, st, envOpts{noEngine: true, config: &Config{Templates: os.DirFS("../templates"), Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
+		Logger: log.New(io.Discard, "", 0)}})
+	ts := httptest.NewServer(k.srv)
+	defer func() { k.close(); ts.Close(); st.Close() }()
+	e := &testEnv{stack: k, t: t, ts: ts, store: st}
 	client := e.browser()
 	for _, c := range []struct{ typed, reason string }{
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", "Not started: piece placement: bad piece letter 'X' on rank 1."},

@@ -28,13 +28,13 @@ func wantsPage(r *http.Request) bool {
 
 // missing answers 404 in words: the page for a browser, the sentence for
 // anything else.
-func (s *Server) missing(w http.ResponseWriter, r *http.Request, title, msg string) {
+func (s *site) missing(w http.ResponseWriter, r *http.Request, title, msg string) {
 	s.inWords(w, r, http.StatusNotFound, title, msg)
 }
 
 // inWords answers status with a title and a sentence: gone.html for a
 // browser, the sentence as plain text for anything else.
-func (s *Server) inWords(w http.ResponseWriter, r *http.Request, status int, title, msg string) {
+func (s *site) inWords(w http.ResponseWriter, r *http.Request, status int, title, msg string) {
 	if wantsPage(r) {
 		s.render(w, status, pageGone, &GoneData{Title: title, Message: msg})
 		return

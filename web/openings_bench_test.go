@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"knightwatch/game"
+	"knightwatch/play"
 	"knightwatch/store"
 )
 
@@ -70,7 +71,7 @@ func BenchmarkHomeOpenings(b *testing.B) {
 			for i := range games {
 				g := games[i]
 				g.Opening = nil
-				if gameOpening(&g) == "" {
+				if play.OpeningName(&g) == "" {
 					b.Fatalf("game %d has no opening", i)
 				}
 			}
@@ -84,11 +85,11 @@ func BenchmarkHomeOpenings(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		if _, err := srv.homeData("bench", ""); err != nil {
+		if _, err := srv.home.homeData("bench", ""); err != nil {
 			b.Fatal(err)
 		}
 		for b.Loop() {
-			d, err := srv.homeData("bench", "")
+			d, err := srv.home.homeData("bench", "")
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -13,26 +13,27 @@ import (
 
 	"knightwatch/game"
 	"knightwatch/openings"
+	"knightwatch/play"
 	"knightwatch/store"
 )
 
 // wantOpenings is the openings list of a state worked out apart from the
 // server: every position of the game (the start, then each move's FEN)
 // looked up by itself.
-func wantOpenings(t *testing.T, st *StateMessage) []OpeningView {
+func wantOpenings(t *testing.T, st *play.StateMessage) []play.OpeningView {
 	t.Helper()
 	fens := []string{st.StartFEN}
 	for _, m := range st.Moves {
 		fens = append(fens, m.FEN)
 	}
-	out := []OpeningView{}
+	out := []play.OpeningView{}
 	for ply, fen := range fens {
 		p, err := game.ParseFEN(fen)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if o, ok := openings.Lookup(p); ok {
-			out = append(out, OpeningView{Ply: ply, ECO: o.ECO, Name: o.Name})
+			out = append(out, play.OpeningView{Ply: ply, ECO: o.ECO, Name: o.Name})
 		}
 	}
 	return out
@@ -51,7 +52,7 @@ func TestStateNamesOpenings(t *testing.T) {
 	// The fake engine answers a7a5: 1.e4 a5, the Ware Defense.
 	w.send(`{"type":"move","move":"e4","ply":0}`)
 	st := w.stateAt(2)
-	if len(st.Openings) == 0 || st.Openings[0] != (OpeningView{Ply: 1, ECO: "B00", Name: "King's Pawn Game"}) {
+	if len(st.Openings) == 0 || st.Openings[0] != (play.OpeningView{Ply: 1, ECO: "B00", Name: "King's Pawn Game"}) {
 		t.Errorf("after 1.e4 the openings are %+v, want King's Pawn Game at ply 1 first", st.Openings)
 	}
 	if want := wantOpenings(t, st); !reflect.DeepEqual(st.Openings, want) {
@@ -77,7 +78,7 @@ func TestStateOpeningsFromFENAndChess960(t *testing.T) {
 	f := form("white", "1", "standard", "none")
 	f.Set("fen", "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2")
 	st := e.mustDial(c, e.newGame(c, f)).state()
-	if want := []OpeningView{{Ply: 0, ECO: "B20", Name: "Sicilian Defense"}}; !reflect.DeepEqual(st.Openings, want) {
+	if want := []play.OpeningView{{Ply: 0, ECO: "B20", Name: "Sicilian Defense"}}; !reflect.DeepEqual(st.Openings, want) {
 		t.Errorf("game from the Sicilian's FEN: openings %+v, want %+v", st.Openings, want)
 	}
 
@@ -157,8 +158,8 @@ func TestHomeListsNameOpenings(t *testing.T) {
 	start := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 	ruy := store.Game{ID: "g_a", Level: 1, Human: store.White, StartFEN: start, Moves: "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 d2d3", Status: store.StatusOver, Result: "1-0", UpdatedAt: now}
 	sicilian := store.Game{ID: "g_b", Level: 2, Human: store.Black, StartFEN: start, Moves: "e2e4 c7c5", Status: store.StatusOver, Result: "1-0", UpdatedAt: now}
-	d := &HomeData{Levels: srv.levelViews(), Clocks: ClockChoices, ReconOpponents: ReconOpponents, ReconClocks: ReconClockChoices,
-		Finished: []GameSummary{srv.summary(&ruy), srv.summary(&sicilian)}}
+	d := &HomeData{Levels: srv.home.levelViews(), Clocks: ClockChoices, ReconOpponents: play.ReconOpponents, ReconClocks: ReconClockChoices,
+		Finished: []GameSummary{srv.home.summary(&ruy), srv.home.summary(&sicilian)}}
 	rr := httptest.NewRecorder()
 	srv.render(rr, http.StatusOK, pageHome, d)
 	body := html.UnescapeString(rr.Body.String())
@@ -206,7 +207,7 @@ func TestFinishedGameStoresOpening(t *testing.T) {
 		if err := e.store.CreateGame(rec); err != nil {
 			t.Fatal(err)
 		}
-		if err := e.srv.resignFromList(rec.ID, rec.Owner); err != nil {
+		if err := e.games.Resign(rec.ID, rec.Owner); err != nil {
 			t.Fatal(err)
 		}
 		return rec.ID
@@ -278,7 +279,7 @@ func TestHomeListStoresOldGamesOpenings(t *testing.T) {
 			t.Fatalf("%s: named %q; pick moves that reach a named position or none", tc.name, want[tc.name])
 		}
 	}
-	d, err := e.srv.homeData(owner, "")
+	d, err := e.srv.home.homeData(owner, "")
 	if err != nil {
 		t.Fatal(err)
 	}

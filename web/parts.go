@@ -2,28 +2,35 @@ package web
 
 import (
 	"knightwatch/enginepool"
-	"knightwatch/experience"
+	"knightwatch/live"
+	"knightwatch/play"
+	"knightwatch/rbcapi"
 	"knightwatch/review"
+	"knightwatch/store"
 )
 
 // Parts are the parts of Knightwatch that are not HTTP, built by the
 // caller (cli/serve, the composition root; tests' newEnv) and handed to
-// New. The Server uses them until Close; the caller closes them after it,
-// so that nothing the Server started still uses them.
+// New. The Server uses them until Close, which closes the registry; the
+// caller closes the rest after it, so that nothing the Server started
+// still uses them.
 type Parts struct {
-	// Pool runs the engine for every game: the engine's replies, draw
-	// evaluations, the reviews' searches and the Reconnaissance Chess
-	// bots' thinking. Required unless Config.NoEngine; without one, bots
-	// think at once outside any pool and nothing is reviewed.
+	// Store holds the games, the accounts and the session secret.
+	Store *store.Store
+	// Registry hosts every live game (the kinds of play and of the HTTP
+	// API register their loaders there); the sockets join and leave its
+	// hosts.
+	Registry *live.Registry
+	// Games are the games played in the browser against the engine and
+	// the bots, hosted in Registry; the pages read their levels.
+	Games *play.Games
+	// API is the reconchess HTTP API, whose routes are served under /api/
+	// and which the Bots page signs in, invites and plays through.
+	API *rbcapi.API
+	// Pool holds the Syzygy tables of the tablebase route; nil: none.
 	Pool *enginepool.Pool
-	// Learner learns from finished games and tells the engine what they
-	// say before each of its moves (docs/experience.md); nil: the engine
-	// plays as if it had never played (tests and benchmarks that need
-	// reproducible play).
-	Learner *experience.Learner
-	// Reviews reviews every finished game in the background, on the
-	// pool's background lane, and tells the game's open pages how far it
-	// is; nil: no reviews (nor the evaluation graph, nor %eval in PGNs of
-	// games finished meanwhile).
+	// Reviews reviews every finished game in the background and tells the
+	// game's open pages how far it is; nil: no reviews (nor the
+	// evaluation graph, nor %eval in PGNs of games finished meanwhile).
 	Reviews *review.Reviewer
 }

@@ -15,8 +15,8 @@ import (
 // the level in the engine's name, plus Variant, TimeControl and, when the
 // game is over, Termination. game.WritePGN adds SetUp and FEN itself for a
 // start other than the usual one.
-func (s *Server) pgnTags(rec *store.Game, site string) []game.PGNTag {
-	engineName := fmt.Sprintf("Knightwatch level %d (%s)", rec.Level, s.levelInfo(rec.Level).Name)
+func (s *gamePages) pgnTags(rec *store.Game, site string) []game.PGNTag {
+	engineName := fmt.Sprintf("Knightwatch level %d (%s)", rec.Level, s.games.Level(rec.Level).Name)
 	white, black := "Player", engineName
 	if rec.Human == store.Black {
 		white, black = engineName, "Player"
@@ -56,14 +56,14 @@ func (s *Server) pgnTags(rec *store.Game, site string) []game.PGNTag {
 }
 
 // writePGN writes the stored game as PGN; a finished game with a complete
-// review (analysis.go) carries it as lichess writes it: after each move
+// review (package review) carries it as lichess writes it: after each move
 // its evaluation as a comment, [%eval 0.17] in pawns from White's point
 // of view or [%eval #-3] for a mate (none after a checkmating move), and
 // on a judged move the NAG ($6 ?!, $2 ?, $4 ??) and "Mistake. Nf3 was
 // best." in the comment; and the ECO and Opening tags of the opening it
-// reached (openings.go).
-func (s *Server) writePGN(w io.Writer, rec *store.Game, site string) error {
-	g, _, err := buildGame(rec)
+// reached (openingTags).
+func (s *gamePages) writePGN(w io.Writer, rec *store.Game, site string) error {
+	g, err := rec.Replay()
 	if err != nil {
 		return err
 	}

@@ -25,9 +25,9 @@ func TestPoolFairRoomRequests(t *testing.T) {
 	waitQueued := func(n int) {
 		t.Helper()
 		deadline := time.Now().Add(5 * time.Second)
-		for e.srv.pool.Load().Queued != n {
+		for e.pool.Load().Queued != n {
 			if time.Now().After(deadline) {
-				t.Fatalf("%d requests queue, want %d", e.srv.pool.Load().Queued, n)
+				t.Fatalf("%d requests queue, want %d", e.pool.Load().Queued, n)
 			}
 			time.Sleep(time.Millisecond)
 		}
@@ -42,7 +42,7 @@ func TestPoolFairRoomRequests(t *testing.T) {
 	w.stateAt(1)
 	waitQueued(1)
 	owner := e.row(id).Owner
-	queued := e.srv.pool.Owner(owner).Queued == 1
+	queued := e.pool.Owner(owner).Queued == 1
 	if !queued {
 		t.Fatal("the request does not queue under its game's owner")
 	}

@@ -45,7 +45,7 @@ const (
 
 // messageLimits returns the per-socket message rate and burst: Config's,
 // or the defaults.
-func (s *Server) messageLimits() (float64, int) {
+func (s *sockets) messageLimits() (float64, int) {
 	r, b := s.cfg.MessageRate, s.cfg.MessageBurst
 	if r <= 0 {
 		r = DefaultMessageRate
@@ -56,7 +56,7 @@ func (s *Server) messageLimits() (float64, int) {
 	return r, b
 }
 
-func (s *Server) newMsgLimiter() *msgLimiter {
+func (s *sockets) newMsgLimiter() *msgLimiter {
 	r, b := s.messageLimits()
 	return &msgLimiter{lim: rate.NewLimiter(rate.Limit(r), b), max: b}
 }
@@ -66,7 +66,7 @@ func (s *Server) newMsgLimiter() *msgLimiter {
 // error and a few broadcasts besides (at most maxSendQueue). A socket
 // whose queue overflows is dropped without a word (trySend), so a queue
 // shorter than the burst dropped a flood before it could be told why.
-func (s *Server) sendQueueLen() int {
+func (s *sockets) sendQueueLen() int {
 	_, b := s.messageLimits()
 	return min(max(sendQueue, b+sendQueue/2), maxSendQueue)
 }

@@ -106,7 +106,7 @@ func TestMessageRateLimit(t *testing.T) {
 }
 
 func TestMsgLimiterVerdicts(t *testing.T) {
-	s := &Server{cfg: Config{MessageRate: 1, MessageBurst: 2}}
+	s := &sockets{site: &site{cfg: Config{MessageRate: 1, MessageBurst: 2}}}
 	m := s.newMsgLimiter()
 	now := time.Now()
 	want := []limitVerdict{limitPass, limitPass, limitWarn, limitDrop, limitClose}

@@ -4,152 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
-	"strings"
 
 	"knightwatch/game"
+	"knightwatch/play"
 	"knightwatch/recon"
 	"knightwatch/store"
 )
-
-// VariantRecon is Reconnaissance Chess on the new-game form.
-const VariantRecon = "recon"
-
-// ReconOpponent is a bot the new-game form offers for Reconnaissance
-// Chess, with a line that says how strong it is. Account is its username
-// on the HTTP API, where it is always connected and accepts every
-// invitation.
-type ReconOpponent struct {
-	Spec, Name, Description, Account string
-}
-
-// ReconOpponents are the bots a person can play, strongest first.
-var ReconOpponents = []ReconOpponent{
-	{"knightwatch", "Knightwatch", "Full strength: keeps every board you could have, senses where it matters, rarely leaves its king open. Won 96 of 100 games against trout at one minute a side.", "knightwatch"},
-	{"knightwatch:level=3", "Knightwatch 3", "Strong: the same ideas with less care and shorter thought.", "knightwatch-3"},
-	{"knightwatch:level=2", "Knightwatch 2", "Club level: tracks the boards but judges them shallowly and errs now and then.", "knightwatch-2"},
-	{"knightwatch:level=1", "Knightwatch 1", "Beginner: senses at random and forgets its king is in danger. Beatable while you learn the game.", "knightwatch-1"},
-	{"trout:engine=knightwatch", "Trout", "The reference's baseline: one guessed board and a chess engine; takes your king whenever it sees it.", "trout"},
-	{"attacker", "Attacker", "Tries one quick king raid, then waits.", "attacker"},
-	{"random", "Random", "Moves and senses at random.", "random"},
-}
-
-// opponentName returns the display name of a bot spec.
-func opponentName(spec string) string {
-	for _, o := range ReconOpponents {
-		if o.Spec == spec {
-			return o.Name
-		}
-	}
-	return spec
-}
-
-// ReconClockChoices are the clocks Reconnaissance Chess accepts (the form's
-// clocks); the first, the reference's 15 minutes and 5 seconds a turn, is
-// the default.
-var ReconClockChoices = []string{"15+5", "none", "3+2", "5+3", "10+5", "15+10", "30+20"}
-
-// newSeed returns a bot seed that fits SQLite's signed integers.
-func newSeed() uint64 { return rand.Uint64() >> 1 }
-
-// formError is a refused new-game field: the person sees it on the form.
-type formError struct{ msg string }
-
-func (e *formError) Error() string { return e.msg }
-
-func badField(format string, args ...any) error { return &formError{fmt.Sprintf(format, args...)} }
-
-// createRecon validates the Reconnaissance Chess fields of the new-game
-// form and creates the game; the error names the field.
-func (s *Server) createRecon(r *http.Request, owner string) (*store.ReconGame, error) {
-	var human store.Color
-	switch r.PostForm.Get("color") {
-	case "white":
-		human = store.White
-	case "black":
-		human = store.Black
-	case "random", "":
-		human = store.ColorOf(game.Color(rand.IntN(2)))
-	default:
-		return nil, badField("color: must be white, black or random")
-	}
-	opponent := r.PostForm.Get("opponent")
-	if opponent == "" {
-		opponent = ReconOpponents[0].Spec
-	}
-	known := false
-	for _, o := range ReconOpponents {
-		known = known || o.Spec == opponent
-	}
-	if !known {
-		return nil, badField("opponent: must be one of the bots offered")
-	}
-	clock := r.PostForm.Get("clock")
-	if clock == "" {
-		clock = ReconClockChoices[0]
-	}
-	found := false
-	for _, c := range ReconClockChoices {
-		found = found || c == clock
-	}
-	initialMS, incMS, ok := parseClockText(clock)
-	if !found || !ok {
-		return nil, badField("clock: must be one of %s for Reconnaissance Chess", strings.Join(ReconClockChoices, ", "))
-	}
-	rec := &store.ReconGame{
-		Owner: owner, Human: human, Opponent: opponent, Seed: newSeed(),
-		ClockInitialMS: initialMS, ClockIncrementMS: incMS, WhiteMS: initialMS, BlackMS: initialMS,
-	}
-	if err := s.store.CreateReconGame(rec); err != nil {
-		return nil, err
-	}
-	return rec, nil
-}
-
-// ReconSummary is a Reconnaissance Chess game in the home page's lists.
-type ReconSummary struct {
-	ID, URL, ReplayURL, HistoryURL string
-	White, Black                   string
-	Result, Reason                 string
-	Date                           string
-}
-
-func reconSummary(g *store.ReconGame) ReconSummary {
-	white, black := "You", opponentName(g.Opponent)
-	if g.Human == store.Black {
-		white, black = black, white
-	}
-	date := g.UpdatedAt
-	if g.FinishedAt != nil {
-		date = *g.FinishedAt
-	}
-	return ReconSummary{
-		ID: g.ID, URL: "/game/" + g.ID, ReplayURL: "/game/" + g.ID + "/replay", HistoryURL: "/game/" + g.ID + "/history.json",
-		White: white, Black: black, Result: g.Result, Reason: winReasonWords(g.Reason),
-		Date: date.UTC().Format("2006-01-02"),
-	}
-}
-
-// reconLists fills the home page's lists of the owner's games.
-func (s *Server) reconLists(d *HomeData, owner string) error {
-	playing, err := s.store.ReconGames(owner, store.StatusPlaying, finishedListSize)
-	if err != nil {
-		return err
-	}
-	done, err := s.store.ReconGames(owner, store.StatusOver, finishedListSize)
-	if err != nil {
-		return err
-	}
-	d.ReconPlaying, d.ReconFinished = []ReconSummary{}, []ReconSummary{}
-	for i := range playing {
-		d.ReconPlaying = append(d.ReconPlaying, reconSummary(&playing[i]))
-	}
-	for i := range done {
-		d.ReconFinished = append(d.ReconFinished, reconSummary(&done[i]))
-	}
-	return nil
-}
 
 // ReconGameData is recon.html's data.
 type ReconGameData struct {
@@ -159,7 +20,7 @@ type ReconGameData struct {
 	APIGame bool
 }
 
-func (s *Server) ownedReconGame(w http.ResponseWriter, r *http.Request) (*store.ReconGame, bool) {
+func (s *gamePages) ownedReconGame(w http.ResponseWriter, r *http.Request) (*store.ReconGame, bool) {
 	owner, err := s.ensureOwner(w, r)
 	if err != nil {
 		s.serverError(w, err)
@@ -177,7 +38,7 @@ func (s *Server) ownedReconGame(w http.ResponseWriter, r *http.Request) (*store.
 	return g, true
 }
 
-func (s *Server) handleReconPage(w http.ResponseWriter, r *http.Request) {
+func (s *gamePages) handleReconPage(w http.ResponseWriter, r *http.Request) {
 	owner, err := s.ensureOwner(w, r)
 	if err != nil {
 		s.serverError(w, err)
@@ -198,14 +59,14 @@ func (s *Server) handleReconPage(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, http.StatusOK, pageRecon, &ReconGameData{
 		ID: g.ID, WSURL: s.wsURL(r, "/ws/game/"+g.ID),
-		OpponentName: opponentName(g.Opponent), Human: g.Human.String(),
+		OpponentName: play.OpponentName(g.Opponent), Human: g.Human.String(),
 	})
 }
 
 // handleReconHistory sends a finished game's history in the reference's
 // format. An unfinished game's history holds the true board, which the
 // person must not see: 404 until the end.
-func (s *Server) handleReconHistory(w http.ResponseWriter, r *http.Request) {
+func (s *gamePages) handleReconHistory(w http.ResponseWriter, r *http.Request) {
 	g, ok := s.ownedReconGame(w, r)
 	if !ok {
 		return
@@ -234,7 +95,7 @@ type ReplayData struct {
 	Upload      bool
 }
 
-func (s *Server) handleReconReplay(w http.ResponseWriter, r *http.Request) {
+func (s *gamePages) handleReconReplay(w http.ResponseWriter, r *http.Request) {
 	g, ok := s.ownedReconGame(w, r)
 	if !ok {
 		return
@@ -255,12 +116,12 @@ func (s *Server) handleReconReplay(w http.ResponseWriter, r *http.Request) {
 // writes are a few hundred kilobytes.
 const maxUpload = 4 << 20
 
-func (s *Server) handleReplayForm(w http.ResponseWriter, r *http.Request) {
+func (s *gamePages) handleReplayForm(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, pageReplay, &ReplayData{Title: "Replay a game", Upload: true})
 }
 
 // handleReplayUpload shows an uploaded history file; it is never stored.
-func (s *Server) handleReplayUpload(w http.ResponseWriter, r *http.Request) {
+func (s *gamePages) handleReplayUpload(w http.ResponseWriter, r *http.Request) {
 	if !s.checkOrigin(r) {
 		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
 		return
@@ -304,7 +165,7 @@ func (s *Server) handleReplayUpload(w http.ResponseWriter, r *http.Request) {
 	s.renderReplay(w, http.StatusOK, h, "")
 }
 
-func (s *Server) renderReplay(w http.ResponseWriter, status int, h *recon.History, download string) {
+func (s *site) renderReplay(w http.ResponseWriter, status int, h *recon.History, download string) {
 	check := ""
 	if n, err := recon.Playback(h, recon.PlaybackOptions{}); err != nil {
 		check = "The record does not replay through the arbiter: " + err.Error()

@@ -2,10 +2,12 @@ package web
 
 import (
 	"encoding/json"
-	"knightwatch/live"
 	"sync"
 	"testing"
 	"time"
+
+	"knightwatch/live"
+	"knightwatch/play"
 
 	"knightwatch/recon"
 	"knightwatch/store"
@@ -58,7 +60,7 @@ func (e *testEnv) reconToBotTurn() (*wsConn, string) {
 	return w, id
 }
 
-func (w *wsConn) reconSync() *ReconState {
+func (w *wsConn) reconSync() *play.ReconState {
 	w.t.Helper()
 	w.send(`{"type":"sync"}`)
 	return w.reconWait("state", nil, isState).State
@@ -80,19 +82,20 @@ func TestReconBotActionSaveRetried(t *testing.T) {
 		{"move", recon.PhaseMove, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, envOpts{saveRetryFirst: 20 * time.Millisecond, saveRetryMax: 100 * time.Millisecond})
-			fault := newDBFault(t, e)
+			var fault *dbFault // set before the bot's first action
 			var once sync.Once
-			testHookBotAction = func(_ string, ph recon.Phase) {
+			botAction := func(_ string, ph recon.Phase) {
 				if ph == tc.phase {
 					once.Do(func() { fault.set(true) })
 				}
 			}
-			t.Cleanup(func() { testHookBotAction = nil })
+			e := newEnv(t, envOpts{saveRetryFirst: 20 * time.Millisecond, saveRetryMax: 100 * time.Millisecond,
+				hooks: play.Hooks{BotAction: botAction}})
+			fault = newDBFault(t, e)
 			w, id := e.reconToBotTurn()
 
 			n := w.reconWait("notice", nil, func(f reconFrame) bool { return f.Type == "notice" })
-			if got := noticeText(n); got != reconBotUnsavedNotice {
+			if got := noticeText(n); got != play.ReconBotUnsavedNotice {
 				t.Errorf("notice %q", got)
 			}
 			st := w.reconSync()
@@ -104,7 +107,7 @@ func TestReconBotActionSaveRetried(t *testing.T) {
 			mine := st.Clock.Mine
 			// The person cannot act meanwhile.
 			w.send(map[string]any{"type": "sense", "square": "e5", "seq": st.Seq})
-			if f := w.reconWait("error", nil, func(f reconFrame) bool { return f.Type == "error" }); f.Code != CodeNotYourTurn {
+			if f := w.reconWait("error", nil, func(f reconFrame) bool { return f.Type == "error" }); f.Code != play.CodeNotYourTurn {
 				t.Errorf("sense while saving: %s", f.Raw)
 			}
 			time.Sleep(300 * time.Millisecond)
@@ -115,7 +118,7 @@ func TestReconBotActionSaveRetried(t *testing.T) {
 			fault.set(false)
 			var again bool
 			st = w.reconWait("the bot's move", func(f reconFrame) {
-				again = again || noticeText(f) == savedAgainNotice
+				again = again || noticeText(f) == play.SavedAgainNotice
 			}, func(f reconFrame) bool { return isState(f) && f.State.Seq == 4 }).State
 			if !again {
 				t.Error("no notice that the server can save again")
@@ -160,7 +163,7 @@ func TestReconFlagSaveRetried(t *testing.T) {
 	fault.set(true)
 	w := e.mustDial(c, id)
 	n := w.reconWait("notice", nil, func(f reconFrame) bool { return f.Type == "notice" })
-	if got := noticeText(n); got != flagUnsavedNotice {
+	if got := noticeText(n); got != play.FlagUnsavedNotice {
 		t.Errorf("notice %q", got)
 	}
 	st := w.reconSync()
@@ -168,7 +171,7 @@ func TestReconFlagSaveRetried(t *testing.T) {
 		t.Fatalf("while the server cannot save: %+v", st)
 	}
 	w.send(`{"type":"sense","square":"e7","seq":0}`)
-	if f := w.reconWait("error", nil, func(f reconFrame) bool { return f.Type == "error" }); f.Code != CodeServer {
+	if f := w.reconWait("error", nil, func(f reconFrame) bool { return f.Type == "error" }); f.Code != play.CodeServer {
 		t.Errorf("sense while the flag waits to be saved: %s", f.Raw)
 	}
 	fault.set(false)
@@ -192,15 +195,15 @@ func TestReconOwnActionsFailCleanly(t *testing.T) {
 		text   string
 		after  func(f reconFrame) bool // the same action, now saved
 	}{
-		{"sense", nil, `{"type":"sense","square":"e7","seq":0}`, senseUnsavedText,
+		{"sense", nil, `{"type":"sense","square":"e7","seq":0}`, play.SenseUnsavedText,
 			func(f reconFrame) bool { return isState(f) && f.State.Phase == "move" }},
-		{"move", []string{`{"type":"sense","square":"e7","seq":0}`}, `{"type":"move","move":"e2e4","seq":1}`, moveUnsavedText,
+		{"move", []string{`{"type":"sense","square":"e7","seq":0}`}, `{"type":"move","move":"e2e4","seq":1}`, play.MoveUnsavedText,
 			func(f reconFrame) bool { return isState(f) && f.State.Seq >= 2 }},
-		{"resign", nil, `{"type":"resign"}`, resignUnsavedText,
+		{"resign", nil, `{"type":"resign"}`, play.ResignUnsavedText,
 			func(f reconFrame) bool { return isState(f) && f.State.Status == "over" }},
-		{"marker", nil, `{"type":"marker","square":"e5","piece":"bN"}`, markerUnsavedText,
+		{"marker", nil, `{"type":"marker","square":"e5","piece":"bN"}`, play.MarkerUnsavedText,
 			func(f reconFrame) bool { return isState(f) && f.State.Markers["e5"] == "bN" }},
-		{"rematch", nil, `{"type":"rematch"}`, rematchUnsavedText,
+		{"rematch", nil, `{"type":"rematch"}`, play.RematchUnsavedText,
 			func(f reconFrame) bool { return f.Type == "redirect" }},
 	}
 	for _, tc := range tests {
@@ -222,7 +225,7 @@ func TestReconOwnActionsFailCleanly(t *testing.T) {
 			f := w.reconWait("error", nil, func(f reconFrame) bool { return f.Type == "error" })
 			var m struct{ Code, Message string }
 			json.Unmarshal(f.Raw, &m)
-			if m.Code != CodeServer || m.Message != tc.text {
+			if m.Code != play.CodeServer || m.Message != tc.text {
 				t.Errorf("error %s", f.Raw)
 			}
 			after := w.reconSync()
@@ -242,17 +245,17 @@ func TestReconOwnActionsFailCleanly(t *testing.T) {
 // Resigning while the bot's move waits to be saved ends the game by
 // resignation and drops the bot's move: it is never saved afterwards.
 func TestReconResignDropsPendingBotStep(t *testing.T) {
-	e := newEnv(t, envOpts{saveRetryFirst: time.Hour})
-	fault := newDBFault(t, e)
+	var fault *dbFault // set before the bot's first action
 	var once sync.Once
-	testHookBotAction = func(_ string, ph recon.Phase) {
+	botAction := func(_ string, ph recon.Phase) {
 		if ph == recon.PhaseMove {
 			once.Do(func() { fault.set(true) })
 		}
 	}
-	t.Cleanup(func() { testHookBotAction = nil })
+	e := newEnv(t, envOpts{saveRetryFirst: time.Hour, hooks: play.Hooks{BotAction: botAction}})
+	fault = newDBFault(t, e)
 	w, id := e.reconToBotTurn()
-	w.reconWait("notice", nil, func(f reconFrame) bool { return noticeText(f) == reconBotUnsavedNotice })
+	w.reconWait("notice", nil, func(f reconFrame) bool { return noticeText(f) == play.ReconBotUnsavedNotice })
 	fault.set(false)
 	w.send(`{"type":"resign"}`)
 	st := w.reconWait("over", nil, func(f reconFrame) bool { return isState(f) && f.State.Status == "over" }).State
@@ -260,7 +263,7 @@ func TestReconResignDropsPendingBotStep(t *testing.T) {
 		t.Fatalf("after resigning: %s %s saving %v seq %d", st.Result, st.Reason, st.Saving, st.Seq)
 	}
 	pending := false
-	e.srv.games.Get(id).Read(func(_ live.Game, m live.Moment) { pending = m.Saving })
+	e.reg.Get(id).Read(func(_ live.Game, m live.Moment) { pending = m.Saving })
 	if pending {
 		t.Error("the bot's move still waits to be saved after the resignation")
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"knightwatch/game"
+	"knightwatch/play"
 	"knightwatch/recon"
 	"knightwatch/store"
 )
@@ -42,7 +43,7 @@ func (e *testEnv) newRecon(c *http.Client, color, opponent, clock string) string
 type reconFrame struct {
 	Type  string
 	Code  string
-	State *ReconState
+	State *play.ReconState
 	Raw   []byte
 }
 
@@ -58,7 +59,7 @@ func (w *wsConn) reconNext(timeout time.Duration) (reconFrame, bool) {
 	}
 	f := reconFrame{Type: head.Type, Code: head.Code, Raw: b}
 	if head.Type == "recon_state" {
-		f.State = &ReconState{}
+		f.State = &play.ReconState{}
 		if err := json.Unmarshal(b, f.State); err != nil {
 			w.t.Fatal(err)
 		}
@@ -108,21 +109,21 @@ func TestReconMessagesRefused(t *testing.T) {
 			t.Errorf("%v: error %s, want %s (%s)", msg, f.Code, code, f.Raw)
 		}
 	}
-	refuse(`{"type":"move","move":"e2e4","seq":0}`, CodeWrongPhase)
-	refuse(`{"type":"sense","square":"z9","seq":0}`, CodeBadSquare)
-	refuse(`{"type":"sense","square":"e4","seq":5}`, CodeStale)
-	refuse(`{"type":"sense"}`, CodeBadField)
-	refuse(`{"type":"castle"}`, CodeUnknownType)
-	refuse(`not json`, CodeBadJSON)
-	refuse(`{"type":"marker","square":"e5","piece":"xQ"}`, CodeBadField)
+	refuse(`{"type":"move","move":"e2e4","seq":0}`, play.CodeWrongPhase)
+	refuse(`{"type":"sense","square":"z9","seq":0}`, play.CodeBadSquare)
+	refuse(`{"type":"sense","square":"e4","seq":5}`, play.CodeStale)
+	refuse(`{"type":"sense"}`, play.CodeBadField)
+	refuse(`{"type":"castle"}`, play.CodeUnknownType)
+	refuse(`not json`, play.CodeBadJSON)
+	refuse(`{"type":"marker","square":"e5","piece":"xQ"}`, play.CodeBadField)
 	w.send(`{"type":"sense","square":"e7","seq":0}`)
 	st = w.reconWait("move phase", nil, func(f reconFrame) bool { return isState(f) && f.State.Phase == "move" }).State
 	if len(st.Turns) != 1 || !st.Turns[0].Sensed || st.Turns[0].Sense != "e7" || len(st.Turns[0].SenseResult) != 9 || len(st.MoveActions) == 0 {
 		t.Fatalf("after the sense: %+v", st)
 	}
-	refuse(`{"type":"sense","square":"e4","seq":1}`, CodeWrongPhase)
-	refuse(`{"type":"move","move":"e2e5","seq":1}`, CodeIllegalMove)
-	refuse(`{"type":"move","move":"e2e4k","seq":1}`, CodeIllegalMove)
+	refuse(`{"type":"sense","square":"e4","seq":1}`, play.CodeWrongPhase)
+	refuse(`{"type":"move","move":"e2e5","seq":1}`, play.CodeIllegalMove)
+	refuse(`{"type":"move","move":"e2e4k","seq":1}`, play.CodeIllegalMove)
 	// Nothing changed: the sync shows the same state.
 	w.send(`{"type":"sync"}`)
 	again := w.reconWait("state", nil, isState).State
@@ -134,14 +135,14 @@ func TestReconMessagesRefused(t *testing.T) {
 	if over.Reason != "RESIGN" || over.Result != "0-1" || over.TrueFEN == "" {
 		t.Errorf("after resigning: %+v", over)
 	}
-	refuse(`{"type":"sense","square":"e4","seq":1}`, CodeGameOver)
-	refuse(`{"type":"resign"}`, CodeGameOver)
+	refuse(`{"type":"sense","square":"e4","seq":1}`, play.CodeGameOver)
+	refuse(`{"type":"resign"}`, play.CodeGameOver)
 }
 
 // humanObservations returns, from a finished game's history, what the
 // person observed on each of their turns: the frames may say no more.
-func humanObservations(h *recon.History, human game.Color) []ReconTurnView {
-	return humanTurns(h, human)
+func humanObservations(h *recon.History, human game.Color) []play.ReconTurnView {
+	return play.TurnsOf(h, human)
 }
 
 // TestReconFramesRevealNothing plays whole games against the random bot,
@@ -293,7 +294,7 @@ func TestReconResume(t *testing.T) {
 	after := w2.reconWait("state", nil, isState).State
 	if after.Phase != "move" || after.Seq != before.Seq || len(after.Turns) != 2 || after.Turns[1].Sense != "d7" ||
 		!slices.Equal(after.Turns[1].SenseResult, before.Turns[1].SenseResult) || after.Markers["f6"] != "bN" ||
-		!slices.EqualFunc(after.MoveActions, before.MoveActions, func(a, b LegalView) bool { return a == b }) {
+		!slices.EqualFunc(after.MoveActions, before.MoveActions, func(a, b play.LegalView) bool { return a == b }) {
 		t.Fatalf("after the restart:\n%+v\nbefore:\n%+v", after, before)
 	}
 	if after.Clock == nil || before.Clock == nil || after.Clock.Mine > before.Clock.Mine || before.Clock.Mine-after.Clock.Mine > 2000 {
@@ -405,22 +406,7 @@ func TestReconNewGameForm(t *testing.T) {
 	}
 	id := e.newRecon(c, "random", "", "")
 	rec, err := e.store.GetReconGame(id)
-	if err != nil || rec.Opponent != ReconOpponents[0].Spec || rec.ClockInitialMS != 900000 || rec.ClockIncrementMS != 5000 {
+	if err != nil || rec.Opponent != play.ReconOpponents[0].Spec || rec.ClockInitialMS != 900000 || rec.ClockIncrementMS != 5000 {
 		t.Errorf("defaults: %+v, %v", rec, err)
 	}
-}
-
-// FuzzDecodeReconMessage checks that no input makes the decoder panic and
-// that what it accepts is one of the known types.
-func FuzzDecodeReconMessage(f *testing.F) {
-	for _, s := range []string{`{"type":"sense","square":"e4","seq":3}`, `{"type":"move","move":"pass","seq":0}`,
-		`{"type":"marker","square":"a1","piece":"bQ"}`, `{"type":"sync"}`, `{"type":"move","move":"e7e8q","seq":9}`, `[]`, `{"type":"sense","square":"","seq":1}`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		m, perr := DecodeReconMessage(data)
-		if perr == nil && !reconTypes[m.Type] {
-			t.Fatalf("accepted type %q", m.Type)
-		}
-	})
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"knightwatch/game"
 	"knightwatch/store"
 )
 
@@ -33,17 +33,10 @@ func (e *testEnv) restarted(t *testing.T) (*Server, *httptest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := envOpts{rbcClock: 60 * time.Second}
-	cfg := testConfig(st, o)
-	cfg.aliveEvery = aliveEveryTest
-	parts := testParts(t, st, o)
-	srv, err := New(cfg, parts)
-	if err != nil {
-		closeParts(parts)
-		t.Fatal(err)
-	}
+	k := newStack(t, st, envOpts{rbcClock: 60 * time.Second, aliveEvery: aliveEveryTest})
+	srv := k.srv
 	ts := httptest.NewServer(srv)
-	t.Cleanup(func() { srv.Close(); ts.Close(); closeParts(parts); st.Close() })
+	t.Cleanup(func() { k.close(); ts.Close(); st.Close() })
 	return srv, ts
 }
 
@@ -75,14 +68,13 @@ func TestRestartChargesThinking(t *testing.T) {
 			bob.must("POST", g+"ready", nil, "", nil)
 			alice.must("POST", g+"sense", map[string]any{"square": nil}, "", nil)
 			time.Sleep(crashThink) // the mover thinks
-			left := func(srv *Server, _ *httptest.Server) time.Duration {
-				tb, err := srv.apiTableFor(id)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return tb.view(game.White, time.Now()).secondsLeft
+			left := func(_ *Server, ts *httptest.Server) time.Duration {
+				var secs float64
+				as := &apiClient{t: t, base: ts.URL, user: "alice", pass: "password-a", http: &http.Client{Timeout: 30 * time.Second}}
+				as.must("GET", g+"seconds_left", nil, "seconds_left", &secs)
+				return time.Duration(secs * float64(time.Second))
 			}
-			return left(e.srv, nil), left
+			return left(e.srv, e.ts), left
 		}},
 		{"chess in the browser", func(t *testing.T, e *testEnv) (time.Duration, func(*Server, *httptest.Server) time.Duration) {
 			c := e.browser()

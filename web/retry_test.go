@@ -12,6 +12,7 @@ import (
 
 	"knightwatch/enginepool"
 	"knightwatch/game"
+	"knightwatch/play"
 	"knightwatch/store"
 )
 
@@ -99,7 +100,7 @@ func TestEngineMoveSaveRetried(t *testing.T) {
 	w.send(map[string]any{"type": "move", "move": "d2d4", "ply": 2})
 
 	n := w.waitFor("the notice", func(m anyMsg) bool { return m.Type == "notice" })
-	if n.Text != engineMoveUnsavedNotice {
+	if n.Text != play.EngineMoveUnsavedNotice {
 		t.Errorf("notice %q", n.Text)
 	}
 	s := w.sync()
@@ -115,7 +116,7 @@ func TestEngineMoveSaveRetried(t *testing.T) {
 	}
 	// The person cannot move meanwhile, and is told why by the state.
 	w.send(map[string]any{"type": "move", "move": "g1f3", "ply": 3})
-	if m := w.waitFor("error", func(m anyMsg) bool { return m.Type == "error" }); m.Code != CodeNotYourTurn {
+	if m := w.waitFor("error", func(m anyMsg) bool { return m.Type == "error" }); m.Code != play.CodeNotYourTurn {
 		t.Errorf("move while saving: %s", m.raw)
 	}
 	if r := e.row(id); len(r.MoveList()) != 3 {
@@ -154,7 +155,7 @@ func TestFlagSaveRetried(t *testing.T) {
 	fault.set(true)
 	w := e.mustDial(c, id)
 	n := w.waitFor("the notice", func(m anyMsg) bool { return m.Type == "notice" })
-	if n.Text != flagUnsavedNotice {
+	if n.Text != play.FlagUnsavedNotice {
 		t.Errorf("notice %q", n.Text)
 	}
 	if s := w.sync(); s.Status != "playing" || !s.Saving {
@@ -181,19 +182,19 @@ func TestOwnActionsFailCleanly(t *testing.T) {
 		text  string
 		after func(t *testing.T, w *wsConn) // the same action, now saved
 	}{
-		{"move", "", nil, map[string]any{"type": "move", "move": "e2e4", "ply": 0}, moveUnsavedText,
+		{"move", "", nil, map[string]any{"type": "move", "move": "e2e4", "ply": 0}, play.MoveUnsavedText,
 			func(t *testing.T, w *wsConn) { w.stateAt(2) }},
-		{"resign", "", nil, map[string]any{"type": "resign", "ply": 0}, resignUnsavedText,
+		{"resign", "", nil, map[string]any{"type": "resign", "ply": 0}, play.ResignUnsavedText,
 			func(t *testing.T, w *wsConn) {
 				w.waitFor("over", func(m anyMsg) bool { return m.Type == "state" && m.state.Status == "over" })
 			}},
-		{"takeback", "", []string{"e2e4"}, map[string]any{"type": "takeback", "ply": 2}, takebackUnsavedText,
+		{"takeback", "", []string{"e2e4"}, map[string]any{"type": "takeback", "ply": 2}, play.TakebackUnsavedText,
 			func(t *testing.T, w *wsConn) { w.stateAt(0) }},
-		{"draw", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", nil, map[string]any{"type": "draw", "ply": 0}, drawUnsavedText,
+		{"draw", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", nil, map[string]any{"type": "draw", "ply": 0}, play.DrawUnsavedText,
 			func(t *testing.T, w *wsConn) {
 				w.waitFor("over", func(m anyMsg) bool { return m.Type == "state" && m.state.Status == "over" })
 			}},
-		{"rematch", "", nil, map[string]any{"type": "rematch"}, rematchUnsavedText,
+		{"rematch", "", nil, map[string]any{"type": "rematch"}, play.RematchUnsavedText,
 			func(t *testing.T, w *wsConn) {
 				w.waitFor("redirect", func(m anyMsg) bool { return m.Type == "redirect" })
 			}},
@@ -218,7 +219,7 @@ func TestOwnActionsFailCleanly(t *testing.T) {
 			fault.set(true)
 			w.send(tc.msg)
 			m := w.waitFor("error", func(m anyMsg) bool { return m.Type == "error" })
-			if m.Code != CodeServer || m.Message != tc.text {
+			if m.Code != play.CodeServer || m.Message != tc.text {
 				t.Errorf("error %s", m.raw)
 			}
 			s := w.sync()
@@ -237,7 +238,7 @@ func TestOwnActionsFailCleanly(t *testing.T) {
 
 // checkNothingLost compares the stored game with the moves the person
 // was last shown.
-func checkNothingLost(t *testing.T, e *testEnv, id string, s *StateMessage) {
+func checkNothingLost(t *testing.T, e *testEnv, id string, s *play.StateMessage) {
 	t.Helper()
 	var shown []string
 	for _, m := range s.Moves {

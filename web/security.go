@@ -33,7 +33,7 @@ func parsePublicOrigin(v string) (*url.URL, error) {
 // isHTTPS reports whether the browser reached us over HTTPS: directly
 // over TLS, through a proxy we trust (Config.TrustProxy) that says so in
 // X-Forwarded-Proto, or because the configured public origin is https.
-func (s *Server) isHTTPS(r *http.Request) bool {
+func (s *site) isHTTPS(r *http.Request) bool {
 	if r.TLS != nil || (s.publicOrigin != nil && s.publicOrigin.Scheme == "https") {
 		return true
 	}
@@ -50,7 +50,7 @@ func (s *Server) isHTTPS(r *http.Request) bool {
 // saw, the last one in X-Forwarded-For (a client may write the others).
 // Behind a proxy every connection comes from the proxy, so without the
 // header one client's failures would count against everyone.
-func (s *Server) clientAddr(r *http.Request) string {
+func (s *site) clientAddr(r *http.Request) string {
 	if s.cfg.TrustProxy {
 		fwd := r.Header.Values("X-Forwarded-For")
 		if len(fwd) > 0 {
@@ -70,7 +70,7 @@ func (s *Server) clientAddr(r *http.Request) string {
 // origin returns the scheme and host the browser sees: the configured
 // public origin, or else the request's scheme and its Host when that looks
 // like a host ("localhost" when not). Never the raw Host header.
-func (s *Server) origin(r *http.Request) (scheme, host string) {
+func (s *site) origin(r *http.Request) (scheme, host string) {
 	if s.publicOrigin != nil {
 		return s.publicOrigin.Scheme, s.publicOrigin.Host
 	}
@@ -86,13 +86,13 @@ func (s *Server) origin(r *http.Request) (scheme, host string) {
 }
 
 // siteURL is the origin as a URL prefix, such as "https://example.org".
-func (s *Server) siteURL(r *http.Request) string {
+func (s *site) siteURL(r *http.Request) string {
 	scheme, host := s.origin(r)
 	return scheme + "://" + host
 }
 
 // wsURL is the WebSocket URL of path (which starts with a slash).
-func (s *Server) wsURL(r *http.Request, path string) string {
+func (s *site) wsURL(r *http.Request, path string) string {
 	scheme, host := s.origin(r)
 	if scheme == "https" {
 		return "wss://" + host + path
@@ -106,7 +106,7 @@ func (s *Server) wsURL(r *http.Request, path string) string {
 // send no Origin. "null" (a sandboxed or privacy-stripped page) is refused.
 // For form posts SameSite=Lax already keeps the cookie off cross-site
 // requests; this refuses them plainly.
-func (s *Server) checkOrigin(r *http.Request) bool {
+func (s *site) checkOrigin(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
 		return true
@@ -129,7 +129,7 @@ func (s *Server) checkOrigin(r *http.Request) bool {
 // app needs is served from here: no CDN, no fonts from elsewhere, and no
 // inline script (the pages load their modules from /static/js). The policy
 // makes an accidental external request fail loudly.
-func (s *Server) securityHeaders(w http.ResponseWriter, r *http.Request) {
+func (s *site) securityHeaders(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")

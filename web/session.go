@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"net/http"
 
+	"knightwatch/store"
+
 	"github.com/gorilla/sessions"
 )
 
@@ -35,7 +37,7 @@ func newCookieStore(secret []byte) *sessions.CookieStore {
 // Secure exactly when the browser reached us over HTTPS (isHTTPS), so that
 // a cookie set over plain HTTP is kept by the browser and one set over
 // HTTPS never travels in clear.
-func (s *Server) saveSession(w http.ResponseWriter, r *http.Request, sess *sessions.Session) error {
+func (s *site) saveSession(w http.ResponseWriter, r *http.Request, sess *sessions.Session) error {
 	opts := *s.cookies.Options
 	opts.Secure = s.isHTTPS(r)
 	sess.Options = &opts
@@ -63,7 +65,7 @@ func validOwner(s string) bool {
 
 // currentOwner returns the owner key from a valid, signed session cookie,
 // or "" when there is none (missing, forged, expired).
-func (s *Server) currentOwner(r *http.Request) string {
+func (s *site) currentOwner(r *http.Request) string {
 	sess, err := s.cookies.Get(r, SessionCookie)
 	if err != nil || sess.IsNew {
 		return ""
@@ -78,7 +80,7 @@ func (s *Server) currentOwner(r *http.Request) string {
 // ensureOwner returns the request's owner key, issuing a fresh one (and
 // setting the cookie) when the request has no valid session. A forged
 // cookie is simply replaced: its contents never reach any game.
-func (s *Server) ensureOwner(w http.ResponseWriter, r *http.Request) (string, error) {
+func (s *site) ensureOwner(w http.ResponseWriter, r *http.Request) (string, error) {
 	if owner := s.currentOwner(r); owner != "" {
 		return owner, nil
 	}
@@ -91,4 +93,55 @@ func (s *Server) ensureOwner(w http.ResponseWriter, r *http.Request) (string, er
 		return "", err
 	}
 	return owner, nil
+}
+
+// The session's values for a signed-in account: its ID and the session
+// generation it was signed in under (store.User.SessionGen).
+const (
+	userKey = "user"
+	genKey  = "gen"
+)
+
+// signedInUser returns the account the session is signed in to, or nil.
+// The cookie is signed, but it is also checked against the account's
+// session generation, which signing out moves on: a cookie from before
+// the last sign-out is no session. The account is read on every request
+// anyway, so the check costs nothing more.
+func (s *site) signedInUser(r *http.Request) *store.User {
+	sess, err := s.cookies.Get(r, SessionCookie)
+	if err != nil || sess.IsNew {
+		return nil
+	}
+	id, ok := sess.Values[userKey].(int64)
+	if !ok || id <= 0 {
+		return nil
+	}
+	gen, _ := sess.Values[genKey].(int64) // absent in cookies older than generations: 0
+	u, err := s.store.UserByID(id)
+	if err != nil || u.Builtin != "" || u.SessionGen != gen {
+		return nil
+	}
+	return u
+}
+
+// setSignedIn signs the session in to u (nil: out), keeping its owner key
+// (a session without a valid one gets a fresh one, never the decoded,
+// possibly forged, values). Signing out is setSignedOut.
+func (s *site) setSignedIn(w http.ResponseWriter, r *http.Request, u *store.User) error {
+	owner := s.currentOwner(r)
+	sess, err := s.cookies.Get(r, SessionCookie)
+	if err != nil || sess.IsNew || owner == "" {
+		sess = sessions.NewSession(s.cookies, SessionCookie)
+		sess.IsNew = true
+		owner = newOwnerKey()
+	}
+	sess.Values[ownerKey] = owner
+	if u == nil {
+		delete(sess.Values, userKey)
+		delete(sess.Values, genKey)
+	} else {
+		sess.Values[userKey] = u.ID
+		sess.Values[genKey] = u.SessionGen
+	}
+	return s.saveSession(w, r, sess)
 }

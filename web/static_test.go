@@ -247,14 +247,12 @@ func TestStaticPagesUseHashedNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{Store: st, Templates: os.DirFS("../templates"), Static: os.DirFS("../static"),
-		NoEngine: true, Levels: testLevels, Logger: log.New(io.Discard, "", 0), MatchEvery: -1}, Parts{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	defer func() { srv.Close(); ts.Close(); st.Close() }()
-	e := &testEnv{t: t, srv: srv, ts: ts, store: st}
+	k := newStack(t, st, envOpts{noEngine: true, config: &Config{Templates: os.DirFS("../templates"), Static: os.DirFS("../static"),
+		Logger: log.New(io.Discard, "", 0)}})
+	ts := httptest.NewServer(k.srv)
+	defer func() { k.close(); ts.Close(); st.Close() }()
+	e := &testEnv{stack: k, t: t, ts: ts, store: st}
+	srv := k.srv
 	c := e.browser()
 	resp, err := c.PostForm(ts.URL+"/games", form("white", "1", "standard", "none"))
 	if err != nil {

@@ -30,7 +30,7 @@ type TablebaseEntry struct {
 // every finished game, meets no error where there is nothing to say). 404
 // when the game is missing, deleted or someone else's; 409 while the game
 // is on (the values would help the player).
-func (s *Server) handleTablebase(w http.ResponseWriter, r *http.Request) {
+func (s *gamePages) handleTablebase(w http.ResponseWriter, r *http.Request) {
 	g, ok := s.ownedGame(w, r)
 	if !ok {
 		return
@@ -60,7 +60,7 @@ func (s *Server) handleTablebase(w http.ResponseWriter, r *http.Request) {
 
 // tablebaseEntries is the tables' verdict on each position of rec they
 // cover (review.TablebaseVerdicts); none without tables.
-func (s *Server) tablebaseEntries(rec *store.Game) ([]TablebaseEntry, error) {
+func (s *gamePages) tablebaseEntries(rec *store.Game) ([]TablebaseEntry, error) {
 	out := []TablebaseEntry{}
 	if s.pool == nil || s.pool.Tablebase() == nil {
 		return out, nil

@@ -3,19 +3,12 @@ package web
 import (
 	"encoding/json"
 	"io"
-	"log"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strconv"
 	"testing"
-	"testing/fstest"
 
-	"golang.org/x/crypto/bcrypt"
-
-	"knightwatch/enginepool"
 	"knightwatch/game"
-	"knightwatch/store"
+	"knightwatch/play"
 	"knightwatch/syzygy"
 )
 
@@ -23,30 +16,7 @@ import (
 // SyzygyPath.
 func newTablebaseEnv(t *testing.T, path string) *testEnv {
 	t.Helper()
-	dbPath := filepath.Join(t.TempDir(), "kw.db")
-	st, err := store.Open(dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool, err := enginepool.New(enginepool.Config{NewSearcher: func() enginepool.Searcher { return &fakeSearcher{} }, Searchers: 2, SyzygyPath: path})
-	if err != nil {
-		st.Close()
-		t.Fatal(err)
-	}
-	parts := Parts{Pool: pool}
-	srv, err := New(Config{
-		Store: st, Templates: fallbackTemplates, Static: fstest.MapFS{"app.js": {Data: []byte("//js")}},
-		Levels: testLevels, ReplyPause: -1, Logger: log.New(io.Discard, "", 0), MatchEvery: -1,
-	}, parts)
-	if err != nil {
-		closeParts(parts)
-		st.Close()
-		t.Fatal(err)
-	}
-	srv.api.bcryptCost = bcrypt.MinCost
-	e := &testEnv{t: t, srv: srv, parts: parts, ts: httptest.NewServer(srv), store: st, dbPath: dbPath}
-	t.Cleanup(e.close)
-	return e
+	return newEnv(t, envOpts{syzygyPath: path})
 }
 
 // getTablebase GETs /game/{id}/tablebase as c; entries only on 200.
@@ -73,7 +43,7 @@ func (e *testEnv) getTablebase(c *http.Client, id string) (int, []TablebaseEntry
 
 // playAndResign starts a game from fen as White, plays move (the fake
 // engine answers) unless empty, and resigns; it returns the final state.
-func (e *testEnv) playAndResign(c *http.Client, id, move string) *StateMessage {
+func (e *testEnv) playAndResign(c *http.Client, id, move string) *play.StateMessage {
 	e.t.Helper()
 	w := e.mustDial(c, id)
 	w.state()

@@ -1,18 +1,11 @@
 package web
 
 // The home page's list of every unfinished game of the visitor (issue 34),
-// with Continue, Resign and Delete on each row.
-//
-// Resigning from the list is resigning in the game: it goes through the
-// game's room (the one a tab has open, or one built just for this), so the
-// record, the clock charge and any open tab see exactly what the Resign
-// button of the game page does.
-//
-// Deleting is a soft delete (store.StatusDeleted): the row stays, listed
-// nowhere, so that a tab still open on the game, one that reconnects
-// later, or a bookmark is told "this game was deleted" and sent home
-// rather than finding nothing and retrying. Only unfinished games can be
-// deleted; finished ones are the person's record.
+// with Continue, Resign and Delete on each row. Resigning and deleting are
+// play's (Games.Resign, Games.Delete): through the game's host, so that
+// the record, the clock charge and any open tab see exactly what the game
+// page's own Resign does; a deleted game's tabs are told and sent home,
+// then hung up here.
 
 import (
 	"errors"
@@ -25,6 +18,7 @@ import (
 	"time"
 
 	"knightwatch/live"
+	"knightwatch/play"
 	"knightwatch/recon"
 	"knightwatch/store"
 )
@@ -53,12 +47,6 @@ var homeNotices = map[string]string{
 	"resigned": "You resigned the game. It is now in your finished games.",
 	"deleted":  "The game was deleted.",
 }
-
-// errNotUnfinished: resign or delete of a game that is already over.
-var errNotUnfinished = errors.New("web: the game is not unfinished")
-
-// errGameDeleted: a tab asked for a game its owner deleted.
-var errGameDeleted = errors.New("web: the game was deleted")
 
 // deletedURL is where a page or tab of a deleted game is sent.
 const deletedURL = "/?done=deleted"
@@ -115,13 +103,13 @@ func moveNumber(startFEN string, plies int) int {
 	return full + plies/2
 }
 
-func (s *Server) unfinishedSummary(g *store.Game, now time.Time) UnfinishedSummary {
+func (s *homePages) unfinishedSummary(g *store.Game, now time.Time) UnfinishedSummary {
 	variant := "Standard"
 	if g.Variant == VariantChess960 {
 		variant = "Chess960"
 	}
 	u := UnfinishedSummary{
-		ID: g.ID, Kind: "chess", Opponent: s.levelInfo(g.Level).Name, Variant: variant,
+		ID: g.ID, Kind: "chess", Opponent: s.games.Level(g.Level).Name, Variant: variant,
 		Colour: colourName(g.Human), Clock: clockText(g.ClockInitialMS, g.ClockIncrementMS),
 		MoveNumber: moveNumber(g.StartFEN, len(g.MoveList())), at: g.UpdatedAt,
 	}
@@ -135,7 +123,7 @@ func reconUnfinishedSummary(g *store.ReconGame, now time.Time) UnfinishedSummary
 		plies = len(h.RequestedMoves[0]) + len(h.RequestedMoves[1])
 	}
 	u := UnfinishedSummary{
-		ID: g.ID, Kind: "recon", Opponent: opponentName(g.Opponent), Variant: "Reconnaissance",
+		ID: g.ID, Kind: "recon", Opponent: play.OpponentName(g.Opponent), Variant: "Reconnaissance",
 		Colour: colourName(g.Human), Clock: clockText(g.ClockInitialMS, g.ClockIncrementMS),
 		MoveNumber: 1 + plies/2, at: g.UpdatedAt,
 	}
@@ -155,7 +143,7 @@ func (u *UnfinishedSummary) fill(now time.Time) {
 // unfinishedList fills the home page's list: the owner's unfinished chess
 // and Reconnaissance Chess games, most recently active first, at most
 // unfinishedListSize of them, and how many there are in all.
-func (s *Server) unfinishedList(d *HomeData, owner string) error {
+func (s *homePages) unfinishedList(d *HomeData, owner string) error {
 	d.Unfinished = []UnfinishedSummary{}
 	if owner == "" {
 		return nil
@@ -233,7 +221,7 @@ func confirmed(w http.ResponseWriter, r *http.Request, action string) bool {
 // returns the owner; false when it has replied already. A post without a
 // session, or for a game that is not the visitor's, gets 404: the two are
 // indistinguishable, as everywhere.
-func (s *Server) listAction(w http.ResponseWriter, r *http.Request) (string, bool) {
+func (s *homePages) listAction(w http.ResponseWriter, r *http.Request) (string, bool) {
 	if !s.checkOrigin(r) {
 		http.Error(w, "cross-origin form post refused", http.StatusForbidden)
 		return "", false
@@ -246,15 +234,15 @@ func (s *Server) listAction(w http.ResponseWriter, r *http.Request) (string, boo
 	return owner, true
 }
 
-func (s *Server) listActionDone(w http.ResponseWriter, r *http.Request, err error, done string) {
+func (s *homePages) listActionDone(w http.ResponseWriter, r *http.Request, err error, done string) {
 	switch {
 	case err == nil:
 		http.Redirect(w, r, "/?done="+url.QueryEscape(done), http.StatusSeeOther)
 	case errors.Is(err, store.ErrNotFound):
 		s.missing(w, r, notYoursTitle, notYoursText)
-	case errors.Is(err, errNotUnfinished):
+	case errors.Is(err, play.ErrNotUnfinished):
 		s.inWords(w, r, http.StatusConflict, "This game is already over", "This game ended before your answer arrived: it is now in your finished games.")
-	case errors.Is(err, errRoomGone):
+	case errors.Is(err, live.ErrStopped):
 		http.Error(w, "the server is shutting down", http.StatusServiceUnavailable)
 	default:
 		s.serverError(w, err)
@@ -262,121 +250,23 @@ func (s *Server) listActionDone(w http.ResponseWriter, r *http.Request, err erro
 }
 
 // handleListResign resigns the visitor's unfinished game: POST /game/{id}/resign.
-func (s *Server) handleListResign(w http.ResponseWriter, r *http.Request) {
+func (s *homePages) handleListResign(w http.ResponseWriter, r *http.Request) {
 	owner, ok := s.listAction(w, r)
 	if !ok || !confirmed(w, r, "resign") {
 		return
 	}
-	s.listActionDone(w, r, s.resignFromList(r.PathValue("id"), owner), "resigned")
+	s.listActionDone(w, r, s.games.Resign(r.PathValue("id"), owner), "resigned")
 }
 
 // handleListDelete deletes the visitor's unfinished game: POST /game/{id}/delete.
-func (s *Server) handleListDelete(w http.ResponseWriter, r *http.Request) {
+func (s *homePages) handleListDelete(w http.ResponseWriter, r *http.Request) {
 	owner, ok := s.listAction(w, r)
 	if !ok || !confirmed(w, r, "delete") {
 		return
 	}
-	s.listActionDone(w, r, s.deleteFromList(r.PathValue("id"), owner), "deleted")
-}
-
-const resignedNotice = "You resigned this game from your list of games."
-
-// resignFromList resigns the owner's game id as the game page would, in
-// its host: the open one, whose tabs are told, or one built for the moment
-// under the game's gate (so that no tab opens it meanwhile) and closed
-// again.
-func (s *Server) resignFromList(id, owner string) error {
-	k := s.listKindOf(id)
-	if err := k.check(id, owner); err != nil {
-		return err
-	}
-	return s.resignHosted(id)
-}
-
-func notUnfinished(st store.Status) error {
-	if st == store.StatusDeleted {
-		return store.ErrNotFound
-	}
-	return errNotUnfinished
-}
-
-// deleteFromList soft-deletes the owner's unfinished game id: a host open
-// on it is closed (its clock charged and committed, the engine or bot
-// stopped), and its tabs are sent home with a notice, then disconnected,
-// all under the game's gate, which keeps tabs from opening the game
-// meanwhile (deleteHosted).
-func (s *Server) deleteFromList(id, owner string) error {
-	k := s.listKindOf(id)
-	if err := k.check(id, owner); err != nil {
-		return err
-	}
-	return s.deleteHosted(k, id, owner)
-}
-
-// personResigner is a hosted game in which the person can resign.
-type personResigner interface {
-	// resignPerson resigns for the person (under the host's lock);
-	// errNotUnfinished when the game is over.
-	resignPerson() error
-}
-
-// resignHosted resigns the person in hosted game id, in its host: the live
-// one, whose tabs are told, or one loaded for the moment (live.Registry's
-// With, under the game's gate).
-func (s *Server) resignHosted(id string) error {
-	err := s.games.With(id, func(l live.Locked) error {
-		g := l.Game().(personResigner)
-		return l.ActTold(encodeNotice(resignedNotice), func(time.Time) error { return g.resignPerson() })
-	})
-	switch {
-	case errors.Is(err, live.ErrStopped):
-		return errRoomGone
-	case errors.Is(err, live.ErrTimeUp):
-		return errNotUnfinished
-	}
-	return err
-}
-
-// deleteHosted soft-deletes the owner's hosted game id: a host open on it
-// is closed (its clock committed, its automaton stopped) and its tabs sent
-// home, all under the game's gate (live.Registry's Remove). A game that
-// ended meanwhile stays.
-func (s *Server) deleteHosted(k *listKind, id, owner string) error {
-	subs, err := s.games.Remove(id, func(l live.Locked) error {
-		if _, on := l.Game().Turn(); !on && l.Game().(interface{ over() bool }).over() {
-			return errNotUnfinished
-		}
-		return nil
-	}, func() error {
-		err := k.delete(id, owner)
-		if errors.Is(err, store.ErrNotFound) {
-			// Ended or deleted since the check, by a host now closed.
-			if cerr := k.check(id, owner); cerr != nil {
-				err = cerr
-			}
-		}
-		return err
-	})
-	if errors.Is(err, live.ErrStopped) {
-		return errRoomGone
-	}
-	clients := map[*client]struct{}{}
+	subs, err := s.games.Delete(r.PathValue("id"), owner)
 	for _, sub := range subs {
-		clients[sub.(*client)] = struct{}{}
+		sub.(*client).stop() // told by play; its pumps close it
 	}
-	kick(clients, err == nil)
-	return err
-}
-
-// kick disconnects the tabs of a room that was shut: told the game was
-// deleted and sent home when it was, else simply dropped (they reconnect
-// to a fresh room).
-func kick(clients map[*client]struct{}, deleted bool) {
-	for c := range clients {
-		if deleted {
-			c.trySend(encodeNotice("This game was deleted from your list of games."))
-			c.trySend(encodeRedirect(deletedURL))
-		}
-		c.stop()
-	}
+	s.listActionDone(w, r, err, "deleted")
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"knightwatch/play"
 	"knightwatch/store"
 )
 
@@ -313,12 +314,12 @@ func TestListReconActions(t *testing.T) {
 func TestHomeTemplateUnfinished(t *testing.T) {
 	srv := realHomeServer(t)
 	now := time.Now()
-	d := &HomeData{Levels: srv.levelViews(), Clocks: ClockChoices, ReconOpponents: ReconOpponents, ReconClocks: ReconClockChoices, UnfinishedCount: 3}
+	d := &HomeData{Levels: srv.home.levelViews(), Clocks: ClockChoices, ReconOpponents: play.ReconOpponents, ReconClocks: ReconClockChoices, UnfinishedCount: 3}
 	for _, g := range []store.Game{
 		{ID: "g_a", Level: 1, Human: store.White, StartFEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Moves: "e2e4 e7e5 g1f3", ClockInitialMS: 300000, ClockIncrementMS: 3000, UpdatedAt: now},
 		{ID: "g_b", Level: 2, Human: store.Black, StartFEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", UpdatedAt: now.Add(-2 * time.Hour)},
 	} {
-		d.Unfinished = append(d.Unfinished, srv.unfinishedSummary(&g, now))
+		d.Unfinished = append(d.Unfinished, srv.home.unfinishedSummary(&g, now))
 	}
 	d.Unfinished = append(d.Unfinished, reconUnfinishedSummary(&store.ReconGame{ID: "r_c", Opponent: "random", Human: store.White, UpdatedAt: now.Add(-72 * time.Hour)}, now))
 	rr := httptest.NewRecorder()

@@ -8,6 +8,7 @@ import (
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 
+	"knightwatch/play"
 	"knightwatch/store"
 )
 
@@ -64,7 +65,7 @@ func TestDropUntouchedGames(t *testing.T) {
 	now := time.Now()
 	e.backdate(now.Add(-48*time.Hour), all...)
 
-	n, err := e.srv.dropUntouched(now.Add(-DefaultUntouchedAfter))
+	n, err := e.games.DropUntouched(now.Add(-play.DefaultUntouchedAfter))
 	if err != nil || n != 3 {
 		t.Errorf("dropped %d (%v), want 3", n, err)
 	}
@@ -105,16 +106,9 @@ func TestUntouchedSweepAtStart(t *testing.T) {
 	id := e.newGame(c, form("white", "1", "standard", "none"))
 	e.backdate(time.Now().Add(-25*time.Hour), id)
 	swept := make(chan int64, 1)
-	testHookSwept = func(n int64) { swept <- n }
-	defer func() { testHookSwept = nil }()
-	o := envOpts{untouchedAfter: DefaultUntouchedAfter}
-	parts := testParts(t, e.store, o)
-	defer closeParts(parts)
-	srv, err := New(testConfig(e.store, o), parts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	o := envOpts{untouchedAfter: play.DefaultUntouchedAfter, hooks: play.Hooks{Swept: func(n int64) { swept <- n }}}
+	k := newStack(t, e.store, o)
+	defer k.close()
 	select {
 	case n := <-swept:
 		if n != 1 || e.gameExists(id) {

@@ -8,6 +8,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"knightwatch/live"
+	"knightwatch/play"
 	"knightwatch/store"
 )
 
@@ -15,7 +16,7 @@ import (
 // /watch/{token}, whose token is unguessable (store.NewWatchToken); the
 // page shows the board, players, clocks, moves and result live over a
 // socket that accepts nothing but sync. A spectator's socket is one of the
-// room's watchers: it gets the state (without the legal moves) and no
+// host's subscribers: it gets the state (without the legal moves) and no
 // notices, and it neither keeps the clock running nor wakes the engine
 // (its viewer is live.Spectator; the host pauses the game while only
 // spectators have it open).
@@ -40,7 +41,7 @@ func watchPath(tok string) string { return "/watch/" + tok }
 
 // watchURL returns game g's spectator link (absolute), making its token
 // the first time.
-func (s *Server) watchURL(r *http.Request, g *store.Game) (string, error) {
+func (s *gamePages) watchURL(r *http.Request, g *store.Game) (string, error) {
 	tok := ""
 	if g.WatchToken != nil {
 		tok = *g.WatchToken
@@ -54,7 +55,7 @@ func (s *Server) watchURL(r *http.Request, g *store.Game) (string, error) {
 }
 
 // notFoundPage answers 404 with a page in words.
-func (s *Server) notFoundPage(w http.ResponseWriter, title, msg string) {
+func (s *site) notFoundPage(w http.ResponseWriter, title, msg string) {
 	s.render(w, http.StatusNotFound, pageGone, &GoneData{Title: title, Message: msg})
 }
 
@@ -67,7 +68,7 @@ const (
 
 // watchedGame loads the game of the request's watch token, or nil after
 // answering with the friendly 404 page.
-func (s *Server) watchedGame(w http.ResponseWriter, r *http.Request) *store.Game {
+func (s *site) watchedGame(w http.ResponseWriter, r *http.Request) *store.Game {
 	g, err := s.store.GameByWatchToken(r.PathValue("token"))
 	if err == nil && g.Status == store.StatusDeleted {
 		err = store.ErrNotFound
@@ -83,7 +84,7 @@ func (s *Server) watchedGame(w http.ResponseWriter, r *http.Request) *store.Game
 	return g
 }
 
-func (s *Server) handleWatchPage(w http.ResponseWriter, r *http.Request) {
+func (s *gamePages) handleWatchPage(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.ensureOwner(w, r); err != nil { // the socket limits count by browser
 		s.serverError(w, err)
 		return
@@ -94,7 +95,7 @@ func (s *Server) handleWatchPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, pageWatch, &WatchData{WSURL: s.wsURL(r, "/ws/watch/"+r.PathValue("token"))})
 }
 
-func (s *Server) handleWatchWS(w http.ResponseWriter, r *http.Request) {
+func (s *sockets) handleWatchWS(w http.ResponseWriter, r *http.Request) {
 	viewer := s.currentOwner(r)
 	if viewer == "" {
 		http.NotFound(w, r) // the page sets the cookie first
@@ -113,10 +114,10 @@ func (s *Server) handleWatchWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return
 	}
-	c := &client{conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, watcher: true, viewer: live.Spectator}
-	if err := s.join(g.ID, c); err != nil {
+	c := &client{sk: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, watcher: true, viewer: live.Spectator}
+	if err := s.join(c, func() (*live.Host, error) { return s.reg.Join(g.ID, c) }); err != nil {
 		release()
-		if !errors.Is(err, errGameDeleted) {
+		if !errors.Is(err, play.ErrDeleted) {
 			s.logf("watch %s: %v", g.ID, err)
 		}
 		conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "game unavailable"), time.Now().Add(writeWait))
@@ -131,9 +132,9 @@ func (s *Server) handleWatchWS(w http.ResponseWriter, r *http.Request) {
 // watcherMessage handles a message from a spectator's socket: sync is
 // answered with the state, anything else closes the socket (1008), so
 // no command of a spectator ever reaches the game.
-func (s *Server) watcherMessage(c *client, data []byte) bool {
-	msg, perr := DecodeMessage(data)
-	if perr == nil && msg.Type == MsgSync && c.host != nil {
+func (s *sockets) watcherMessage(c *client, data []byte) bool {
+	msg, perr := play.DecodeMessage(data)
+	if perr == nil && msg.Type == play.MsgSync && c.host != nil {
 		c.host.SendState(c)
 		return true
 	}

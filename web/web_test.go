@@ -12,12 +12,13 @@ import (
 	"time"
 
 	"knightwatch/game"
+	"knightwatch/play"
 	"knightwatch/store"
 )
 
 // comparableState drops what legitimately changes between two syncs of an
 // unchanged game (nothing, for an untimed game; kept for clarity).
-func comparableState(s *StateMessage) StateMessage {
+func comparableState(s *play.StateMessage) play.StateMessage {
 	c := *s
 	c.Clock = nil
 	return c
@@ -42,32 +43,32 @@ func TestRefusalsChangeNothing(t *testing.T) {
 		send  string
 		code  string
 	}{
-		{name: "illegal move", color: "white", send: `{"type":"move","move":"e2e5","ply":0}`, code: CodeIllegalMove},
-		{name: "garbage move", color: "white", send: `{"type":"move","move":"zz","ply":0}`, code: CodeIllegalMove},
-		{name: "wrong turn", color: "black", send: `{"type":"move","move":"e7e5","ply":0}`, code: CodeNotYourTurn},
-		{name: "malformed JSON", color: "white", send: `{"type":"move","move":`, code: CodeBadJSON},
-		{name: "not an object", color: "white", send: `["move"]`, code: CodeBadJSON},
-		{name: "unknown type", color: "white", send: `{"type":"castle","ply":0}`, code: CodeUnknownType},
-		{name: "missing ply", color: "white", send: `{"type":"move","move":"e2e4"}`, code: CodeBadField},
-		{name: "missing move", color: "white", send: `{"type":"move","ply":0}`, code: CodeBadField},
-		{name: "oversize frame", color: "white", send: `{"type":"move","move":"e2e4","ply":0,"pad":"` + strings.Repeat("x", 5000) + `"}`, code: CodeTooLarge},
-		{name: "stale ply", color: "white", send: `{"type":"move","move":"e2e4","ply":3}`, code: CodeStale},
-		{name: "stale resign", color: "white", send: `{"type":"resign","ply":1}`, code: CodeStale},
-		{name: "nothing to take back", color: "white", send: `{"type":"takeback","ply":0}`, code: CodeNoTakeback},
-		{name: "nothing of yours to take back", color: "black", send: `{"type":"takeback","ply":0}`, code: CodeNoTakeback},
-		{name: "control bytes", color: "white", send: "\x00\x01", code: CodeBadJSON},
+		{name: "illegal move", color: "white", send: `{"type":"move","move":"e2e5","ply":0}`, code: play.CodeIllegalMove},
+		{name: "garbage move", color: "white", send: `{"type":"move","move":"zz","ply":0}`, code: play.CodeIllegalMove},
+		{name: "wrong turn", color: "black", send: `{"type":"move","move":"e7e5","ply":0}`, code: play.CodeNotYourTurn},
+		{name: "malformed JSON", color: "white", send: `{"type":"move","move":`, code: play.CodeBadJSON},
+		{name: "not an object", color: "white", send: `["move"]`, code: play.CodeBadJSON},
+		{name: "unknown type", color: "white", send: `{"type":"castle","ply":0}`, code: play.CodeUnknownType},
+		{name: "missing ply", color: "white", send: `{"type":"move","move":"e2e4"}`, code: play.CodeBadField},
+		{name: "missing move", color: "white", send: `{"type":"move","ply":0}`, code: play.CodeBadField},
+		{name: "oversize frame", color: "white", send: `{"type":"move","move":"e2e4","ply":0,"pad":"` + strings.Repeat("x", 5000) + `"}`, code: play.CodeTooLarge},
+		{name: "stale ply", color: "white", send: `{"type":"move","move":"e2e4","ply":3}`, code: play.CodeStale},
+		{name: "stale resign", color: "white", send: `{"type":"resign","ply":1}`, code: play.CodeStale},
+		{name: "nothing to take back", color: "white", send: `{"type":"takeback","ply":0}`, code: play.CodeNoTakeback},
+		{name: "nothing of yours to take back", color: "black", send: `{"type":"takeback","ply":0}`, code: play.CodeNoTakeback},
+		{name: "control bytes", color: "white", send: "\x00\x01", code: play.CodeBadJSON},
 		{name: "move in finished game", color: "white",
 			setup: func(w *wsConn) {
 				w.send(`{"type":"resign","ply":0}`)
 				w.waitFor("game over", func(m anyMsg) bool { return m.Type == "state" && m.state.Status == "over" })
 			},
-			send: `{"type":"move","move":"e2e4","ply":0}`, code: CodeGameOver},
+			send: `{"type":"move","move":"e2e4","ply":0}`, code: play.CodeGameOver},
 		{name: "resign in finished game", color: "white",
 			setup: func(w *wsConn) {
 				w.send(`{"type":"resign","ply":0}`)
 				w.waitFor("game over", func(m anyMsg) bool { return m.Type == "state" && m.state.Status == "over" })
 			},
-			send: `{"type":"resign","ply":0}`, code: CodeGameOver},
+			send: `{"type":"resign","ply":0}`, code: play.CodeGameOver},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,7 +88,7 @@ func TestRefusalsChangeNothing(t *testing.T) {
 			if m.Code != tc.code || m.Message == "" {
 				t.Fatalf("got error %q (%q), want %q", m.Code, m.Message, tc.code)
 			}
-			if tc.code == CodeStale {
+			if tc.code == play.CodeStale {
 				// A stale tab gets a fresh state straight away.
 				if s := w.state(); s.Ply != before.Ply {
 					t.Fatalf("fresh state at ply %d, want %d", s.Ply, before.Ply)
@@ -280,7 +281,7 @@ func TestAllTabsSeeMovesAndStaleTabRefused(t *testing.T) {
 	// Tab b still thinks it is ply 0 (say its message crossed).
 	b.send(`{"type":"resign","ply":0}`)
 	m := b.waitFor("error", func(m anyMsg) bool { return m.Type == "error" })
-	if m.Code != CodeStale {
+	if m.Code != play.CodeStale {
 		t.Fatalf("got %s", m.Code)
 	}
 	if e.row(id).Status != store.StatusPlaying {
@@ -674,74 +675,6 @@ func TestConcurrentGames(t *testing.T) {
 	wg.Wait()
 }
 
-func TestDecodeMessage(t *testing.T) {
-	tests := []struct {
-		in   string
-		want Message
-		code string
-	}{
-		{`{"type":"sync"}`, Message{Type: "sync"}, ""},
-		{`{"type":"move","move":"e2e4","ply":0}`, Message{Type: "move", Move: "e2e4"}, ""},
-		{` {"type":"takeback","ply":12} `, Message{Type: "takeback", Ply: 12}, ""},
-		{`{"type":"rematch","extra":1}`, Message{Type: "rematch"}, ""},
-		{`{"type":"move","move":"e2e4","ply":-1}`, Message{}, CodeBadField},
-		{`{"type":"move","move":"e2e4","ply":1.5}`, Message{}, CodeBadField},
-		{`{"type":"move","move":"e2e4","ply":"1"}`, Message{}, CodeBadField},
-		{`{"type":"move","move":5,"ply":1}`, Message{}, CodeBadJSON},
-		{`{"type":7}`, Message{}, CodeBadJSON},
-		{`{}`, Message{}, CodeBadField},
-		{`{"type":"move","move":"","ply":0}`, Message{}, CodeBadField},
-		{`{"type":"x"}`, Message{}, CodeUnknownType},
-		{`{"type":"sync"}{"type":"sync"}`, Message{}, CodeBadJSON},
-		{`null`, Message{}, CodeBadJSON},
-		{``, Message{}, CodeBadJSON},
-		{strings.Repeat(" ", MaxMessageBytes+1), Message{}, CodeTooLarge},
-	}
-	for _, tc := range tests {
-		got, err := DecodeMessage([]byte(tc.in))
-		code := ""
-		if err != nil {
-			code = err.Code
-		}
-		if code != tc.code || (err == nil && got != tc.want) {
-			t.Errorf("DecodeMessage(%.40q) = %+v, %v; want %+v, %q", tc.in, got, err, tc.want, tc.code)
-		}
-	}
-}
-
-func FuzzDecodeMessage(f *testing.F) {
-	for _, s := range []string{
-		`{"type":"sync"}`, `{"type":"move","move":"e7e8q","ply":3}`, `{"type":"resign","ply":0}`,
-		`{"type":"draw","ply":2}`, `{"type":"takeback","ply":4}`, `{"type":"rematch"}`, `{"type":"move","move":"Nf3"}`,
-		`{"type":`, `[]`, `{"type":"move","ply":1e99}`, "{\"type\":\"move\",\"move\":\"\\u0000\",\"ply\":0}",
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := DecodeMessage(data)
-		if err != nil {
-			if err.Code == "" || err.Message == "" {
-				t.Fatalf("error without code or message: %+v", err)
-			}
-			if m != (Message{}) {
-				t.Fatalf("error with a message: %+v", m)
-			}
-			return
-		}
-		if !knownTypes[m.Type] || m.Ply < 0 {
-			t.Fatalf("accepted %+v", m)
-		}
-		if m.Type == "move" && (m.Move == "" || len(m.Move) > 16) {
-			t.Fatalf("accepted move %+v", m)
-		}
-		// Whatever is accepted can be played against a position without panicking.
-		p := game.NewPosition()
-		if m.Type == "move" {
-			p.ParseMove(m.Move)
-		}
-	})
-}
-
 func TestCheckmateEndsGame(t *testing.T) {
 	e := newEnv(t, envOpts{searcher: &fakeSearcher{block: true}})
 	c := e.browser()
@@ -757,25 +690,5 @@ func TestCheckmateEndsGame(t *testing.T) {
 	}
 	if r := e.row(id); r.Status != store.StatusOver || r.Reason.Termination != game.Checkmate || r.FinishedAt == nil {
 		t.Fatalf("row %+v", r)
-	}
-}
-
-// In Chess960 castling is king-takes-rook; the board offers it on the
-// rook's square and on the king's destination, with the same UCI.
-func TestChess960CastlingOffered(t *testing.T) {
-	p, err := game.ParseFEN("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.SetChess960(true)
-	got := map[string]string{}
-	for _, l := range legalViews(p) {
-		if l.From == "e1" && (l.UCI == "e1g1" || l.UCI == "e1b1") {
-			got[l.To] = l.UCI
-		}
-	}
-	want := map[string]string{"g1": "e1g1", "b1": "e1b1", "c1": "e1b1"}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("castling offered %v, want %v", got, want)
 	}
 }

@@ -1,0 +1,104 @@
+package play
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"knightwatch/live"
+	"knightwatch/store"
+)
+
+// errStalePly refuses a message meant for an earlier ply.
+type errStalePly struct{ sent, at int }
+
+func (e errStalePly) Error() string {
+	return fmt.Sprintf("message for ply %d, but the game is at ply %d", e.sent, e.at)
+}
+
+// chessMessage applies one message of the person's tab at seat s to
+// game g.
+func (gs *Games) chessMessage(s *Seat, g *chessGame, m Message) {
+	h := s.host
+	switch m.Type {
+	case MsgSync:
+		h.SendState(s.tab)
+		return
+	case MsgRematch:
+		var rec store.Game
+		h.Read(func(live.Game, live.Moment) { rec = g.rec })
+		gs.chessRematch(s, &rec)
+		return
+	case MsgDraw:
+		gs.offerDraw(s, g, m.Ply)
+		return
+	}
+	unsaved := map[string]string{MsgMove: MoveUnsavedText, MsgResign: ResignUnsavedText, MsgTakeback: TakebackUnsavedText}[m.Type]
+	err := h.Act(func(now time.Time) error {
+		if needsPly[m.Type] && m.Ply != g.g.Len() {
+			return errStalePly{m.Ply, g.g.Len()}
+		}
+		switch m.Type {
+		case MsgMove:
+			return g.humanMove(m.Move, now)
+		case MsgResign:
+			return g.resign(now)
+		case MsgTakeback:
+			return g.takeback(now)
+		}
+		return Errorf(CodeUnknownType, "unknown message type %q", m.Type)
+	})
+	if err == nil {
+		return
+	}
+	perr := chessRefusal(err, unsaved)
+	if perr == nil {
+		return // the game closed as the message came: the tab is going
+	}
+	s.tab.Send(EncodeError(perr))
+	var stale errStalePly
+	if errors.As(err, &stale) || perr.Code == CodeGameOver {
+		h.SendState(s.tab)
+	}
+}
+
+// chessRefusal words a refused action of the person; nil when the game
+// has closed.
+func chessRefusal(err error, unsaved string) *ProtoError {
+	var perr *ProtoError
+	var stale errStalePly
+	switch {
+	case errors.Is(err, live.ErrClosed):
+		return nil
+	case errors.Is(err, live.ErrUnsaved):
+		return Errorf(CodeServer, "%s", unsaved)
+	case errors.Is(err, live.ErrEndUnsaved):
+		return Errorf(CodeServer, "%s", FlagUnsavedNotice)
+	case errors.Is(err, live.ErrTimeUp):
+		return Errorf(CodeGameOver, "time is up")
+	case errors.As(err, &stale):
+		return Errorf(CodeStale, "%s", stale.Error())
+	case errors.As(err, &perr):
+		return perr
+	}
+	return Errorf(CodeServer, "%v", err)
+}
+
+// chessRematch creates the rematch of rec (colours swapped), when the
+// seat's tab may create a game, and sends the tab there.
+func (gs *Games) chessRematch(s *Seat, rec *store.Game) {
+	if !s.tab.MayCreate(rec.Owner) {
+		return
+	}
+	next := &store.Game{
+		Owner: rec.Owner, Variant: rec.Variant, StartFEN: rec.StartFEN, Human: store.ColorOf(rec.Human.Other()),
+		Level: rec.Level, ClockInitialMS: rec.ClockInitialMS, ClockIncrementMS: rec.ClockIncrementMS,
+		WhiteMS: rec.ClockInitialMS, BlackMS: rec.ClockInitialMS,
+	}
+	if err := gs.cfg.Store.CreateGame(next); err != nil {
+		gs.logf("rematch of %s: %v", rec.ID, err)
+		s.tab.Send(EncodeError(Errorf(CodeServer, "%s", RematchUnsavedText)))
+		return
+	}
+	s.tab.Send(encodeRedirect("/game/" + next.ID))
+}

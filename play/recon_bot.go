@@ -1,0 +1,139 @@
+package play
+
+import (
+	"context"
+	"time"
+
+	"knightwatch/game"
+	"knightwatch/live"
+	"knightwatch/recon"
+)
+
+// ReconBot is a Reconnaissance Chess bot as a live.Automaton: the
+// opponent of a browser game, the built-in seat of an API game. Each of
+// its steps thinks in the engine pool as owner's work (bot_think.go).
+// The bot's calls are made one at a time from the turn's goroutine, its
+// MoveResult included; the host starts its next turn only after Play
+// returns.
+type ReconBot struct {
+	games *Games
+	id    string // the game's, for logs and the test hook
+	bot   recon.Player
+	color game.Color
+	// rules holds the host's arbiter, read and changed only in the turn's
+	// Read and Step (under the host's lock).
+	rules *ReconRules
+	owner string
+	// pause makes the bot's move wait the server's reply pause, so that a
+	// person sees the turn pass.
+	pause bool
+}
+
+// NewReconBot returns player, playing color of the game whose arbiter
+// rules holds, as the automaton of a game on the server's clock (an API
+// game: no pause before its moves); its steps think as owner's work. id
+// names the game in logs and in Hooks.BotAction.
+func (gs *Games) NewReconBot(id string, player recon.Player, color game.Color, rules *ReconRules, owner string) *ReconBot {
+	return gs.newReconBot(id, player, color, rules, owner)
+}
+
+func (gs *Games) newReconBot(id string, player recon.Player, color game.Color, rules *ReconRules, owner string) *ReconBot {
+	return &ReconBot{games: gs, id: id, bot: player, color: color, rules: rules, owner: owner}
+}
+
+// Player returns the bot's player.
+func (b *ReconBot) Player() recon.Player { return b.bot }
+
+// Close closes the bot's player.
+func (b *ReconBot) Close() { CloseBot(b.bot) }
+
+// Play plays the bot's turn: the opponent's capture and the sense, then
+// the sense's result and the move, each a step in the engine pool, each
+// applied through t.
+func (b *ReconBot) Play(t *live.Turn) {
+	g := b.rules.Arbiter // the arbiter stays the same object for the game's life
+	var (
+		phase        recon.Phase
+		capture      game.Square
+		senseActions []game.Square
+		moveActions  []game.Move
+	)
+	if !t.Read(func(live.Game, live.Moment) {
+		v := g.ViewOf(b.color)
+		phase, capture, senseActions, moveActions = g.Phase(), v.OpponentCapture, g.SenseActions(), v.MoveActions
+	}) {
+		return
+	}
+	clock := func() time.Duration {
+		left := time.Duration(0)
+		t.Read(func(live.Game, live.Moment) { left = g.SecondsLeft(b.color) })
+		return left
+	}
+	ctx := t.Context()
+	var sensed recon.SenseResult
+	if phase == recon.PhaseSense {
+		var s game.Square
+		if !b.games.botStep(ctx, b.owner, b.bot, clock, func(think context.Context, left time.Duration) {
+			b.bot.OpponentMoveResult(capture)
+			s = b.bot.ChooseSense(think, senseActions, moveActions, left)
+		}) {
+			return
+		}
+		b.games.hookBotAction(b.id, recon.PhaseSense)
+		if !t.Step(func(time.Time) error {
+			var err error
+			if sensed, err = g.Sense(s); err != nil && !g.IsOver() {
+				b.games.logf("game %s: bot sensed %s: %v; senses nothing instead", b.id, recon.SquareName(s), err)
+				sensed, err = g.Sense(game.NoSquare)
+			}
+			return err
+		}) {
+			return
+		}
+	}
+	var m game.Move
+	if !b.games.botStep(ctx, b.owner, b.bot, clock, func(think context.Context, left time.Duration) {
+		if phase == recon.PhaseSense {
+			b.bot.SenseResult(sensed)
+		}
+		m = b.bot.ChooseMove(think, moveActions, left)
+	}) {
+		return
+	}
+	if pause := b.games.cfg.ReplyPause; b.pause && pause > 0 {
+		timer := time.NewTimer(pause)
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+		}
+	}
+	b.games.hookBotAction(b.id, recon.PhaseMove)
+	var res recon.MoveResult
+	if !t.Step(func(time.Time) error {
+		var err error
+		if res, err = g.Move(m); err != nil && !g.IsOver() {
+			b.games.logf("game %s: bot chose %s: %v; passes instead", b.id, recon.UCI(m), err)
+			res, err = g.Move(game.NoMove)
+		}
+		if err == nil && !g.IsOver() {
+			err = g.EndTurn()
+		}
+		return err
+	}) {
+		return
+	}
+	b.bot.MoveResult(res)
+}
+
+// hookBotAction runs the BotAction hook of the tests.
+func (gs *Games) hookBotAction(id string, phase recon.Phase) {
+	if gs.cfg.Hooks.BotAction != nil {
+		gs.cfg.Hooks.BotAction(id, phase)
+	}
+}
+
+// NewPlayer makes the bot spec, with seed, as Config.NewBot makes them.
+func (gs *Games) NewPlayer(spec string, seed uint64) (recon.Player, error) {
+	return gs.cfg.NewBot(spec, seed)
+}

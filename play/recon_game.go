@@ -1,0 +1,134 @@
+package play
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"time"
+
+	"knightwatch/game"
+	"knightwatch/live"
+	"knightwatch/recon"
+	"knightwatch/store"
+)
+
+// reconGame is a Reconnaissance Chess game in the browser against a bot,
+// as its live.Host drives it: the committed record, the arbiter rebuilt
+// from it, and the person's notes. The host calls it under its lock only.
+type reconGame struct {
+	ReconRules
+	games   *Games
+	rec     store.ReconGame // the committed record
+	human   game.Color
+	markers map[string]string
+}
+
+// loadReconHost reads Reconnaissance Chess game id and builds its host:
+// the arbiter from the history, the bot by feeding it its side of the
+// history (no lock held).
+func (gs *Games) loadReconHost(id string) (*live.Host, error) {
+	gs.hookLoad(id)
+	rec, err := gs.cfg.Store.GetReconGame(id)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Status == store.StatusDeleted {
+		return nil, ErrDeleted
+	}
+	g, bot, err := gs.newReconGame(rec)
+	if err != nil {
+		return nil, err
+	}
+	var autos [2]live.Automaton
+	autos[g.human.Other()] = bot
+	return live.NewHost(gs.HostConfig(rec.ID, false), g, autos), nil
+}
+
+// newReconGame rebuilds rec's game and its bot.
+func (gs *Games) newReconGame(rec *store.ReconGame) (*reconGame, *ReconBot, error) {
+	human := rec.Human.Color
+	player, err := gs.cfg.NewBot(rec.Opponent, rec.Seed)
+	if err != nil {
+		return nil, nil, fmt.Errorf("game %s: bot: %w", rec.ID, err)
+	}
+	names := [2]string{"You", OpponentName(rec.Opponent)}
+	if human == game.Black {
+		names[0], names[1] = names[1], names[0]
+	}
+	h := &recon.History{Names: names}
+	if rec.History != "" {
+		if h, err = recon.UnmarshalHistory([]byte(rec.History)); err != nil {
+			CloseBot(player)
+			return nil, nil, fmt.Errorf("game %s: %w", rec.ID, err)
+		}
+	}
+	arb, err := gs.RestoreArbiter(reconConfig(rec), h, rec.WhiteMS, rec.BlackMS, rec.ClockSince, player, human.Other())
+	if err != nil {
+		CloseBot(player)
+		return nil, nil, fmt.Errorf("game %s: %w", rec.ID, err)
+	}
+	g := &reconGame{ReconRules: ReconRules{Arbiter: arb}, games: gs, rec: *rec, human: human, markers: map[string]string{}}
+	if err := json.Unmarshal([]byte(rec.Markers), &g.markers); err != nil {
+		g.markers = map[string]string{}
+	}
+	bot := gs.newReconBot(rec.ID, player, human.Other(), &g.ReconRules, rec.Owner)
+	bot.pause = true
+	return g, bot, nil
+}
+
+// Mark puts the arbiter, the notes and the record back.
+func (g *reconGame) Mark() func() {
+	arb := g.MarkArbiter()
+	markers, rec := maps.Clone(g.markers), g.rec
+	return func() { arb(); g.markers, g.rec = markers, rec }
+}
+
+// Commit saves the game as the arbiter has it now and makes it the
+// record.
+func (g *reconGame) Commit(now time.Time) error {
+	rec := g.rec
+	rec.History = string(recon.MarshalHistory(g.Arbiter.History()))
+	rec.WhiteMS, rec.BlackMS, rec.ClockSince = ClockRecord(g.Arbiter.Clock())
+	markers, _ := json.Marshal(g.markers)
+	rec.Markers = string(markers)
+	if o := g.Arbiter.Outcome(); o.Over() && rec.Status != store.StatusOver {
+		rec.Status, rec.Result, rec.Reason, rec.FinishedAt = FinishedFields(o, now)
+	}
+	if err := g.games.cfg.Store.SaveReconGame(&rec); err != nil {
+		return err
+	}
+	g.rec = rec
+	return nil
+}
+
+// View is the person's state (spectators see nothing of a game here).
+func (g *reconGame) View(v live.Viewer, m live.Moment) []byte {
+	return mustJSON(BuildReconState(g.Arbiter, ReconSeat{
+		ID: g.rec.ID, Human: g.human, Opponent: g.rec.Opponent, OpponentName: OpponentName(g.rec.Opponent), Saving: m.Saving,
+		Markers: g.markers, Status: g.rec.Status.String(), Result: g.rec.Result, Reason: g.rec.Reason.String(),
+		Timed: g.rec.Timed(), ClockMS: g.rec.ClockInitialMS, IncrementMS: g.rec.ClockIncrementMS,
+		HistoryURL: "/game/" + g.rec.ID + "/history.json", ReplayURL: "/game/" + g.rec.ID + "/replay",
+	}))
+}
+
+// Notice words what the host tells every tab.
+func (g *reconGame) Notice(n live.Notice) []byte {
+	switch n {
+	case live.StepUnsaved:
+		return encodeNotice(ReconBotUnsavedNotice)
+	case live.EndUnsaved:
+		return encodeNotice(FlagUnsavedNotice)
+	}
+	return encodeNotice(SavedAgainNotice)
+}
+
+// over reports whether the game's end is committed.
+func (g *reconGame) over() bool { return g.rec.Status == store.StatusOver }
+
+// resignPerson resigns for the person (the list of games).
+func (g *reconGame) resignPerson() error {
+	if g.over() || g.Arbiter.IsOver() {
+		return ErrNotUnfinished
+	}
+	return g.Arbiter.Resign(g.human)
+}

@@ -1,0 +1,145 @@
+package rbcapi
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"knightwatch/game"
+	"knightwatch/play"
+	"knightwatch/store"
+)
+
+// Ranked play and the API's housekeeping, one round every
+// Config.MatchEvery:
+// games that never started are called off, finished ranked games are
+// rated (those a crash left unrated), and users who turned ranked on are
+// paired. The rounds run in a goroutine of their own until Close.
+
+const (
+	// RankedStartWithin: a ranked game both players have not readied by
+	// then is called off (rc-connect accepts within seconds when it has a
+	// free slot, and the matchmaker only pairs users with one).
+	RankedStartWithin = 2 * time.Minute
+	// InviteStartWithin: the same for an invitation between users, which
+	// may wait while the invitee plays its other games.
+	InviteStartWithin = 30 * time.Minute
+	// builtinRankedGames bounds the ranked games each built-in bot plays
+	// at once.
+	builtinRankedGames = 2
+)
+
+// runMatchmaker runs the rounds until Close.
+func (a *API) runMatchmaker(every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-a.ctx.Done():
+			return
+		case <-t.C:
+			a.MatchRound(time.Now())
+		}
+	}
+}
+
+// MatchRound is one round of housekeeping and pairing at now: what the
+// matchmaker does every Config.MatchEvery (tests run rounds themselves).
+func (a *API) MatchRound(now time.Time) {
+	for _, limit := range []struct {
+		within time.Duration
+		ranked bool
+	}{{RankedStartWithin, true}, {InviteStartWithin, false}} {
+		ids, err := a.cfg.Store.StaleWaitingGames(now.Add(-limit.within), limit.ranked)
+		if err != nil {
+			a.logf("matchmaker: %v", err)
+			return
+		}
+		for _, id := range ids {
+			if t, err := a.tableFor(id); err == nil {
+				t.abort(now)
+			}
+		}
+	}
+	if ids, err := a.cfg.Store.UnratedGames(); err == nil {
+		for _, id := range ids {
+			if err := a.cfg.Store.RateGame(id); err != nil {
+				a.logf("matchmaker: %v", err)
+			}
+		}
+	}
+	a.pairRanked(now)
+}
+
+// pairRanked starts ranked games: each active user with ranked play on and
+// a free slot (below its max_games) gets at most one new game a round,
+// against another such user when there is one, otherwise against one of
+// Knightwatch's own bots. Nobody is paired with itself; two built-in bots
+// are never paired.
+func (a *API) pairRanked(now time.Time) {
+	users, open, err := a.cfg.Store.RankedCandidates(now.Add(-ActiveWindow))
+	if err != nil {
+		a.logf("matchmaker: %v", err)
+		return
+	}
+	var free []store.User
+	for _, u := range users {
+		if open[u.ID] < u.MaxGames {
+			free = append(free, u)
+		}
+	}
+	rand.Shuffle(len(free), func(i, j int) { free[i], free[j] = free[j], free[i] })
+	for len(free) >= 2 {
+		u, v := free[0], free[1]
+		free = free[2:]
+		a.startRanked(&u, &v)
+	}
+	if len(free) == 1 {
+		if bot := a.freeBuiltin(); bot != nil {
+			a.startRanked(&free[0], bot)
+		}
+	}
+}
+
+// freeBuiltin returns a built-in bot with fewer than builtinRankedGames
+// unfinished games, chosen at random, or nil.
+func (a *API) freeBuiltin() *store.User {
+	order := rand.Perm(len(play.ReconOpponents))
+	for _, i := range order {
+		u, err := a.cfg.Store.UserByName(play.ReconOpponents[i].Account)
+		if err != nil {
+			continue
+		}
+		if n, err := a.cfg.Store.OpenAPIGames(u.ID); err == nil && n < builtinRankedGames {
+			return u
+		}
+	}
+	return nil
+}
+
+// startRanked creates a ranked game between u and v, colours at random,
+// each rated under its current version, and invites the remote players
+// (the server is the sender); a built-in bot is ready at once.
+func (a *API) startRanked(u, v *store.User) {
+	players := [2]*store.User{u, v}
+	if rand.IntN(2) == 0 {
+		players[0], players[1] = v, u
+	}
+	g := a.newGame(players)
+	g.Ranked = true
+	var invs []*store.Invitation
+	for c, u := range players {
+		inv := &store.Invitation{ToID: u.ID}
+		if u.Builtin != "" {
+			inv.Accepted = true
+			if game.Color(c) == game.White {
+				g.WhiteReady = true
+			} else {
+				g.BlackReady = true
+			}
+		}
+		invs = append(invs, inv)
+	}
+	if err := a.cfg.Store.CreateAPIGame(g, invs...); err != nil {
+		a.logf("matchmaker: %v", err)
+	}
+}

@@ -1,0 +1,69 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+
+	"knightwatch/live"
+)
+
+// The socket of an API game played in person on the board page
+// (bots_play.go): one more of the transport's sockets, whose messages
+// rbcapi's Seat takes, counted among the API tabs (hub.api) that signing
+// out hangs up.
+
+// handleAPIWS is the WebSocket of an API game played in the browser: a
+// subscriber of the game's host, for the user's seat. It is counted among
+// the API tabs (hub.api), which signing out hangs up.
+func (s *sockets) handleAPIWS(w http.ResponseWriter, r *http.Request) {
+	seat, u, ok := s.personalSeat(w, r)
+	if !ok {
+		return
+	}
+	release := s.acquireSocket(w, socketOwner(r, s.site, u), fmt.Sprintf("a%d", seat.Game()))
+	if release == nil {
+		return
+	}
+	conn, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		release()
+		return
+	}
+	cl := &client{sk: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), seat: seat, user: u,
+		release: release, viewer: live.PlayerOf(seat.Color())}
+	s.hub.mu.Lock()
+	if s.hub.closed {
+		s.hub.mu.Unlock()
+		release()
+		conn.Close()
+		return
+	}
+	s.conns.Add(1)
+	s.hub.api[cl] = struct{}{}
+	s.hub.mu.Unlock()
+	h, err := seat.Join(cl)
+	if err != nil {
+		s.hub.mu.Lock()
+		delete(s.hub.api, cl)
+		s.hub.mu.Unlock()
+		s.conns.Done()
+		release()
+		conn.Close()
+		return
+	}
+	cl.host = h
+	go cl.writePump()
+	go s.readPump(cl)
+}
+
+// closeUserSockets hangs up the API games' sockets of the user's browser
+// sessions; their readPumps take them out of their games.
+func (s *sockets) closeUserSockets(userID int64) {
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	for c := range s.hub.api {
+		if c.user != nil && c.user.ID == userID {
+			c.conn.Close()
+		}
+	}
+}
