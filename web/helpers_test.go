@@ -156,6 +156,18 @@ func (s *signal) until(t testing.TB, what string, ok func() bool) {
 // waitLimit bounds the waits of a test that fails.
 const waitLimit = 20 * time.Second
 
+// notify returns a hook (of Hooks) that sends each game ID to ids, never
+// blocking the socket: beyond 64 unread the rest are dropped.
+func notify() (hook func(id string), ids chan string) {
+	ids = make(chan string, 64)
+	return func(id string) {
+		select {
+		case ids <- id:
+		default:
+		}
+	}, ids
+}
+
 // await returns the next value from ch, failing t after waitLimit: a
 // guard against hanging, not a measure of time.
 func await[T any](t testing.TB, what string, ch <-chan T) T {

@@ -590,8 +590,8 @@ func TestFlagFall(t *testing.T) {
 
 // A clock runs only while a tab is open.
 func TestClockNotChargedWhileAway(t *testing.T) {
-	left := make(chan string, 4)
-	e := newEnv(t, envOpts{noEngine: true, socketHooks: Hooks{Left: func(id string) { left <- id }}})
+	leaving, left := notify()
+	e := newEnv(t, envOpts{noEngine: true, socketHooks: Hooks{Left: leaving}})
 	c := e.browser()
 	id := e.newGame(c, form("white", "1", "standard", "5+3"))
 	rec := e.row(id)
