@@ -40,6 +40,7 @@ func (m *materialSearcher) Search(ctx context.Context, pos *game.Position, _ []u
 	m.n++
 	m.mu.Unlock()
 	if m.delay > 0 {
+		// time itself is what is tested: a search that takes its time, as the engine's do, for live requests to stop
 		t := time.NewTimer(m.delay)
 		select {
 		case <-t.C:
