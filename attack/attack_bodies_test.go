@@ -71,7 +71,7 @@ func TestSlowBodies(t *testing.T) {
 				select {
 				case <-closed:
 					return
-				case <-time.After(every):
+				case <-time.After(every): // time itself is what is tested: a byte every so often, a body slower than the read timeout
 				}
 				if sent == most {
 					t.Errorf("%s: still open after %d bytes, a byte every %v", r.name, most, every)

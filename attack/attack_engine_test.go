@@ -38,7 +38,10 @@ func TestEngineStarvationSearches(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Stop()
-	time.Sleep(200 * time.Millisecond) // every first move in and queued
+	// Every first move in, and the engine searching or queued on it.
+	if err := f.Wait(time.Minute, func() bool { return f.Acked() == int64(f.Sockets()) }); err != nil {
+		t.Fatalf("%v: %d of %d first moves taken", err, f.Acked(), f.Sockets())
+	}
 	searchers := int64(runtime.NumCPU())
 	for i := range 3 { // three players, one after another
 		_, atSend, atReply, err := Reply(s.URL(), 1, 3*time.Minute, f.Replies)
@@ -66,11 +69,17 @@ func TestEngineStarvationDrawOffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Stop()
-	time.Sleep(time.Second)
+	// The flood under way: every socket has had an answer.
+	if err := f.Wait(time.Minute, func() bool { return f.DrawVerdicts()+f.DrawsTooSoon() >= int64(f.Sockets()) }); err != nil {
+		t.Fatalf("%v: %d verdicts, %d refused as too soon", err, f.DrawVerdicts(), f.DrawsTooSoon())
+	}
 	if _, _, _, err := Reply(s.URL(), 1, 3*time.Minute, nil); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond) // the last evaluations answered
+	// Every socket's first offer weighed: more would be one too many.
+	if err := f.Wait(time.Minute, func() bool { return f.DrawVerdicts() >= int64(f.Sockets()) }); err != nil {
+		t.Fatalf("%v: %d verdicts for %d sockets", err, f.DrawVerdicts(), f.Sockets())
+	}
 	f.Stop()
 	t.Logf("draw verdicts %d, \"offered recently\" %d, from %d sockets", f.DrawVerdicts(), f.DrawsTooSoon(), f.Sockets())
 	if v := f.DrawVerdicts(); v > int64(f.Sockets()) {

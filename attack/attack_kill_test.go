@@ -91,7 +91,7 @@ func TestKill9ChargesThinking(t *testing.T) {
 	Send(rc, map[string]any{"type": "sense", "square": "e7", "seq": 0})
 	state(rc, func(st clockState) bool { return st.Phase == "move" })
 
-	time.Sleep(think) // all three think
+	time.Sleep(think) // time itself is what is tested: all three think, and how much of it is charged
 	sync := func(c *websocket.Conn, ms func(clockState) int64) time.Duration {
 		Send(c, map[string]string{"type": "sync"})
 		return time.Duration(ms(state(c, anyState))) * time.Millisecond

@@ -147,6 +147,44 @@ type Flood struct {
 	replies  atomic.Int64 // engine replies to the flood's moves
 	verdicts atomic.Int64 // draw offers answered on their merits
 	recently atomic.Int64 // draw offers refused as too soon
+	acked    atomic.Int64 // sockets whose first move the server took
+	// changed is closed, and replaced, as the counts change (Wait).
+	mu      sync.Mutex
+	changed chan struct{}
+}
+
+// counted adds one to n and wakes Wait.
+func (f *Flood) counted(n *atomic.Int64) {
+	n.Add(1)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.changed != nil {
+		close(f.changed)
+		f.changed = nil
+	}
+}
+
+// Wait waits until ok, checked again each time one of the flood's counts
+// changes, for at most limit.
+func (f *Flood) Wait(limit time.Duration, ok func() bool) error {
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	for {
+		f.mu.Lock()
+		if f.changed == nil {
+			f.changed = make(chan struct{})
+		}
+		ch := f.changed
+		f.mu.Unlock()
+		if ok() {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			return fmt.Errorf("the flood's answers did not come in %v", limit)
+		}
+	}
 }
 
 // open creates the flood's games and opens their sockets.
@@ -192,16 +230,21 @@ func StartSearchFlood(base string, owners, games, level int) (*Flood, error) {
 					started.Done()
 				}
 			}()
+			sent := -1 // the ply of the first move, once sent
 			for {
 				m, err := Read(c, time.Hour)
 				if err != nil {
 					return
 				}
+				if sent >= 0 && m.Type == "state" && m.Ply > sent {
+					sent = -1
+					f.counted(&f.acked) // the engine searches, or queues, on it
+				}
 				if m.Type != "state" || m.Status != "playing" || m.Turn != m.Human || len(m.Legal) == 0 {
 					continue
 				}
 				if m.Ply > 0 {
-					f.replies.Add(1)
+					f.counted(&f.replies)
 				}
 				select {
 				case <-f.stop:
@@ -212,7 +255,7 @@ func StartSearchFlood(base string, owners, games, level int) (*Flood, error) {
 					return
 				}
 				if first {
-					first = false
+					first, sent = false, m.Ply
 					started.Done()
 				}
 			}
@@ -240,9 +283,9 @@ func StartDrawFlood(base string, owners, games, level int, interval time.Duratio
 				}
 				switch {
 				case m.Type == "notice" && (strings.HasPrefix(m.Text, "The engine declines the draw") || strings.HasPrefix(m.Text, "The engine accepts the draw")):
-					f.verdicts.Add(1)
+					f.counted(&f.verdicts)
 				case m.Type == "notice" && strings.HasPrefix(m.Text, "You offered a draw recently"):
-					f.recently.Add(1)
+					f.counted(&f.recently)
 				}
 			}
 		}()
@@ -267,6 +310,10 @@ func StartDrawFlood(base string, owners, games, level int, interval time.Duratio
 
 // Sockets is how many sockets the flood holds.
 func (f *Flood) Sockets() int { return len(f.conns) }
+
+// Acked is how many of a search flood's sockets have had their first move
+// taken by the server: the engine searches, or queues, on each.
+func (f *Flood) Acked() int64 { return f.acked.Load() }
 
 // Replies is how many engine replies the flood's sockets have had.
 func (f *Flood) Replies() int64 { return f.replies.Load() }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/gorilla/websocket"
 )
 
 // apiUser calls the reconchess HTTP API of the real server as one user.
@@ -20,6 +23,75 @@ type apiUser struct {
 	t          *testing.T
 	srv        *Server
 	name, pass string
+	// page is the user signed in on /bots, and sockets its page sockets
+	// on API games, by game path (myTurn).
+	page    *http.Client
+	sockets map[string]*gameSocket
+}
+
+// gameSocket is a signed-in page's socket on an API game: the server
+// sends the player a state whenever the game changes for them (the
+// opponent's turn is told as it ends), and each one pokes changed.
+type gameSocket struct {
+	conn    *websocket.Conn
+	changed chan struct{} // one buffered poke
+	gone    chan struct{} // closed when the socket ends (a server killed)
+}
+
+// socket returns u's page socket on API game g (/api/games/N/), signing
+// in and dialling again when there is none or it has ended.
+func (u *apiUser) socket(g string) *gameSocket {
+	u.t.Helper()
+	if s := u.sockets[g]; s != nil {
+		select {
+		case <-s.gone:
+		default:
+			return s
+		}
+	}
+	if u.sockets == nil {
+		u.sockets = map[string]*gameSocket{}
+	}
+	if u.page == nil {
+		jar, _ := cookiejar.New(nil)
+		u.page = &http.Client{Jar: jar, Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	}
+	req, err := http.NewRequest("POST", u.srv.URL()+"/bots/login", strings.NewReader(url.Values{"username": {u.name}, "password": {u.pass}}.Encode()))
+	if err != nil {
+		u.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", u.srv.URL())
+	resp, err := u.page.Do(req)
+	if err != nil {
+		u.t.Fatalf("%s signing in: %v", u.name, err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		u.t.Fatalf("%s signing in: %s", u.name, resp.Status)
+	}
+	id := strings.TrimSuffix(strings.TrimPrefix(g, "/api/games/"), "/")
+	d := websocket.Dialer{Jar: u.page.Jar, HandshakeTimeout: 10 * time.Second}
+	conn, _, err := d.Dial("ws"+strings.TrimPrefix(u.srv.URL(), "http")+"/ws/api/"+id, http.Header{"Origin": {u.srv.URL()}})
+	if err != nil {
+		u.t.Fatalf("%s's socket on %s: %v", u.name, g, err)
+	}
+	u.t.Cleanup(func() { conn.Close() })
+	s := &gameSocket{conn: conn, changed: make(chan struct{}, 1), gone: make(chan struct{})}
+	go func() {
+		defer close(s.gone)
+		for {
+			if _, _, err := conn.ReadMessage(); err != nil {
+				return
+			}
+			select {
+			case s.changed <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	u.sockets[g] = s
+	return s
 }
 
 func (u *apiUser) call(method, path string, body any) (int, map[string]json.RawMessage) {
@@ -58,10 +130,15 @@ func (u *apiUser) must(method, path string, body any, field string, v any) {
 	}
 }
 
-// myTurn polls until it is u's turn in game g (true) or the game is over.
+// myTurn waits until it is u's turn in game g (true) or the game is over,
+// asking the API again each time the server tells u's page socket on the
+// game that it changed.
 func (u *apiUser) myTurn(g string) bool {
 	u.t.Helper()
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	s := u.socket(g)
+	deadline := time.NewTimer(time.Minute)
+	defer deadline.Stop()
+	for {
 		var st struct {
 			IsMyTurn bool `json:"is_my_turn"`
 			IsOver   bool `json:"is_over"`
@@ -72,9 +149,14 @@ func (u *apiUser) myTurn(g string) bool {
 		if st.IsOver || st.IsMyTurn {
 			return st.IsMyTurn
 		}
+		select {
+		case <-s.changed:
+		case <-s.gone:
+			s = u.socket(g)
+		case <-deadline.C:
+			u.t.Fatalf("%s: no turn for %s in a minute", g, u.name)
+		}
 	}
-	u.t.Fatalf("%s: no turn for %s in a minute", g, u.name)
-	return false
 }
 
 // move plays a random move action and ends the turn.
@@ -108,7 +190,7 @@ func TestAPIKill9(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Stop(10 * time.Second)
-	alice, bob := &apiUser{t, srv, "alice", "alice's password"}, &apiUser{t, srv, "bob", "bob's password"}
+	alice, bob := &apiUser{t: t, srv: srv, name: "alice", pass: "alice's password"}, &apiUser{t: t, srv: srv, name: "bob", pass: "bob's password"}
 	for _, u := range []*apiUser{alice, bob} {
 		u.must("POST", "/api/users/", map[string]string{"username": u.name, "email": "", "affiliation": "", "password": u.pass}, "", nil)
 	}
@@ -194,7 +276,7 @@ func TestAPIKill9(t *testing.T) {
 // resigns at the next turn; the game-over dialog and the replay follow.
 func TestPlayBotInBrowser(t *testing.T) {
 	e := newEnv(t)
-	ann := &apiUser{t, e.srv, "ann", "ann's password"}
+	ann := &apiUser{t: t, srv: e.srv, name: "ann", pass: "ann's password"}
 	ann.must("POST", "/api/users/", map[string]string{"username": ann.name, "email": "", "affiliation": "", "password": ann.pass}, "", nil)
 	tb := e.newTab(t, desktop)
 	tb.open("/bots")

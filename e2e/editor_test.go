@@ -239,7 +239,7 @@ func TestEditorTouch(t *testing.T) {
 	tb.do(touchDrag(fx, fy, tx, ty, 12))
 	// A hand takes a moment after a drag; headless Chromium drops the click
 	// of a tap that follows a touch drag within about 300 ms.
-	time.Sleep(500 * time.Millisecond)
+	time.Sleep(500 * time.Millisecond) // time itself is what is tested: a hand's pause, which the gesture detector goes by
 	tap(`input[name="editor-turn"][value="b"] + span`)
 	const built = "4k3/8/8/8/8/8/4PP2/4K1N1 b - - 0 1"
 	tb.wantFEN("erased, dragged, black to move", built)

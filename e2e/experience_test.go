@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // playTyped plays the person's move at ply through the move box: the first
@@ -120,7 +119,7 @@ func TestExperienceMark(t *testing.T) {
 	ph.clickSel(`#moves [data-ply="1"]`)
 	ph.waitJS(`document.querySelector('[data-status-msg]').textContent.startsWith(`+jsq(want)+`)`, "the sentence after a tap",
 		`document.getElementById('status-line').innerText`, uiWait)
-	time.Sleep(200 * time.Millisecond)
+	ph.settle()
 	ph.shot("marked-move-phone")
 
 	// What the engine has learnt, on its page.

@@ -216,7 +216,7 @@ func TestDefectGameOverDialogOnce(t *testing.T) {
 		v.waitBoard()
 		v.waitAttr("#board", "data-status", "over", uiWait)
 		v.waitStatus(uiWait, "White wins", "Checkmate")
-		time.Sleep(700 * time.Millisecond) // the dialog would open with the first state
+		v.roundTrip() // the dialog would open with a state
 		v.shot(fmt.Sprintf("revisit-%d", i))
 		if v.dialogOpen() {
 			t.Errorf("%s of the finished game: the game-over dialog opened again", how)
@@ -240,7 +240,7 @@ func TestDefectDrawOffer(t *testing.T) {
 		if q := tb.answerConfirm(false); !strings.Contains(strings.ToLower(q), "draw") {
 			t.Fatalf("offering a draw asked %q, want one confirmation about the draw", q)
 		}
-		time.Sleep(700 * time.Millisecond)
+		tb.roundTrip() // an offer sent would have had "You offer a draw." by now
 		for _, s := range tb.statusSeen() {
 			if strings.Contains(s, "draw") {
 				t.Errorf("a cancelled offer still reached the engine: the status line said %q", s)
@@ -250,7 +250,7 @@ func TestDefectDrawOffer(t *testing.T) {
 		tb.answerConfirm(true)
 		tb.waitSeen("declines", engineWait)
 		tb.shot("draw-declined")
-		time.Sleep(500 * time.Millisecond)
+		tb.roundTrip()
 		if b := tb.board(); b.Status != "playing" {
 			t.Fatalf("after a draw offer on move 2 the game is %q; the engine must not take a draw in the opening (status %q)", b.Status, tb.statusSeen())
 		}

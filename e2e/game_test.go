@@ -112,9 +112,9 @@ func TestIllegalDropSnapsBack(t *testing.T) {
 			piece := start.Pieces[c.from]
 			onTarget := start.Pieces[c.to]
 			tb.dragPiece(c.from, c.to)
-			// A snap-back is an absence of change; give the page and the
-			// server time to do something wrong before looking.
-			time.Sleep(700 * time.Millisecond)
+			// A snap-back is an absence of change: whatever the page sent,
+			// the server has answered and the page drawn before looking.
+			tb.roundTrip()
 			b := tb.board()
 			tb.shot("after-illegal-" + c.from + c.to)
 			if b.FEN != start.FEN || b.Ply != "0" {
@@ -251,7 +251,7 @@ func TestResign(t *testing.T) {
 	// A finished game takes no more moves.
 	tb.clickSquare("e2")
 	tb.clickSquare("e4")
-	time.Sleep(500 * time.Millisecond)
+	tb.roundTrip()
 	if b := tb.board(); b.Ply != "0" || b.Pieces["e2"] != "wP" {
 		t.Errorf("a move was played after resigning: ply %q, e2=%q", b.Ply, b.Pieces["e2"])
 	}

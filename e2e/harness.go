@@ -12,6 +12,7 @@
 package e2e
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -131,7 +132,15 @@ func (s *Server) Start() error {
 	args := append([]string{"serve", "--addr", s.Addr, "--db", s.DB}, s.Args...)
 	fmt.Fprintf(logf, "\n=== %s start %s\n", time.Now().Format(time.RFC3339Nano), strings.Join(args, " "))
 	cmd := exec.Command(s.Bin, args...)
-	cmd.Stdout, cmd.Stderr = logf, logf
+	// Stdout comes through a pipe, copied into the log line by line, so
+	// that the server's "listening on" line says when it takes requests.
+	stdout, stdoutW, err := os.Pipe()
+	if err != nil {
+		logf.Close()
+		s.mu.Unlock()
+		return err
+	}
+	cmd.Stdout, cmd.Stderr = stdoutW, logf
 	// A fixed secret would hide a bug where the cookie key is not kept in
 	// the database across restarts, so the variable is cleared on purpose.
 	// The engine's experience is off, so that a test's games do not change
@@ -139,14 +148,35 @@ func (s *Server) Start() error {
 	// --experience=true, which overrides the variable).
 	cmd.Env = append(filterEnv(os.Environ(), "KNIGHTWATCH_SECRET=", "KNIGHTWATCH_ADDR=", "KNIGHTWATCH_DB=", "KNIGHTWATCH_EXPERIENCE="),
 		"KNIGHTWATCH_EXPERIENCE=off")
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	stdoutW.Close() // the process has its own
+	if err != nil {
+		stdout.Close()
 		logf.Close()
 		s.mu.Unlock()
 		return err
 	}
+	listening, copied := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(copied)
+		defer stdout.Close()
+		rd := bufio.NewReader(stdout)
+		for heard := false; ; {
+			line, err := rd.ReadString('\n')
+			logf.WriteString(line)
+			if !heard && strings.Contains(line, "listening on http") {
+				heard = true
+				close(listening)
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
 	exited := make(chan struct{})
 	go func() {
 		err := cmd.Wait()
+		<-copied
 		fmt.Fprintf(logf, "=== %s exit: %v\n", time.Now().Format(time.RFC3339Nano), err)
 		logf.Close()
 		s.mu.Lock()
@@ -156,7 +186,7 @@ func (s *Server) Start() error {
 	}()
 	s.cmd, s.exited = cmd, exited
 	s.mu.Unlock()
-	if err := waitHealthy(s.URL(), exited, 30*time.Second); err != nil {
+	if err := waitHealthy(s.URL(), listening, exited, 30*time.Second); err != nil {
 		_ = s.Kill()
 		return fmt.Errorf("server on %s did not become healthy: %v (log: %s)", s.Addr, err, s.Log)
 	}
@@ -177,28 +207,28 @@ next:
 	return out
 }
 
-func waitHealthy(base string, exited <-chan struct{}, limit time.Duration) error {
-	client := &http.Client{Timeout: 2 * time.Second}
-	deadline := time.Now().Add(limit)
-	var last error
-	for time.Now().Before(deadline) {
-		select {
-		case <-exited:
-			return errors.New("process exited")
-		default:
-		}
-		resp, err := client.Get(base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-			err = fmt.Errorf("status %s", resp.Status)
-		}
-		last = err
-		time.Sleep(50 * time.Millisecond)
+// waitHealthy waits until the server says it is listening (or exits, or
+// limit passes), then asks /healthz once.
+func waitHealthy(base string, listening, exited <-chan struct{}, limit time.Duration) error {
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case <-listening:
+	case <-exited:
+		return errors.New("process exited")
+	case <-timer.C:
+		return fmt.Errorf("not listening after %v", limit)
 	}
-	return fmt.Errorf("timeout after %v: %v", limit, last)
+	client := &http.Client{Timeout: limit}
+	resp, err := client.Get(base + "/healthz")
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("/healthz: %s", resp.Status)
+	}
+	return nil
 }
 
 // Running reports whether the process is alive.
@@ -354,21 +384,61 @@ const browserStarts = 3
 // usable: #board with data-fen and data-status, at least one [data-piece]
 // drawn, and the game's WebSocket has delivered its first message (without
 // it a move cannot be sent). It counts the bytes the WebSocket receives.
+//
+// For the tests it also waits: kw.wait(pred) resolves once pred() holds,
+// checked at once and after every change the page can see (a DOM
+// mutation, a WebSocket's message once the page has handled it, a socket
+// opening or closing, a fetch ending, a scroll, a resize, a transition or
+// animation ending, the focus moving); kw.roundTrip() sends two syncs on the page's
+// open game sockets and resolves once the server has answered both on
+// each (or closed the socket): whatever the server sent before, in answer
+// to anything the page sent before, has then been handled.
 const RecorderJS = `(() => {
   if (window.__kw) return;
-  const kw = window.__kw = {log: [], usableAt: 0, wsFrames: 0, wsBytes: 0, firstFrameAt: 0};
+  const kw = window.__kw = {log: [], usableAt: 0, wsFrames: 0, wsBytes: 0, firstFrameAt: 0, sockets: []};
+  const waiters = new Set();
+  const changed = () => { for (const w of [...waiters]) w(); };
+  kw.wait = pred => new Promise(resolve => {
+    const w = () => {
+      let ok = false;
+      try { ok = !!pred(); } catch (e) {}
+      if (ok) { waiters.delete(w); resolve(true); }
+    };
+    waiters.add(w);
+    w();
+  });
+  for (const type of ['scroll', 'resize', 'transitionend', 'animationend', 'focusin', 'focusout', 'load', 'pageshow', 'popstate'])
+    addEventListener(type, changed, {capture: true, passive: true});
+  new MutationObserver(changed).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  if (window.PerformanceObserver) new PerformanceObserver(() => setTimeout(changed, 0)).observe({type: 'resource'});
+  kw.roundTrip = () => Promise.all(kw.sockets.filter(s => s.readyState === 1).map(s => new Promise(resolve => {
+    let answers = 0;
+    const done = () => { s.removeEventListener('message', answer); s.removeEventListener('close', done); resolve(true); };
+    const answer = e => {
+      let m = null;
+      try { m = JSON.parse(e.data); } catch (err) {}
+      if (m && (m.type === 'state' || m.type === 'recon_state') && ++answers === 2) setTimeout(done, 0); // handled by the page first
+    };
+    s.addEventListener('message', answer);
+    s.addEventListener('close', done);
+    s.send('{"type":"sync"}');
+    s.send('{"type":"sync"}');
+  })));
   // Count what the game's WebSocket receives (resource timing does not
   // cover WebSockets); a subclass keeps WebSocket.OPEN and instanceof working.
   const WS = window.WebSocket;
   if (WS) window.WebSocket = class extends WS {
     constructor(...args) {
       super(...args);
+      kw.sockets.push(this);
       this.addEventListener('message', e => {
         if (!kw.firstFrameAt) kw.firstFrameAt = performance.now();
         kw.wsFrames++;
         kw.wsBytes += typeof e.data === 'string' ? new TextEncoder().encode(e.data).length : (e.data.byteLength || e.data.size || 0);
         setTimeout(check, 0); // after the page's own handler has drawn the state
+        setTimeout(changed, 0);
       });
+      for (const type of ['open', 'close']) this.addEventListener(type, () => setTimeout(changed, 0));
     }
   };
   // The last input events, to tell "the tap never reached the page" from

@@ -328,18 +328,23 @@ func (tb *tab) location() string {
 	return eval[string](tb, `location.href`)
 }
 
-// waitJS polls a JS boolean expression until it is true. what names the
-// condition in the failure message; the last value of detail (a JS
-// expression) is shown too, to make a failure readable without rerunning.
+// waitJS waits until a JS boolean expression is true: the page checks it
+// after each change it can see (the recorder's kw.wait), and again on the
+// next page when one replaces it. what names the condition in the failure
+// message; the last value of detail (a JS expression) is shown too, to
+// make a failure readable without rerunning.
 func (tb *tab) waitJS(cond, what, detail string, limit time.Duration) {
 	tb.t.Helper()
 	deadline := time.Now().Add(limit)
+	js := `window.__kw.wait(() => (` + cond + `))`
 	for {
-		ok, err := tb.tryEval(`!!(` + cond + `)`)
+		ctx, cancel := context.WithDeadline(tb.ctx, deadline)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js, chromedp.EvalAwaitPromise))
+		cancel()
 		if err == nil && ok {
 			return
 		}
-		if time.Now().After(deadline) {
+		if time.Now().After(deadline) || !pageGone(err) {
 			got := ""
 			if detail != "" {
 				if b, err := tb.tryEvalRaw(detail); err == nil {
@@ -350,8 +355,41 @@ func (tb *tab) waitJS(cond, what, detail string, limit time.Duration) {
 			}
 			tb.fail("timed out after %v waiting for %s (now: %s; eval error: %v)", limit, what, got, err)
 		}
-		time.Sleep(50 * time.Millisecond)
+		// The page went away before cond held: wait again on the next.
 	}
+}
+
+// pageGone reports whether err says the page an evaluation ran in went
+// away (a navigation), rather than that the evaluation failed.
+func pageGone(err error) bool {
+	if err == nil {
+		return false
+	}
+	s := err.Error()
+	return strings.Contains(s, "context was destroyed") || strings.Contains(s, "Cannot find context") ||
+		strings.Contains(s, "Inspected target navigated") || strings.Contains(s, "Execution context")
+}
+
+// roundTrip has the page ask the server for its state twice on each open
+// game socket and waits for both answers (the recorder's kw.roundTrip):
+// whatever the server had to say before, to anything the page sent
+// before, has then reached the page and been handled. It is how a test
+// sees that something did not happen.
+func (tb *tab) roundTrip() {
+	tb.t.Helper()
+	eval[bool](tb, `window.__kw.roundTrip().then(() => true)`)
+}
+
+// settle waits until the page's layout is still: its fonts loaded, its
+// finite transitions and animations over, and a frame drawn since.
+func (tb *tab) settle() {
+	tb.t.Helper()
+	eval[bool](tb, `(async () => {
+		await document.fonts.ready;
+		const finite = document.getAnimations().filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+		await Promise.all(finite.map(a => a.finished.catch(() => {})));
+		await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+		return true; })()`)
 }
 
 func (tb *tab) tryEval(js string) (bool, error) {
@@ -530,7 +568,7 @@ func (tb *tab) dragXY(fx, fy, tx, ty float64) {
 			if err := mouse(chromedp.MouseMoved, fx+(tx-fx)*f, fy+(ty-fy)*f, 1); err != nil {
 				return err
 			}
-			time.Sleep(10 * time.Millisecond) // let the page draw the dragged piece, as a hand would
+			time.Sleep(10 * time.Millisecond) // time itself is what is tested: a hand's pace, the page drawing the piece as it goes
 		}
 		return mouse(chromedp.MouseReleased, tx, ty, 0)
 	}))
@@ -551,7 +589,7 @@ func touchDrag(fx, fy, tx, ty float64, steps int) chromedp.Action[chromedp.Void]
 			if _, err := cdp.Call(ctx, t, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: pts}); err != nil {
 				return err
 			}
-			time.Sleep(pause)
+			time.Sleep(pause) // time itself is what is tested: a finger's rhythm, which the gesture detector goes by
 			return nil
 		}
 		if err := send(input.DispatchTouchEventTypeTouchStart, pt(fx, fy), 60*time.Millisecond); err != nil {

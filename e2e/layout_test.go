@@ -188,7 +188,7 @@ func TestLayoutGame(t *testing.T) {
 			tb.waitPly(6, uiWait)
 			tb.waitJS(`!document.querySelector('#player-bottom .clock').hidden && document.querySelector('#moves [data-ply="6"]')`,
 				"the clocks and the move list", "", uiWait)
-			time.Sleep(150 * time.Millisecond) // let the layout settle
+			tb.settle()
 			tb.shot("game")
 			boxes := tb.checkNoOverlap(gameKeys)
 			tb.checkNamesWhole()
@@ -228,7 +228,7 @@ func TestLayoutRecon(t *testing.T) {
 			defer tb.close()
 			tb.do(chromedp.Navigate(url))
 			tb.waitMyPhase()
-			time.Sleep(150 * time.Millisecond)
+			tb.settle()
 			tb.shot("recon")
 			tb.checkNoOverlap(reconKeys)
 		})
@@ -276,7 +276,7 @@ func TestLayoutTouchDragLift(t *testing.T) {
 				pts = []*input.TouchPoint{}
 			}
 			_, err := cdp.Call(ctx, tg, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: pts})
-			time.Sleep(30 * time.Millisecond)
+			time.Sleep(30 * time.Millisecond) // time itself is what is tested: a finger's pace, which the gesture detector goes by
 			return err
 		})
 	}

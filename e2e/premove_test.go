@@ -176,7 +176,7 @@ func TestPremove(t *testing.T) {
 		t.Fatalf("the engine replied (ply %s) while the cancellations were tested: too fast for this test", b.Ply)
 	}
 	tb.waitPly(6, engineWait)
-	time.Sleep(1500 * time.Millisecond) // time to send a cancelled premove, wrongly
+	tb.roundTrip() // a cancelled premove sent, wrongly, has been answered
 	b = tb.board()
 	tb.shot("after-cancelled-premoves")
 	if b.Ply != "6" {
@@ -211,7 +211,7 @@ func TestPremoveIllegalAfterReply(t *testing.T) {
 	if b.Pieces["d8"] != "bR" {
 		t.Fatalf("Black's forced reply Rxd8 was not played: d8=%q (fen %s)", b.Pieces["d8"], b.FEN)
 	}
-	time.Sleep(1500 * time.Millisecond) // time to send the premove, wrongly
+	tb.roundTrip() // the premove sent, wrongly, has been answered
 	b = tb.board()
 	tb.shot("premove-dropped")
 	if b.Ply != "2" || b.Pieces["a5"] != "" {
@@ -281,7 +281,7 @@ func rightMouse(fx, fy, tx, ty float64, modifiers int64) chromedp.Action[chromed
 				if err := mouse(chromedp.MouseMoved, fx+(tx-fx)*f, fy+(ty-fy)*f, input.MouseButtonNone, 2); err != nil {
 					return err
 				}
-				time.Sleep(10 * time.Millisecond)
+				time.Sleep(10 * time.Millisecond) // time itself is what is tested: a hand's pace, step by step
 			}
 		}
 		return mouse(chromedp.MouseReleased, tx, ty, input.MouseButtonRight, 0)

@@ -193,7 +193,7 @@ func TestLayoutReview(t *testing.T) {
 			// Move 1, the blunder: the advice at its longest.
 			eval[bool](tb, `(document.querySelector('[data-nav="prev"]').click(), true)`)
 			tb.waitJS(`document.getElementById('review-advice').dataset.ply === '1'`, "the review at move 1", ``, uiWait)
-			time.Sleep(150 * time.Millisecond) // let the layout settle
+			tb.settle()
 			tb.shot("review")
 			tb.checkNoOverlap(keys)
 			if g, ok := tb.rectOf("#eval-graph"); !ok || g.W < 150 || g.H < 40 {

@@ -48,7 +48,7 @@ func serverDown(t *testing.T, e *env, vp viewport) {
 		t.Errorf("the board moved when the banner showed: %+v, before %+v", bd, boardBefore)
 	}
 	before := eval[string](tb, clocks)
-	time.Sleep(2 * time.Second)
+	time.Sleep(2 * time.Second) // time itself is what is tested: the clocks stand still while the server is down
 	after := eval[string](tb, clocks)
 	if before != after || !strings.Contains(before, "white=") {
 		t.Errorf("the clocks moved while the server was down: %q, 2 s later %q", before, after)
@@ -64,7 +64,7 @@ func serverDown(t *testing.T, e *env, vp viewport) {
 		t.Errorf("after the restart Nf3 did not land: f3=%q", moved.Pieces["f3"])
 	}
 	running := eval[string](tb, clocks)
-	time.Sleep(1500 * time.Millisecond)
+	time.Sleep(1500 * time.Millisecond) // time itself is what is tested: the clocks run again
 	if later := eval[string](tb, clocks); later == running {
 		t.Errorf("the clocks stand still after reconnecting: %q", later)
 	}

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -51,7 +50,8 @@ func TestTablebaseReview(t *testing.T) {
 	path := tb.gamePath()
 	tb.playAndWait("a1", "a7", 2)
 	tb.do(chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.ArrowLeft))
-	time.Sleep(300 * time.Millisecond)
+	tb.waitJS(`document.getElementById('board').dataset.fen.startsWith('8/8/8/3k4/8/8/8/Q3K3 w')`, "the start shown",
+		`document.getElementById('board').dataset.fen`, uiWait)
 	if l := tb.tablebaseLine(); l.Visible || l.Text != "" {
 		t.Errorf("during the game, reviewing the start: tablebase line %+v, want nothing", l)
 	}
@@ -102,7 +102,9 @@ func TestTablebaseReviewWithoutTables(t *testing.T) {
 	tb.waitGameOver(uiWait)
 	tb.clickSel(`dialog#game-over button[value=close]`)
 	tb.clickSel(`[data-nav="first"]`)
-	time.Sleep(500 * time.Millisecond)
+	tb.waitJS(`document.getElementById('board').dataset.fen.startsWith('8/8/8/3k4/8/8/8/Q3K3 w') &&
+		performance.getEntriesByType('resource').some(e => e.name.includes('/tablebase'))`, "the start shown, the server's answer on tables in",
+		`document.getElementById('board').dataset.fen`, uiWait)
 	if l := tb.tablebaseLine(); l.Visible || l.Text != "" {
 		t.Errorf("without tables: tablebase line %+v, want nothing", l)
 	}

@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -54,7 +53,10 @@ func TestWatchSpectator(t *testing.T) {
 	spectator.clickSquare("d2")
 	spectator.clickSquare("d4")
 	spectator.dragPiece("g1", "f3")
-	time.Sleep(time.Second)
+	// Whatever the spectator's page sent, the server has answered (or hung
+	// up on it), and the owner's page has what the server then said.
+	spectator.roundTrip()
+	owner.roundTrip()
 	if b := spectator.board(); b.Ply != "2" || b.Pieces["d2"] != "wP" || b.Pieces["g1"] != "wN" {
 		spectator.fail("the spectator moved a piece: ply %s, %v", b.Ply, b.Pieces)
 	}

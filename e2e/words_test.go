@@ -101,7 +101,7 @@ func TestWordsInPlace(t *testing.T) {
 	})
 
 	t.Run("bots-results", func(t *testing.T) {
-		amy := &apiUser{t, e.srv, "amy", "amy's password"}
+		amy := &apiUser{t: t, srv: e.srv, name: "amy", pass: "amy's password"}
 		amy.must("POST", "/api/users/", map[string]string{"username": amy.name, "email": "", "affiliation": "", "password": amy.pass}, "", nil)
 		var id int64
 		amy.must("POST", "/api/invitations/", map[string]any{"opponent": "random", "color": true}, "game_id", &id)

@@ -34,13 +34,14 @@ func endlessSearch(t *testing.T, e *Engine, ctx context.Context, lim Limits, dep
 	return p, done
 }
 
-// quiet checks that no result arrives for a while.
+// quiet checks that no result arrives for a while: a result that must
+// not come, which no signal can announce.
 func quiet(t *testing.T, what string, done <-chan Result) {
 	t.Helper()
 	select {
 	case res := <-done:
 		t.Fatalf("%s: returned %v before being released", what, res.Move)
-	case <-time.After(300 * time.Millisecond):
+	case <-time.After(300 * time.Millisecond): // time itself is what is tested: nothing comes within a span (longer than MoveTime, in TestPonderHitAppliesTimeLimit)
 	}
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -173,8 +174,16 @@ func TestSearchCancellation(t *testing.T) {
 		p := mustFEN(t, legalPositions[1])
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan Result)
-		go func() { done <- e.Search(ctx, p, nil, Limits{Infinite: true}, nil) }()
-		time.Sleep(50 * time.Millisecond)
+		searching := make(chan struct{})
+		var once sync.Once
+		go func() {
+			done <- e.Search(ctx, p, nil, Limits{Infinite: true}, func(Info) { once.Do(func() { close(searching) }) })
+		}()
+		select {
+		case <-searching: // the first iteration is done: the search is under way
+		case <-time.After(10 * time.Second): // a hang guard, not a timing assertion
+			t.Fatal("no iteration reported")
+		}
 		start := time.Now()
 		cancel()
 		select {

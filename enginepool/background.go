@@ -64,6 +64,7 @@ func (p *Pool) SearchIdle(ctx context.Context, gameID string, pos *game.Position
 // waiter.
 func (p *Pool) acquireIdle(b *bgSearch) (*pooled, *poolWaiter) {
 	p.mu.Lock()
+	defer p.changed()
 	defer p.mu.Unlock()
 	if n := len(p.idle); n > 0 {
 		e := p.idle[n-1]
@@ -81,6 +82,7 @@ func (p *Pool) acquireIdle(b *bgSearch) (*pooled, *poolWaiter) {
 // already handed a searcher (then it reports false).
 func (p *Pool) abandonIdle(w *poolWaiter) bool {
 	p.mu.Lock()
+	defer p.changed()
 	defer p.mu.Unlock()
 	if w.assigned {
 		return false
@@ -97,6 +99,7 @@ func (p *Pool) abandonIdle(w *poolWaiter) bool {
 // releaseIdle hands back the searcher background search b held.
 func (p *Pool) releaseIdle(e *pooled, b *bgSearch) {
 	p.mu.Lock()
+	defer p.changed()
 	defer p.mu.Unlock()
 	delete(p.bgRunning, b)
 	p.handOutLocked(e, time.Now())

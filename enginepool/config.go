@@ -26,6 +26,18 @@ type Config struct {
 	// so that they play tablebase endings perfectly. New opens them and
 	// fails when they cannot be read or hold no table.
 	SyzygyPath string
+	// Hooks let tests see inside; nil fields do nothing.
+	Hooks Hooks
+}
+
+// Hooks are what tests see of a pool, so that they wait for its changes
+// rather than for time.
+type Hooks struct {
+	// Changed runs after each change of the pool's queues, searchers or
+	// owners' use (a request queued, handed a searcher, given up or
+	// ended), in the goroutine that made it, with no lock held: Load and
+	// Owner then tell the change, or a later one.
+	Changed func()
 }
 
 // New builds a pool as cfg says. It fails when cfg.SyzygyPath's tables
@@ -55,6 +67,7 @@ func New(cfg Config) (*Pool, error) {
 		return s
 	})
 	p.tb = tb
+	p.hooks = cfg.Hooks
 	return p, nil
 }
 

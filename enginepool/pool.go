@@ -147,6 +147,16 @@ type Pool struct {
 	// tb are Config.SyzygyPath's tables, which every engine searcher
 	// probes; nil without (config.go).
 	tb *syzygy.Tablebase
+	// hooks are Config.Hooks.
+	hooks Hooks
+}
+
+// changed runs Hooks.Changed: deferred before the deferred unlock of a
+// method that changes the pool, so that it runs after it.
+func (p *Pool) changed() {
+	if p.hooks.Changed != nil {
+		p.hooks.Changed()
+	}
 }
 
 const (
@@ -274,6 +284,7 @@ func (p *Pool) hold(ctx context.Context, owner string, cost time.Duration, short
 // its waiter.
 func (p *Pool) acquire(owner string, cost time.Duration, short bool) (*pooled, *poolWaiter) {
 	p.mu.Lock()
+	defer p.changed()
 	defer p.mu.Unlock()
 	o := p.owners[owner]
 	if o == nil {
@@ -317,6 +328,7 @@ func (p *Pool) preemptLocked() {
 // searcher (then it reports false and the searcher is in w.got).
 func (p *Pool) abandon(w *poolWaiter) bool {
 	p.mu.Lock()
+	defer p.changed()
 	defer p.mu.Unlock()
 	if w.assigned {
 		return false
@@ -344,6 +356,7 @@ func (o *poolOwner) dequeue(i int) {
 // cost) and hands e to the next request, or leaves it idle.
 func (p *Pool) release(owner string, cost time.Duration, e *pooled, used time.Duration) {
 	p.mu.Lock()
+	defer p.changed()
 	defer p.mu.Unlock()
 	now := time.Now()
 	o := p.owners[owner]

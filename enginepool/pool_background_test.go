@@ -2,6 +2,7 @@ package enginepool
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -24,25 +25,15 @@ func (h *poolHarness) submitIdle(ctx context.Context, tag uint64, d time.Duratio
 // waitStarted waits until n searches have started.
 func (h *poolHarness) waitStarted(n int) {
 	h.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for len(h.log.order()) < n {
-		if time.Now().After(deadline) {
-			h.t.Fatalf("%d searches started, want %d", len(h.log.order()), n)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	h.sig.until(h.t, func() string { return fmt.Sprintf("%d searches started, want %d", len(h.log.order()), n) },
+		func() bool { return len(h.log.order()) >= n })
 }
 
 // waitQueuedIdle waits until n background requests queue.
 func (h *poolHarness) waitQueuedIdle(n int) {
 	h.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for h.p.waitingIdle() != n {
-		if time.Now().After(deadline) {
-			h.t.Fatalf("%d background requests queue, want %d", h.p.waitingIdle(), n)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	h.sig.until(h.t, func() string { return fmt.Sprintf("%d background requests queue, want %d", h.p.waitingIdle(), n) },
+		func() bool { return h.p.waitingIdle() == n })
 }
 
 // TestPoolBackgroundYieldsToLive: with long background searches on every

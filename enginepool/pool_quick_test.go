@@ -2,6 +2,7 @@ package enginepool
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -39,22 +40,16 @@ func (h *poolHarness) busyRegulars(n int) (busy context.Context, stop func()) {
 // waitUsage waits until owner's usage of the pool (both lanes) reaches d.
 func (h *poolHarness) waitUsage(owner string, d time.Duration) {
 	h.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	var u float64
+	h.sig.until(h.t, func() string { return fmt.Sprintf("%s has used %.3f s of the pool, want %v", owner, u, d) }, func() bool {
 		h.p.mu.Lock()
-		var u float64
+		defer h.p.mu.Unlock()
+		u = 0
 		if o := h.p.owners[owner]; o != nil {
 			u = o.usage(time.Now())
 		}
-		h.p.mu.Unlock()
-		if u >= d.Seconds() {
-			return
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("%s has used %.3f s of the pool, want %v", owner, u, d)
-		}
-		time.Sleep(time.Millisecond)
-	}
+		return u >= d.Seconds()
+	})
 }
 
 // runWithin is run with the request given up after limit: a liveness

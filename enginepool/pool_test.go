@@ -2,6 +2,7 @@ package enginepool
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ type sleepSearcher struct {
 type startLog struct {
 	mu     sync.Mutex
 	starts []poolStart
+	sig    *signal // poked as each search starts
 }
 
 type poolStart struct {
@@ -33,12 +35,16 @@ func (s *sleepSearcher) Search(ctx context.Context, _ *game.Position, history []
 	s.log.mu.Lock()
 	s.log.starts = append(s.log.starts, poolStart{tag: history[0], at: time.Now()})
 	s.log.mu.Unlock()
+	if s.log.sig != nil {
+		s.log.sig.poke()
+	}
 	if g := s.gate(history[0]); g != nil {
 		select {
 		case <-g:
 		case <-ctx.Done():
 		}
 	}
+	// time itself is what is tested: the pool shares out engine time, so each search takes its budget
 	t := time.NewTimer(req.MoveTime)
 	defer t.Stop()
 	select {
@@ -86,6 +92,9 @@ type poolHarness struct {
 	// ctx ends as the test ends, before the harness waits for its
 	// requests: a test that fails with requests queued does not hang.
 	ctx context.Context
+	// sig is poked as the pool changes (Hooks.Changed) and as a search
+	// starts: the harness waits on it.
+	sig *signal
 }
 
 // newPoolHarness makes a pool of n searchers and no quick lane: the pool's
@@ -98,6 +107,8 @@ func newPoolHarness(t *testing.T, n int) *poolHarness {
 func newQuickHarness(t *testing.T, n, quick int) *poolHarness {
 	h := &poolHarness{t: t, log: &startLog{}, ok: map[uint64]bool{}, gates: map[uint64]chan struct{}{}}
 	h.p = newPool(n, quick, func() Searcher { return &sleepSearcher{log: h.log, gate: h.gate} })
+	h.sig = watch(h.p)
+	h.log.sig = h.sig
 	t.Cleanup(h.wg.Wait)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel) // runs before h.wg.Wait
@@ -148,14 +159,59 @@ func (h *poolHarness) run(ctx context.Context, owner string, tag uint64, d time.
 // waitQueued waits until n requests queue.
 func (h *poolHarness) waitQueued(n int) {
 	h.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for h.p.waiting() != n {
-		if time.Now().After(deadline) {
-			h.t.Fatalf("%d requests queue, want %d", h.p.waiting(), n)
+	h.sig.until(h.t, func() string { return fmt.Sprintf("%d requests queue, want %d", h.p.waiting(), n) },
+		func() bool { return h.p.waiting() == n })
+}
+
+// signal tells waiters that something may have changed (the pool, by
+// Hooks.Changed; a test's log): each checks its condition again (until).
+// Tests wait on it, never on the clock.
+type signal struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func newSignal() *signal { return &signal{ch: make(chan struct{})} }
+
+// watch returns a signal poked by every change of p.
+func watch(p *Pool) *signal {
+	s := newSignal()
+	p.hooks.Changed = s.poke
+	return s
+}
+
+// poke wakes every waiter.
+func (s *signal) poke() {
+	s.mu.Lock()
+	close(s.ch)
+	s.ch = make(chan struct{})
+	s.mu.Unlock()
+}
+
+// until waits until ok, checking it again after each poke; after
+// waitLimit it fails t with what says: a guard against hanging, not a
+// measure of time.
+func (s *signal) until(t testing.TB, what func() string, ok func() bool) {
+	t.Helper()
+	limit := time.NewTimer(waitLimit)
+	defer limit.Stop()
+	for {
+		s.mu.Lock()
+		ch := s.ch
+		s.mu.Unlock()
+		if ok() {
+			return
 		}
-		time.Sleep(time.Millisecond)
+		select {
+		case <-ch:
+		case <-limit.C:
+			t.Fatalf("timed out: %s", what())
+		}
 	}
 }
+
+// waitLimit bounds every wait of a test that fails.
+const waitLimit = 10 * time.Second
 
 // waiting returns how many live requests queue.
 func (p *Pool) waiting() int { return p.Load().Queued }
@@ -426,7 +482,9 @@ func TestPoolFairShortReplyAmongLongGames(t *testing.T) {
 	h.waitQueued(10)
 	worst := 0
 	for i := 0; i < 5; i++ {
-		time.Sleep(20 * time.Millisecond) // the person thinks
+		// The person thinks while one more long search starts.
+		started := len(h.log.order())
+		h.sig.until(t, func() string { return "no long search started" }, func() bool { return len(h.log.order()) > started })
 		tag := 1_000_000 + uint64(i)
 		asked := len(h.log.order())
 		if !h.run(h.ctx, "player", tag, short) {

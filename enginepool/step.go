@@ -138,6 +138,7 @@ func (p *Pool) run(ctx context.Context, owner string, cost time.Duration, f func
 // that its owner's later requests wait their turn for it.
 func (p *Pool) chargeOutside(owner string, used time.Duration) {
 	p.mu.Lock()
+	defer p.changed()
 	defer p.mu.Unlock()
 	now := time.Now()
 	o := p.owners[owner]

@@ -66,9 +66,10 @@ func TestStep(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := newPool(1, 1, func() Searcher { return &sleepSearcher{log: &startLog{}, gate: noGate} })
+			sig := watch(p)
 			var give func()
 			if c.busy {
-				give = holdSearchers(t, p, 1)
+				give = holdSearchers(t, p, sig, 1)
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -96,14 +97,13 @@ func TestStep(t *testing.T) {
 					p.mu.Lock()
 					quickIdleThen = len(p.quickIdle)
 					p.mu.Unlock()
-					// Long enough for the charge to outlast the pool's
-					// forgetting of owners who used next to nothing.
+					// time itself is what is tested: a step is charged the time it took, long enough to outlast the pool's forgetting
 					time.Sleep(5 * time.Millisecond)
 				}}
 				done <- p.RunStep(ctx, step)
 			}()
 			if c.free || c.withdraw {
-				waitUntil(t, "the step queued", func() bool { return queuedFor(p, "bot") == 1 })
+				sig.until(t, func() string { return "the step never queued" }, func() bool { return queuedFor(p, "bot") == 1 })
 				if c.free {
 					give()
 				} else {
@@ -145,7 +145,7 @@ func noGate(uint64) chan struct{} { return nil }
 // holdSearchers takes n regular searchers of p for owner "holder", as
 // long work of another player would; each call of the returned function
 // gives one back. The rest are given back as the test ends.
-func holdSearchers(t *testing.T, p *Pool, n int) (release func()) {
+func holdSearchers(t *testing.T, p *Pool, sig *signal, n int) (release func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -164,7 +164,8 @@ func holdSearchers(t *testing.T, p *Pool, n int) (release func()) {
 			})
 		}()
 	}
-	waitUntil(t, fmt.Sprintf("%d searchers held", n), func() bool { return running(p, "holder") == n })
+	sig.until(t, func() string { return fmt.Sprintf("%d searchers held, want %d", running(p, "holder"), n) },
+		func() bool { return running(p, "holder") == n })
 	return func() { give <- struct{}{} }
 }
 
@@ -176,17 +177,4 @@ func running(p *Pool, owner string) int {
 		return o.running
 	}
 	return 0
-}
-
-// waitUntil waits until ok, failing the test after 10 s: a guard against
-// hanging, not a measure of time.
-func waitUntil(t *testing.T, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
 }

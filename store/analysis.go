@@ -131,7 +131,7 @@ func (s *Store) SaveAnalysis(a *Analysis, plies []AnalysisPly, reset bool) error
 			return fmt.Errorf("store: analysis of %s given a ply of %q", a.GameID, p.GameID)
 		}
 	}
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		if reset {
 			if err := tx.Where("game_id = ?", a.GameID).Delete(&AnalysisPly{}).Error; err != nil {
 				return err

@@ -106,7 +106,7 @@ func (s *Store) createAPIGame(check func(tx *gorm.DB) error, g *APIGame, invs []
 	if g.Markers == "" {
 		g.Markers = "{}"
 	}
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		if check != nil {
 			if err := check(tx); err != nil {
 				return err

@@ -150,7 +150,7 @@ func (s *Store) RecordGame(gameID string, lessons []Lesson) (bool, error) {
 	}
 	learnt := false
 	now := time.Now()
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		res := tx.Exec("INSERT INTO experience_games (game_id, learnt_at, lessons) VALUES (?, ?, ?) ON CONFLICT(game_id) DO NOTHING",
 			gameID, now, len(uniq))
 		if res.Error != nil {
@@ -220,7 +220,7 @@ func (s *Store) RecordAnalyses(moves []AnalysedMove) error {
 		return nil
 	}
 	now := time.Now()
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		for _, m := range moves {
 			err := tx.Exec(`INSERT INTO experiences (key, move, games, wins, draws, losses, weight, points, depth, analysis_cp, analysis_depth, updated_at)
 VALUES (?, ?, 0, 0, 0, 0, 0, 0, 0, ?, ?, ?)

@@ -323,7 +323,8 @@ func TestRecentLearntGames(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids = append(ids, g.ID)
-		time.Sleep(2 * time.Millisecond) // distinct learnt_at
+		// time itself is what is tested: newest first by learnt_at, so each game needs an instant of its own
+		time.Sleep(2 * time.Millisecond)
 	}
 	got, err := s.RecentLearntGames(2)
 	if err != nil || len(got) != 2 {

@@ -14,7 +14,7 @@ func (s *Store) SaveOpenings(names map[string]string) error {
 	if len(names) == 0 {
 		return nil
 	}
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		for id, name := range names {
 			if err := tx.Model(&Game{}).Where("id = ? AND opening IS NULL", id).Update("opening", name).Error; err != nil {
 				return err

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,7 +15,18 @@ import (
 // timeout, 5 s), the read methods still answer at once. With a single
 // connection they queued behind the waiting write for seconds (issue 35).
 func TestReadsDoNotWaitForWriteLock(t *testing.T) {
-	s, path := openTemp(t)
+	writing := make(chan struct{}, 1)
+	path := filepath.Join(t.TempDir(), "kw.db")
+	s, err := OpenWith(path, Options{Hooks: Hooks{Writing: func() {
+		select {
+		case writing <- struct{}{}:
+		default:
+		}
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
 	g := &Game{Owner: "o", Variant: "standard", StartFEN: "f", Human: White, Level: 1}
 	if err := s.CreateGame(g); err != nil {
 		t.Fatal(err)
@@ -27,10 +39,13 @@ func TestReadsDoNotWaitForWriteLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	storetest.HoldWriteLock(t, path)
+	for len(writing) > 0 {
+		<-writing // the writes above
+	}
 	// A write of our own, waiting for the lock on the writer connection.
-	writing := make(chan error, 1)
-	go func() { writing <- s.SetSetting("k", "w") }()
-	time.Sleep(100 * time.Millisecond) // let it take the connection
+	wrote := make(chan error, 1)
+	go func() { wrote <- s.SetSetting("k", "w") }()
+	<-writing // it has the connection, or is about to take it
 
 	const bound = time.Second // well under the 5 s busy timeout
 	reads := []struct {
@@ -58,7 +73,7 @@ func TestReadsDoNotWaitForWriteLock(t *testing.T) {
 		}
 	}
 	select {
-	case err := <-writing:
+	case err := <-wrote:
 		t.Logf("the waiting write ended early: %v", err)
 	default:
 	}

@@ -38,7 +38,7 @@ func ExpectedScore(a, b float64) float64 { return 1 / (1 + math.Pow(10, (b-a)/40
 // the game is marked rated in the same transaction, so a second call (a
 // retry after a crash) changes nothing.
 func (s *Store) RateGame(gameID int64) error {
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		var g APIGame
 		if err := tx.Where("id = ?", gameID).Take(&g).Error; err != nil {
 			return err

@@ -107,6 +107,8 @@ type Store struct {
 	// alivePath is the file whose time says when a server last ran on
 	// this database (alive.go).
 	alivePath string
+	// hooks are Options.Hooks.
+	hooks Hooks
 }
 
 // ReadConns is the number of read-only connections a Store keeps.
@@ -128,10 +130,34 @@ func SynchronousMode() string {
 	return "FULL"
 }
 
+// Options configure OpenWith; the zero value is Open's.
+type Options struct {
+	// Hooks let tests see the store's writes; nil fields do nothing.
+	Hooks Hooks
+}
+
+// Hooks are what tests see of the store's writes, so that they wait for a
+// write rather than for time. Each runs in the writing goroutine, with no
+// lock of the store's held (a caller's may be: a game's host commits under
+// its own); it must return at once and must not write to the store.
+type Hooks struct {
+	// Writing runs as a write statement is about to go to the database,
+	// where it may wait for SQLite's write lock (held by another process)
+	// or for the store's one writer connection.
+	Writing func()
+	// Wrote runs after each write statement with its error (nil: done),
+	// and after each transaction with the transaction's: once it has run
+	// with nil, what was written can be read.
+	Wrote func(err error)
+}
+
 // Open opens (creating if needed) the SQLite database at path, switches it
 // to WAL with a busy timeout and synchronous=FULL, migrates the schema and
 // opens the read-only pool.
-func Open(path string) (*Store, error) {
+func Open(path string) (*Store, error) { return OpenWith(path, Options{}) }
+
+// OpenWith is Open with o.
+func OpenWith(path string, o Options) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("store: empty database path")
 	}
@@ -197,9 +223,51 @@ func Open(path string) (*Store, error) {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
 	}
-	st := &Store{db: db, rd: rd, alivePath: path + "-alive"}
+	st := &Store{db: db, rd: rd, alivePath: path + "-alive", hooks: o.Hooks}
+	if err := st.registerHooks(); err != nil {
+		rdDB.Close()
+		sqlDB.Close()
+		return nil, fmt.Errorf("store: %w", err)
+	}
 	st.forgetCount()
 	return st, nil
+}
+
+// registerHooks has the writer's statements run Hooks.Writing before and
+// Hooks.Wrote after them (gorm's callbacks of every kind that writes:
+// Exec is Raw's).
+func (s *Store) registerHooks() error {
+	if s.hooks.Writing == nil && s.hooks.Wrote == nil {
+		return nil
+	}
+	writing := func(*gorm.DB) {
+		if s.hooks.Writing != nil {
+			s.hooks.Writing()
+		}
+	}
+	wrote := func(db *gorm.DB) {
+		if s.hooks.Wrote != nil {
+			s.hooks.Wrote(db.Error)
+		}
+	}
+	const before, after = "knightwatch:writing", "knightwatch:wrote"
+	cb := s.db.Callback()
+	return errors.Join(
+		cb.Create().Before("*").Register(before, writing), cb.Create().After("*").Register(after, wrote),
+		cb.Update().Before("*").Register(before, writing), cb.Update().After("*").Register(after, wrote),
+		cb.Delete().Before("*").Register(before, writing), cb.Delete().After("*").Register(after, wrote),
+		cb.Raw().Before("*").Register(before, writing), cb.Raw().After("*").Register(after, wrote),
+	)
+}
+
+// transaction runs fn in a transaction of the writer, and Hooks.Wrote
+// after it: the statements' own calls came before the commit.
+func (s *Store) transaction(fn func(tx *gorm.DB) error) error {
+	err := s.db.Transaction(fn)
+	if s.hooks.Wrote != nil {
+		s.hooks.Wrote(err)
+	}
+	return err
 }
 
 func openGorm(dsn string) (*gorm.DB, error) {

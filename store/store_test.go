@@ -317,3 +317,51 @@ func TestWatchTokenOldRow(t *testing.T) {
 		t.Fatalf("GameByWatchToken: %v %v", got, err)
 	}
 }
+
+// TestHooks: Writing runs before each write and Wrote after it with its
+// error; after a transaction Wrote runs once more, when what it wrote can
+// be read: tests wait on them instead of on the clock.
+func TestHooks(t *testing.T) {
+	var writing, wrote int
+	var errs []error
+	var readable bool
+	var s *Store
+	s, err := OpenWith(filepath.Join(t.TempDir(), "kw.db"), Options{Hooks: Hooks{
+		Writing: func() { writing++ },
+		Wrote: func(err error) {
+			wrote++
+			errs = append(errs, err)
+			if s != nil {
+				_, _, err := s.GameAnalysis("g")
+				readable = err == nil
+			}
+		},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.SetSetting("k", "v"); err != nil {
+		t.Fatal(err)
+	}
+	if writing == 0 || wrote == 0 || errs[len(errs)-1] != nil {
+		t.Fatalf("a setting written: Writing ran %d times, Wrote %d with %v", writing, wrote, errs)
+	}
+	g := &Game{ID: "g", Owner: "o", Variant: "standard", StartFEN: "f", Human: White, Level: 1}
+	if err := s.CreateGame(g); err != nil {
+		t.Fatal(err)
+	}
+	errs = nil
+	if err := s.CreateGame(&Game{ID: "g", Owner: "o", Variant: "standard", StartFEN: "f", Human: White, Level: 1}); err == nil {
+		t.Fatal("a second game with the same ID was created")
+	}
+	if len(errs) == 0 || errs[len(errs)-1] == nil {
+		t.Errorf("a refused write: Wrote got %v", errs)
+	}
+	if err := s.SaveAnalysis(&Analysis{GameID: "g", Settings: "s", Positions: 1}, []AnalysisPly{{GameID: "g"}}, false); err != nil {
+		t.Fatal(err)
+	}
+	if errs[len(errs)-1] != nil || !readable {
+		t.Errorf("after a transaction: the last Wrote with %v, its rows readable then: %v", errs[len(errs)-1], readable)
+	}
+}

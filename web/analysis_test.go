@@ -40,6 +40,7 @@ func (m *materialSearcher) Search(ctx context.Context, pos *game.Position, _ []u
 	m.n++
 	m.mu.Unlock()
 	if m.delay > 0 {
+		// time itself is what is tested: a search that takes its time, as the engine's do, for live requests to stop
 		t := time.NewTimer(m.delay)
 		select {
 		case <-t.C:
@@ -149,21 +150,20 @@ func storedGame(t *testing.T, st *store.Store, owner, variant, fen string, moves
 	return rec.ID
 }
 
-// waitReviewed polls the store until game id's review is complete (with
-// the settings of the default budget).
-func waitReviewed(t *testing.T, st *store.Store, id string) (*store.Analysis, []store.AnalysisPly) {
-	t.Helper()
+// waitReviewed waits until game id's review is complete in e's store
+// (with the settings of the default budget), looking again after each
+// write.
+func (e *testEnv) waitReviewed(id string) (*store.Analysis, []store.AnalysisPly) {
+	e.t.Helper()
 	settings := review.Settings(review.DefaultNodes, len(testLevels))
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		a, plies, err := st.GameAnalysis(id)
-		if err == nil && a.Complete && a.Settings == settings {
-			return a, plies
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("game %s was not reviewed", id)
-	return nil, nil
+	var a *store.Analysis
+	var plies []store.AnalysisPly
+	e.until("game "+id+" to be reviewed", func() bool {
+		var err error
+		a, plies, err = e.store.GameAnalysis(id)
+		return err == nil && a.Complete && a.Settings == settings
+	})
+	return a, plies
 }
 
 // TestReviewAfterGame plays a short game in which White gives its queen
@@ -309,10 +309,11 @@ func preparedStore(t *testing.T, fill func(st *store.Store)) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Reviews begin now: the games fill makes finish at or after it, so
+	// all of them are reviewed.
 	if _, err := st.AnalysisSince(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2 * time.Millisecond) // the games finish after reviews began
 	fill(st)
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
@@ -321,7 +322,8 @@ func preparedStore(t *testing.T, fill func(st *store.Store)) string {
 }
 
 // reviewedOrder records the order in which reviews complete: hook is
-// the reviewer's review.Options.Reviewed.
+// the reviewer's review.Options.Reviewed (which runs just after the
+// review is saved, before the stack's signal is poked).
 func reviewedOrder() (hook func(id string), order func() []string) {
 	var mu sync.Mutex
 	var ids []string
@@ -353,14 +355,12 @@ func TestReviewFairBetweenOwners(t *testing.T) {
 	})
 	reviewed, order := reviewedOrder()
 	e := newEnv(t, envOpts{dbPath: path, searcher: &materialSearcher{delay: time.Millisecond}, analysis: true, reviewed: reviewed})
-	waitReviewed(t, e.store, single)
+	e.waitReviewed(single)
 	for _, id := range many {
-		waitReviewed(t, e.store, id)
+		e.waitReviewed(id)
 	}
+	e.until("the seven reviews' hooks", func() bool { return len(order()) >= 7 }) // they run just after the saves
 	got := order()
-	for deadline := time.Now().Add(5 * time.Second); len(got) < 7 && time.Now().Before(deadline); got = order() {
-		time.Sleep(time.Millisecond) // the hook runs just after the save
-	}
 	t.Logf("done in order %v (single %s)", got, single)
 	if i := slices.Index(got, single); i < 0 || i > 1 {
 		t.Errorf("the single game's review was done %dth of %d", i+1, len(got))
@@ -388,7 +388,7 @@ func TestReviewResumesAfterRestart(t *testing.T) {
 	})
 	ms := &materialSearcher{}
 	e := newEnv(t, envOpts{dbPath: path, searcher: ms, analysis: true})
-	row, plies := waitReviewed(t, e.store, half)
+	row, plies := e.waitReviewed(half)
 	if n := ms.count(); n != len(moves)+1-5 {
 		t.Errorf("%d positions searched, want the %d not saved before", n, len(moves)+1-5)
 	}
@@ -423,7 +423,7 @@ func TestReviewResumesAfterRestart(t *testing.T) {
 	if ms.count()-before != 5 || len(r.Plies) != 5 || r.Plies[0].CP == 555 {
 		t.Errorf("re-review: %d searched, %+v", ms.count()-before, r.Plies)
 	}
-	if _, plies := waitReviewed(t, e.store, old); len(plies) != 5 || plies[0].CP == 555 {
+	if _, plies := e.waitReviewed(old); len(plies) != 5 || plies[0].CP == 555 {
 		t.Errorf("re-review saved %+v", plies)
 	}
 }
@@ -500,7 +500,7 @@ func TestReviewOddGames(t *testing.T) {
 	e := newEnv(t, envOpts{dbPath: path, searcher: &materialSearcher{}, analysis: true})
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			a, plies := waitReviewed(t, e.store, ids[i])
+			a, plies := e.waitReviewed(ids[i])
 			tc.check(t, a, plies)
 		})
 	}
@@ -539,7 +539,7 @@ func TestReviewYieldsToLiveGames(t *testing.T) {
 	if st.Ply != 8 {
 		t.Errorf("the live game is at ply %d, want 8", st.Ply)
 	}
-	_, plies := waitReviewed(t, e.store, id)
+	_, plies := e.waitReviewed(id)
 	g, _, err := buildGame(e.row(id))
 	if err != nil {
 		t.Fatal(err)

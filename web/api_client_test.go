@@ -23,10 +23,13 @@ type apiClient struct {
 	base       string
 	user, pass string
 	http       *http.Client
+	// sig is the server's signal (testEnv.sig): a client waiting for its
+	// turn asks again each time it is poked.
+	sig *signal
 }
 
 func (e *testEnv) apiClient(user, pass string) *apiClient {
-	return &apiClient{t: e.t, base: e.ts.URL, user: user, pass: pass, http: &http.Client{Timeout: 30 * time.Second}}
+	return &apiClient{t: e.t, base: e.ts.URL, user: user, pass: pass, http: &http.Client{Timeout: 30 * time.Second}, sig: e.sig}
 }
 
 // call makes one request (body nil: none; a string: sent as is; anything
@@ -116,9 +119,11 @@ type remoteResult struct {
 // does: color, starting_board, opponent_name, ready, then while
 // game_status says not over, a turn when it says it is ours (sense_actions,
 // move_actions, opponent_move_results, sense, seconds_left, move, end_turn),
-// and at the end winner_color, win_reason and game_history. It polls every
-// poll instead of the reference's half second.
-func (c *apiClient) playRemote(ctx context.Context, id int64, p recon.Player, poll time.Duration) remoteResult {
+// and at the end winner_color, win_reason and game_history. Where the
+// reference polls every half second, it asks again each time the server
+// has written to its store (a step of either side, the game's start or
+// end are all written).
+func (c *apiClient) playRemote(ctx context.Context, id int64, p recon.Player) remoteResult {
 	c.t.Helper()
 	g := fmt.Sprintf("/api/games/%d/", id)
 	var white bool
@@ -145,6 +150,7 @@ func (c *apiClient) playRemote(ctx context.Context, id int64, p recon.Player, po
 			IsMyTurn bool `json:"is_my_turn"`
 			IsOver   bool `json:"is_over"`
 		}
+		changed := c.sig.wait()
 		status, out := c.call("GET", g+"game_status", nil)
 		if status != http.StatusOK {
 			c.t.Fatalf("game_status: %d %s", status, out["error"])
@@ -158,7 +164,7 @@ func (c *apiClient) playRemote(ctx context.Context, id int64, p recon.Player, po
 			select {
 			case <-ctx.Done():
 				c.t.Fatalf("game %d: gave up waiting for our turn", id)
-			case <-time.After(poll):
+			case <-changed:
 			}
 			continue
 		}
@@ -277,6 +283,7 @@ func (c *apiClient) playRemoteFromTurn(ctx context.Context, id int64, p recon.Pl
 	p.Start(color, recon.NewBoard(), "")
 	for {
 		var over, mine bool
+		changed := c.sig.wait()
 		c.must("GET", g+"is_over", nil, "is_over", &over)
 		if over {
 			break
@@ -287,7 +294,7 @@ func (c *apiClient) playRemoteFromTurn(ctx context.Context, id int64, p recon.Pl
 			case <-ctx.Done():
 				c.t.Errorf("game %d: gave up waiting for our turn", id)
 				return remoteResult{}
-			case <-time.After(2 * time.Millisecond):
+			case <-changed:
 			}
 			continue
 		}

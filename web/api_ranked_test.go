@@ -39,21 +39,27 @@ const rcDrainLimit = 2 * time.Minute
 // unaccepted would keep its opponent, who accepted, waiting until the
 // game is called off (rbcapi.RankedStartWithin later, with no winner and no
 // reason, as rbcapi/API.md says).
+//
+// Where rc-connect polls the invitations every few seconds, run asks again
+// each time the server has written to its store (the matchmaker's
+// invitations are written) or one of its own games has ended.
 func (r *rcConnect) run(stop context.Context, t *testing.T, seed uint64) {
 	seen := map[int64]bool{}
-	var drainBy time.Time
+	stopped := stop.Done()
+	var drain <-chan time.Time // a guard against hanging, once stopped
 	for {
+		changed := r.c.sig.wait()
 		var inv []int64
 		r.c.must("GET", "/api/invitations/", nil, "invitations", &inv)
 		if stop.Err() != nil {
 			if len(inv) == 0 {
 				break
 			}
-			if drainBy.IsZero() {
-				drainBy = time.Now().Add(rcDrainLimit)
-			} else if time.Now().After(drainBy) {
-				t.Errorf("%s: invitations %v still pending after %v", r.c.user, inv, rcDrainLimit)
-				break
+			if drain == nil {
+				stopped = nil
+				timer := time.NewTimer(rcDrainLimit)
+				defer timer.Stop()
+				drain = timer.C
 			}
 		}
 		for _, id := range inv {
@@ -69,6 +75,7 @@ func (r *rcConnect) run(stop context.Context, t *testing.T, seed uint64) {
 			r.wg.Add(1)
 			go func() {
 				defer r.wg.Done()
+				defer r.c.sig.poke() // a slot is free
 				defer r.playing.Add(-1)
 				// attacker: its games are short, and short games are what this test needs many of
 				p, err := bots.New("attacker", seed+uint64(id))
@@ -76,12 +83,19 @@ func (r *rcConnect) run(stop context.Context, t *testing.T, seed uint64) {
 					t.Error(err)
 					return
 				}
-				r.c.playRemote(context.Background(), gameID, p, 2*time.Millisecond)
+				r.c.playRemote(context.Background(), gameID, p)
 				r.c.must("POST", fmt.Sprintf("/api/invitations/%d/finish", id), nil, "", nil)
 				r.played.Add(1)
 			}()
 		}
-		time.Sleep(10 * time.Millisecond)
+		select {
+		case <-changed:
+		case <-stopped:
+		case <-drain:
+			t.Errorf("%s: invitations %v still pending after %v", r.c.user, inv, rcDrainLimit)
+			r.wg.Wait()
+			return
+		}
 	}
 	r.wg.Wait()
 }
@@ -117,9 +131,15 @@ func TestAPIRanked(t *testing.T) {
 	rounds := make(chan struct{})
 	go func() {
 		defer close(rounds)
+		// A round each time the server has written to its store: a game
+		// ended, an invitation finished, a bot's settings changed.
 		for pairing.Err() == nil {
+			changed := e.sig.wait()
 			e.api.MatchRound(time.Now())
-			time.Sleep(20 * time.Millisecond)
+			select {
+			case <-changed:
+			case <-pairing.Done():
+			}
 		}
 	}()
 	clients, stopClients := context.WithCancel(context.Background())
@@ -129,20 +149,27 @@ func TestAPIRanked(t *testing.T) {
 		wg.Add(1)
 		go func() { defer wg.Done(); b.run(clients, t, uint64(100*i)) }()
 	}
-	deadline := time.Now().Add(90 * time.Second)
 	target := 12
 	if testing.Short() {
 		target = 6
 	}
+	deadline := time.NewTimer(90 * time.Second) // then the checks below say what was played
+	defer deadline.Stop()
+wait:
 	for {
+		changed := e.sig.wait() // poked as each game is played
 		total := 0
 		for _, b := range bots[:3] {
 			total += int(b.played.Load())
 		}
-		if total >= target || time.Now().After(deadline) {
+		if total >= target {
 			break
 		}
-		time.Sleep(50 * time.Millisecond)
+		select {
+		case <-changed:
+		case <-deadline.C:
+			break wait
+		}
 	}
 	// rc-connect's exit: ranked off, then the games in progress finish.
 	// A round under way may still pair a bot: the rounds stop, and only
@@ -244,23 +271,14 @@ func TestAPIRankedAlone(t *testing.T) {
 	// Ann resigns at her first turn: a built-in bot at full strength would
 	// make a whole game long, and the rating needs only a result.
 	ann.must("POST", fmt.Sprintf("/api/games/%d/ready", id), nil, "", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	for {
-		var st map[string]bool
+	var st map[string]bool
+	e.until("ann's turn", func() bool {
 		_, out := ann.call("GET", fmt.Sprintf("/api/games/%d/game_status", id), nil)
 		st = map[string]bool{"is_my_turn": string(out["is_my_turn"]) == "true", "is_over": string(out["is_over"]) == "true"}
-		if st["is_over"] {
-			break
-		}
-		if st["is_my_turn"] {
-			ann.must("POST", fmt.Sprintf("/api/games/%d/resign", id), nil, "", nil)
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatal("no turn for ann in a minute")
-		}
-		time.Sleep(5 * time.Millisecond)
+		return st["is_over"] || st["is_my_turn"]
+	})
+	if !st["is_over"] {
+		ann.must("POST", fmt.Sprintf("/api/games/%d/resign", id), nil, "", nil)
 	}
 	g, err := e.store.GetAPIGame(id)
 	if err != nil || !g.Ranked || !g.Rated {

@@ -3,9 +3,12 @@ package web
 import (
 	"fmt"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"knightwatch/play"
 	"knightwatch/recon"
 	"knightwatch/store"
 )
@@ -18,25 +21,27 @@ func TestAPIBotStepSaveRetried(t *testing.T) {
 	for _, step := range []string{"sense", "move"} {
 		t.Run(step, func(t *testing.T) {
 			farm := &botFarm{think: time.Millisecond, block: true}
-			e := newEnv(t, envOpts{newBot: farm.newBot, rbcClock: 120 * time.Second,
-				saveRetryFirst: 20 * time.Millisecond, saveRetryMax: 100 * time.Millisecond})
-			fault := newDBFault(t, e)
+			refused := &atomic.Int32{}
+			// The bot has chosen the step: let the database refuse it (the
+			// sense before a move is saved).
+			var fault *dbFault // set before the bot chooses anything
+			var once sync.Once
+			botAction := func(_ string, ph recon.Phase) {
+				if ph.String() == step {
+					once.Do(func() { fault.set(true) })
+				}
+			}
+			e := newEnv(t, envOpts{newBot: farm.newBot, rbcClock: 120 * time.Second, hooks: play.Hooks{BotAction: botAction},
+				saveRetryFirst: 20 * time.Millisecond, saveRetryMax: 100 * time.Millisecond, storeHooks: countRefused(refused)})
+			fault = newDBFault(t, e)
 			alice := e.apiClient("alice", "correct horse")
 			alice.register()
 			id := alice.invite("knightwatch", false) // the bot plays White
 			g := fmt.Sprintf("/api/games/%d/", id)
 			alice.must("POST", g+"ready", map[string]any{}, "", nil)
 
-			bot := farm.bot(t, 1)
-			if step == "move" {
-				farm.waitEvent(t, "bot1 sense")
-				bot.release() // the sense is saved; the move is held
-			}
-			// The bot is thinking on the step: let the database refuse it.
-			farm.waitEvent(t, "bot1 "+step)
-			fault.set(true)
-			bot.release()
-			time.Sleep(300 * time.Millisecond) // several tries refused
+			farm.bot(t, 1).release()
+			e.until("several tries refused", func() bool { return refused.Load() >= 3 })
 			rec, err := e.store.GetAPIGame(id)
 			if err != nil {
 				t.Fatal(err)
@@ -50,7 +55,7 @@ func TestAPIBotStepSaveRetried(t *testing.T) {
 			}
 
 			fault.set(false)
-			waitUntil(t, "alice's turn", func() bool { return alice.myTurn(g) })
+			e.until("alice's turn", func() bool { return alice.myTurn(g) })
 			if ev := farm.events(); !slices.Equal(ev, []string{"bot1 sense", "bot1 move"}) {
 				t.Errorf("the bot was asked %v over its turn", ev)
 			}
@@ -65,23 +70,35 @@ func TestAPIBotStepSaveRetried(t *testing.T) {
 	}
 }
 
+// countRefused are store hooks counting the writes the database refused
+// in n.
+func countRefused(n *atomic.Int32) store.Hooks {
+	return store.Hooks{Wrote: func(err error) {
+		if err != nil {
+			n.Add(1)
+		}
+	}}
+}
+
 // TestAPIFlagSaveRetried: a game the clock ends while the database
 // refuses is recorded as over as soon as it can save again, with nobody
 // calling the API meanwhile.
 func TestAPIFlagSaveRetried(t *testing.T) {
 	farm := &botFarm{think: time.Millisecond}
+	refused := &atomic.Int32{}
 	e := newEnv(t, envOpts{newBot: farm.newBot, rbcClock: 1500 * time.Millisecond, rbcIncrement: time.Millisecond,
-		saveRetryFirst: 20 * time.Millisecond, saveRetryMax: 100 * time.Millisecond})
+		saveRetryFirst: 20 * time.Millisecond, saveRetryMax: 100 * time.Millisecond, storeHooks: countRefused(refused)})
 	fault := newDBFault(t, e)
 	alice := e.apiClient("alice", "correct horse")
 	alice.register()
 	id := alice.invite("knightwatch", false) // the bot plays White at once
 	g := fmt.Sprintf("/api/games/%d/", id)
 	alice.must("POST", g+"ready", map[string]any{}, "", nil)
-	waitUntil(t, "alice's turn", func() bool { return alice.myTurn(g) })
-	// Alice never plays: her clock runs out with the database refusing.
+	e.until("alice's turn", func() bool { return alice.myTurn(g) })
+	// Alice never plays: her clock runs out with the database refusing
+	// the end's saves.
 	fault.set(true)
-	time.Sleep(2 * time.Second)
+	e.until("the end on time refused several times", func() bool { return refused.Load() >= 3 })
 	rec, err := e.store.GetAPIGame(id)
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +107,7 @@ func TestAPIFlagSaveRetried(t *testing.T) {
 		t.Fatal("the end was saved while the database refused")
 	}
 	fault.set(false)
-	waitUntil(t, "the end on time saved", func() bool {
+	e.until("the end on time saved", func() bool {
 		rec, err := e.store.GetAPIGame(id)
 		return err == nil && rec.Status == store.StatusOver
 	})

@@ -20,7 +20,8 @@ func (s *sockets) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	release := s.acquireSocket(w, socketOwner(r, s.site, u), fmt.Sprintf("a%d", seat.Game()))
+	id := fmt.Sprintf("a%d", seat.Game())
+	release := s.acquireSocket(w, socketOwner(r, s.site, u), id)
 	if release == nil {
 		return
 	}
@@ -29,7 +30,7 @@ func (s *sockets) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return
 	}
-	cl := &client{sk: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), seat: seat, user: u,
+	cl := &client{sk: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), game: id, seat: seat, user: u,
 		release: release, viewer: live.PlayerOf(seat.Color())}
 	s.hub.mu.Lock()
 	if s.hub.closed {
@@ -41,6 +42,7 @@ func (s *sockets) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 	s.conns.Add(1)
 	s.hub.api[cl] = struct{}{}
 	s.hub.mu.Unlock()
+	s.hook(s.cfg.Hooks.Joining, cl)
 	h, err := seat.Join(cl)
 	if err != nil {
 		s.hub.mu.Lock()

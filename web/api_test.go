@@ -68,7 +68,7 @@ func TestAPIGameAgainstBuiltinBots(t *testing.T) {
 			id := alice.invite(tc.opponent, tc.white)
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
-			res := alice.playRemote(ctx, id, randomBot(t, uint64(i)), 5*time.Millisecond)
+			res := alice.playRemote(ctx, id, randomBot(t, uint64(i)))
 			h := checkHistory(t, e, id, res.history)
 			names := [2]string{"alice", tc.opponent}
 			if !tc.white {
@@ -128,7 +128,7 @@ func TestAPITwoClients(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				results[i][side] = cl.playRemote(ctx, gameID, randomBot(t, uint64(10*i+side)), 2*time.Millisecond)
+				results[i][side] = cl.playRemote(ctx, gameID, randomBot(t, uint64(10*i+side)))
 			}()
 		}
 	}
@@ -316,19 +316,15 @@ func TestAPIClock(t *testing.T) {
 	}
 	waitOver := func(id int64) *store.APIGame {
 		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
-		for time.Now().Before(deadline) {
-			rec, err := e.store.GetAPIGame(id)
-			if err != nil {
+		var rec *store.APIGame
+		e.until(fmt.Sprintf("game %d to be over", id), func() bool {
+			var err error
+			if rec, err = e.store.GetAPIGame(id); err != nil {
 				t.Fatal(err)
 			}
-			if rec.Status == store.StatusOver {
-				return rec
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		t.Fatalf("game %d not over in 5s", id)
-		return nil
+			return rec.Status == store.StatusOver
+		})
+		return rec
 	}
 	// White never senses: the flag falls with nobody calling.
 	id := start(alice, "bob")
@@ -463,14 +459,12 @@ func TestAPIRestart(t *testing.T) {
 		p.Start(game.White, recon.NewBoard(), "x") // the turns below are played blind; only the API is tested
 	}
 	waitTurn := func(c *apiClient, id int64) {
-		for {
+		t.Helper()
+		e.until(fmt.Sprintf("%s's turn in game %d", c.user, id), func() bool {
 			var mine bool
 			c.must("GET", fmt.Sprintf("/api/games/%d/is_my_turn", id), nil, "is_my_turn", &mine)
-			if mine {
-				return
-			}
-			time.Sleep(2 * time.Millisecond)
-		}
+			return mine
+		})
 	}
 	for i := 0; i < 3; i++ {
 		waitTurn(alice, vsBot)

@@ -26,12 +26,14 @@ type botFarm struct {
 	mu    sync.Mutex
 	bots  []*stepBot
 	log   []string
+	sig   signal // poked as a bot is made and as the log grows
 }
 
 func (f *botFarm) newBot(spec string, seed uint64) (recon.Player, error) {
 	if spec == "random" || spec == "attacker" {
 		return bots.NewOneThread(spec, seed)
 	}
+	defer f.sig.poke()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	b := &stepBot{farm: f, n: len(f.bots) + 1, think: f.think, block: f.block, gate: make(chan struct{})}
@@ -40,6 +42,7 @@ func (f *botFarm) newBot(spec string, seed uint64) (recon.Player, error) {
 }
 
 func (f *botFarm) logf(format string, args ...any) {
+	defer f.sig.poke()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.log = append(f.log, fmt.Sprintf(format, args...))
@@ -56,7 +59,7 @@ func (f *botFarm) events() []string {
 func (f *botFarm) bot(t *testing.T, n int) *stepBot {
 	t.Helper()
 	var b *stepBot
-	waitUntil(t, fmt.Sprintf("bot %d made", n), func() bool {
+	f.sig.until(t, fmt.Sprintf("bot %d made", n), func() bool {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		if len(f.bots) >= n {
@@ -70,7 +73,7 @@ func (f *botFarm) bot(t *testing.T, n int) *stepBot {
 // waitEvent waits until the log holds ev.
 func (f *botFarm) waitEvent(t *testing.T, ev string) {
 	t.Helper()
-	waitUntil(t, ev, func() bool { return slices.Contains(f.events(), ev) })
+	f.sig.until(t, ev, func() bool { return slices.Contains(f.events(), ev) })
 }
 
 // stepBot is a fake bot: it senses nothing and passes, logging "botN
@@ -128,11 +131,12 @@ func (s farmSearcher) Search(_ context.Context, pos *game.Position, _ []uint64, 
 
 func (farmSearcher) NewGame() {}
 
-// holdSearchers takes n regular searchers of p for owner "holder", as
-// long work of another player would (a step without a clock, of budget a
-// second); each call of the returned function gives one back. The rest
-// are given back as the test ends.
-func holdSearchers(t *testing.T, p *enginepool.Pool, n int) (release func()) {
+// holdSearchers takes n regular searchers of e's pool for owner
+// "holder", as long work of another player would (a step without a clock,
+// of budget a second); each call of the returned function gives one back.
+// The rest are given back as the test ends.
+func holdSearchers(e *testEnv, n int) (release func()) {
+	t, p := e.t, e.pool
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -152,7 +156,7 @@ func holdSearchers(t *testing.T, p *enginepool.Pool, n int) (release func()) {
 			}})
 		}()
 	}
-	waitUntil(t, fmt.Sprintf("%d searchers held", n), func() bool { return running(p, "holder") == n })
+	e.until(fmt.Sprintf("%d searchers held", n), func() bool { return running(p, "holder") == n })
 	return func() { give <- struct{}{} }
 }
 
@@ -167,16 +171,3 @@ func usageOf(p *enginepool.Pool, owner string) float64 { return p.Owner(owner).U
 
 // queuedFor returns how many requests of owner queue in p.
 func queuedFor(p *enginepool.Pool, owner string) int { return p.Owner(owner).Queued }
-
-// waitUntil waits until ok, failing the test after 10 s: a guard against
-// hanging, not a measure of time.
-func waitUntil(t *testing.T, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}

@@ -37,7 +37,7 @@ func TestReconBotTurnInPool(t *testing.T) {
 			farm := &botFarm{think: time.Second, block: true}
 			e := newEnv(t, envOpts{newBot: farm.newBot})
 			p := e.pool
-			give := holdSearchers(t, p, 2)
+			give := holdSearchers(e, 2)
 			br := e.browser()
 			id := e.newRecon(br, "black", c.opponent, "15+5") // the bot plays first
 			w := e.dialRecon(br, id)
@@ -52,7 +52,7 @@ func TestReconBotTurnInPool(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			waitUntil(t, "the bot's step queued", func() bool { return queuedFor(p, rec.Owner) == 1 })
+			e.until("the bot's step queued", func() bool { return queuedFor(p, rec.Owner) == 1 })
 			if ev := farm.events(); len(ev) != 0 {
 				t.Fatalf("the bot chose without a searcher: %v", ev)
 			}
@@ -61,7 +61,8 @@ func TestReconBotTurnInPool(t *testing.T) {
 			if running(p, rec.Owner) != 1 {
 				t.Errorf("the bot thinks holding %d searchers of its owner, want 1", running(p, rec.Owner))
 			}
-			time.Sleep(5 * time.Millisecond) // a charge the pool does not forget at once
+			// time itself is what is tested: the person is charged the time the bot thinks, enough not to be forgotten at once
+			time.Sleep(5 * time.Millisecond)
 			farm.bot(t, 1).release()
 			ourTurn(w)
 			if ev := farm.events(); !slices.Equal(ev, []string{"bot1 sense", "bot1 move"}) {
@@ -91,7 +92,7 @@ func TestReconBotsFairToOthers(t *testing.T) {
 				if i <= 2 {
 					farm.waitEvent(t, fmt.Sprintf("bot%d sense", i))
 				} else {
-					waitUntil(t, fmt.Sprintf("bot %d queued", i), func() bool { return p.Load().Queued == i-2 })
+					e.until(fmt.Sprintf("bot %d queued", i), func() bool { return p.Load().Queued == i-2 })
 				}
 			}
 			other := e.browser()
@@ -99,7 +100,7 @@ func TestReconBotsFairToOthers(t *testing.T) {
 			w.state()
 			w.send(`{"type":"move","move":"e2e4","ply":0}`)
 			if level > 4 {
-				waitUntil(t, "the reply queued", func() bool { return p.Load().Queued == 3 })
+				e.until("the reply queued", func() bool { return p.Load().Queued == 3 })
 				farm.bot(t, 1).release()
 			}
 			w.stateAt(2)
@@ -127,11 +128,11 @@ func TestReconBotWithdrawnFreesSearcher(t *testing.T) {
 			farm := &botFarm{think: time.Second, block: true}
 			e := newEnv(t, envOpts{newBot: farm.newBot})
 			p := e.pool
-			holdSearchers(t, p, c.held)
+			holdSearchers(e, c.held)
 			br := e.browser()
 			w := e.dialRecon(br, e.newRecon(br, "black", "knightwatch", "15+5"))
 			if c.queued {
-				waitUntil(t, "the bot's step queued", func() bool { return p.Load().Queued == 1 })
+				e.until("the bot's step queued", func() bool { return p.Load().Queued == 1 })
 			} else {
 				farm.waitEvent(t, "bot1 sense")
 				if n := idleRegulars(p); n != 0 {
@@ -140,7 +141,7 @@ func TestReconBotWithdrawnFreesSearcher(t *testing.T) {
 			}
 			w.send(`{"type":"resign"}`)
 			w.reconWait("the end", nil, func(f reconFrame) bool { return isState(f) && f.State.Phase == "over" })
-			waitUntil(t, "the bot's searcher free and its step gone", func() bool { return idleRegulars(p) == 2-c.held && p.Load().Queued == 0 })
+			e.until("the bot's searcher free and its step gone", func() bool { return idleRegulars(p) == 2-c.held && p.Load().Queued == 0 })
 			if ev := farm.events(); c.queued && len(ev) != 0 {
 				t.Errorf("a withdrawn step still ran: %v", ev)
 			}
@@ -160,7 +161,7 @@ func TestAPIBotTurnInPool(t *testing.T) {
 			farm := &botFarm{think: time.Second, block: true}
 			e := newEnv(t, envOpts{newBot: farm.newBot, rbcClock: 120 * time.Second})
 			p := e.pool
-			give := holdSearchers(t, p, 2)
+			give := holdSearchers(e, 2)
 			alice := e.apiClient("alice", "correct horse")
 			alice.register()
 			u, err := e.store.UserByName("alice")
@@ -173,20 +174,20 @@ func TestAPIBotTurnInPool(t *testing.T) {
 			alice.must("POST", g+"ready", map[string]any{}, "", nil)
 			myTurn := func() bool { return alice.myTurn(g) }
 			if !c.thinks {
-				waitUntil(t, "alice's turn", myTurn)
+				e.until("alice's turn", myTurn)
 				if n := p.Load().Queued; n != 0 {
 					t.Errorf("%d requests queued", n)
 				}
 				return
 			}
-			waitUntil(t, "the bot's step queued for alice", func() bool { return queuedFor(p, owner) == 1 })
+			e.until("the bot's step queued for alice", func() bool { return queuedFor(p, owner) == 1 })
 			give()
 			farm.waitEvent(t, "bot1 sense")
 			if running(p, owner) != 1 {
 				t.Errorf("the bot thinks holding %d searchers charged to alice, want 1", running(p, owner))
 			}
 			farm.bot(t, 1).release()
-			waitUntil(t, "alice's turn", myTurn)
+			e.until("alice's turn", myTurn)
 		})
 	}
 }

@@ -69,7 +69,7 @@ func TestBotsPage(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res := carol.playRemote(ctx, id, randomBot(t, 7), time.Millisecond)
+	res := carol.playRemote(ctx, id, randomBot(t, 7))
 	if _, body := get("/bots"); !strings.Contains(body, fmt.Sprintf(`href="/bots/games/%d/replay"`, id)) || !strings.Contains(body, "carol") {
 		t.Errorf("the finished game or carol is not listed: %.500s", body)
 	}

@@ -157,7 +157,7 @@ func TestPlayAPIGameInBrowser(t *testing.T) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		done <- bob.playRemote(ctx, id2, randomBot(t, 9), 2*time.Millisecond)
+		done <- bob.playRemote(ctx, id2, randomBot(t, 9))
 	}()
 	end = playInBrowser(t, w2, "white", rand.New(rand.NewPCG(3, 4)))
 	res := <-done

@@ -40,6 +40,8 @@ type client struct {
 	send chan []byte
 	done chan struct{} // closed when the client leaves its game
 	once sync.Once
+	// game is the ID of the socket's game, as Hooks name it.
+	game string
 	// sk is the transport the client is one of. host is the client's
 	// game, which it subscribes to as viewer; seat takes its messages when
 	// it plays (play's for a game against the engine or a bot, rbcapi's
@@ -125,7 +127,7 @@ func (s *sockets) handleWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return // Upgrade has already replied (403 for a foreign origin)
 	}
-	c := &client{sk: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, addr: s.clientAddr(r), viewer: viewer}
+	c := &client{sk: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), game: id, release: release, addr: s.clientAddr(r), viewer: viewer}
 	err = s.join(c, func() (*live.Host, error) {
 		seat, err := s.games.Join(id, c)
 		if err != nil {
@@ -161,11 +163,13 @@ func (s *sockets) handleWS(w http.ResponseWriter, r *http.Request) {
 
 func (s *sockets) readPump(c *client) {
 	defer func() {
+		s.hook(s.cfg.Hooks.Leaving, c)
 		s.leave(c)
 		c.conn.Close()
 		if c.release != nil {
 			c.release()
 		}
+		s.hook(s.cfg.Hooks.Left, c)
 		s.conns.Done()
 	}()
 	c.conn.SetReadLimit(hardReadLimit)
@@ -360,6 +364,7 @@ func (s *sockets) join(c *client, join func() (*live.Host, error)) error {
 	}
 	s.conns.Add(1)
 	s.hub.mu.Unlock()
+	s.hook(s.cfg.Hooks.Joining, c)
 	h, err := join()
 	if err != nil {
 		s.conns.Done()
@@ -370,6 +375,13 @@ func (s *sockets) join(c *client, join func() (*live.Host, error)) error {
 	}
 	c.host = h
 	return nil
+}
+
+// hook runs one of Hooks for c's game, if set.
+func (s *sockets) hook(f func(id string), c *client) {
+	if f != nil {
+		f(c.game)
+	}
 }
 
 // errRoomGone is returned when a game cannot be opened: the server is

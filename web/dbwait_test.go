@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,12 +17,13 @@ import (
 // visitor's home page and a game's page and PGN still load at once
 // (issue 35: 7-9.5 s with a single database connection).
 func TestPagesDoNotWaitForWriteLock(t *testing.T) {
-	e := newEnv(t, envOpts{noEngine: true})
+	e, writes := newWritingEnv(t, envOpts{noEngine: true})
 	c := e.browser()
 	id := e.newGame(c, form("white", "1", "standard", "none"))
 	storetest.HoldWriteLock(t, e.dbPath)
+	before := writes.Load()
 	go e.store.SetSetting("pending", "write") // waits for the lock on the writer
-	time.Sleep(100 * time.Millisecond)
+	e.until("the write to start", func() bool { return writes.Load() > before })
 
 	const bound = time.Second // well under the 5 s busy timeout
 	for _, tc := range []struct {
@@ -48,6 +50,18 @@ func TestPagesDoNotWaitForWriteLock(t *testing.T) {
 			t.Errorf("%s: %s", tc.name, resp.Status)
 		}
 	}
+}
+
+// newWritingEnv is newEnv, with a count of the writes the store has
+// started (store.Hooks.Writing), each of which pokes the env's signal.
+func newWritingEnv(t *testing.T, o envOpts) (*testEnv, *atomic.Int32) {
+	var writes atomic.Int32
+	o.sig = &signal{}
+	o.storeHooks.Writing = func() {
+		writes.Add(1)
+		o.sig.poke()
+	}
+	return newEnv(t, o), &writes
 }
 
 // TestJoinDoesNotHoldHubDuringRead: while one game's record is slow to read
@@ -173,7 +187,7 @@ func TestListActionsDoNotHoldHub(t *testing.T) {
 			name += " open"
 		}
 		t.Run(name, func(t *testing.T) {
-			e := newEnv(t, envOpts{noEngine: true})
+			e, writes := newWritingEnv(t, envOpts{noEngine: true})
 			c := e.browser()
 			var id string
 			if tc.recon {
@@ -189,12 +203,13 @@ func TestListActionsDoNotHoldHub(t *testing.T) {
 				e.mustDial(c, id).next(5 * time.Second)
 			}
 			release := storetest.HoldWriteLock(t, e.dbPath)
+			before := writes.Load()
 			done := make(chan int, 1)
 			go func() {
 				code, _ := e.postList(c, id, tc.action, e.ts.URL)
 				done <- code
 			}()
-			time.Sleep(300 * time.Millisecond) // let it reach the write
+			e.until("the "+tc.action+" to reach the write", func() bool { return writes.Load() > before })
 
 			var wg sync.WaitGroup
 			errs := make(chan string, len(others))

@@ -135,7 +135,8 @@ func TestLearnerCatchesUp(t *testing.T) {
 		if on {
 			e.waitLearnt(2)
 		} else {
-			time.Sleep(50 * time.Millisecond)
+			// With the experience off no learner is built (envOpts): nothing
+			// can learn, so there is nothing to wait for.
 			if s, _ := e.store.ExperienceSummary(); s.Games != 0 || s.Rows != 0 {
 				t.Errorf("experience off, yet learnt: %+v", s)
 			}
@@ -186,14 +187,7 @@ func TestExperienceMarkInState(t *testing.T) {
 	}
 	// A reload, after the room closed, reads it from the database.
 	w.conn.Close()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if e.reg.Get(id) == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the room stayed open")
-		}
-	}
+	e.until("the room to close", func() bool { return e.reg.Get(id) == nil }) // the socket's Left hook pokes
 	w2 := e.mustDial(c, id)
 	if s := w2.state(); s.Moves[1].Experience != want {
 		t.Errorf("after a reload: %+v", s.Moves[1])

@@ -1,8 +1,8 @@
 package web
 
 import (
+	"fmt"
 	"testing"
-	"time"
 
 	"knightwatch/store"
 )
@@ -44,10 +44,9 @@ func TestReviewTeachesExperience(t *testing.T) {
 			wants = append(wants, want{pos.Hash(), pos.UCI(m), -afterCP})
 		}
 	}
-	deadline := time.Now().Add(10 * time.Second)
 	for _, wt := range wants {
 		var got *store.Experience
-		for got == nil {
+		e.until(fmt.Sprintf("analysed experience of %s in %x", wt.move, wt.key), func() bool {
 			rows, err := e.store.ExperienceFor(wt.key)
 			if err != nil {
 				t.Fatal(err)
@@ -57,13 +56,8 @@ func TestReviewTeachesExperience(t *testing.T) {
 					got = &rows[i]
 				}
 			}
-			if got == nil {
-				if time.Now().After(deadline) {
-					t.Fatalf("no analysed experience of %s in %x (rows %+v)", wt.move, wt.key, rows)
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
-		}
+			return got != nil
+		})
 		if got.AnalysisCP != wt.cp || got.AnalysisDepth != 1 {
 			t.Errorf("%s in %x: analysed %d cp at depth %d, want %d cp at depth 1", wt.move, wt.key, got.AnalysisCP, got.AnalysisDepth, wt.cp)
 		}

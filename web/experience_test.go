@@ -107,18 +107,13 @@ func (e *testEnv) playAgainstEngine(c *http.Client, human string, level int, nex
 // waitLearnt waits until the learner has learnt from n games.
 func (e *testEnv) waitLearnt(n int64) {
 	e.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
+	e.until(fmt.Sprintf("the learner to learn from %d games", n), func() bool {
 		st, err := e.store.ExperienceSummary()
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		if st.Games >= n {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	e.t.Fatalf("the learner did not learn from %d games", n)
+		return st.Games >= n
+	})
 }
 
 // TestEngineLearnsFromLostLine is the test: the person plays the

@@ -103,6 +103,108 @@ type testEnv struct {
 	dbPath string
 }
 
+// signal tells waiters that something may have changed: the store wrote
+// (store.Hooks.Wrote), the engine pool's queues moved
+// (enginepool.Hooks.Changed), a socket came or went (Hooks), a review was
+// saved, a fake bot was asked. Each waiter checks its condition again
+// (until): tests wait for what they wait for, never for the clock. The
+// zero value is ready to use.
+type signal struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+// poke wakes every waiter.
+func (s *signal) poke() {
+	s.mu.Lock()
+	if s.ch != nil {
+		close(s.ch)
+		s.ch = nil
+	}
+	s.mu.Unlock()
+}
+
+// wait returns a channel closed by the next poke.
+func (s *signal) wait() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ch == nil {
+		s.ch = make(chan struct{})
+	}
+	return s.ch
+}
+
+// until waits until ok, checking it again after each poke, and fails t
+// after waitLimit: a guard against hanging, not a measure of time.
+func (s *signal) until(t testing.TB, what string, ok func() bool) {
+	t.Helper()
+	limit := time.NewTimer(waitLimit)
+	defer limit.Stop()
+	for {
+		ch := s.wait()
+		if ok() {
+			return
+		}
+		select {
+		case <-ch:
+		case <-limit.C:
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// waitLimit bounds the waits of a test that fails.
+const waitLimit = 20 * time.Second
+
+// notify returns a hook (of Hooks) that sends each game ID to ids, never
+// blocking the socket: beyond 64 unread the rest are dropped.
+func notify() (hook func(id string), ids chan string) {
+	ids = make(chan string, 64)
+	return func(id string) {
+		select {
+		case ids <- id:
+		default:
+		}
+	}, ids
+}
+
+// await returns the next value from ch, failing t after waitLimit: a
+// guard against hanging, not a measure of time.
+func await[T any](t testing.TB, what string, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(waitLimit):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+	var zero T
+	return zero
+}
+
+// until waits until ok, checked again whenever the stack signals a
+// change.
+func (e *testEnv) until(what string, ok func() bool) {
+	e.t.Helper()
+	e.sig.until(e.t, what, ok)
+}
+
+// settle waits until game id's host is at rest (live.Host's Settled): no
+// automaton's turn runs, a withdrawn one included, and nothing waits to
+// be saved.
+func (e *testEnv) settle(id string) {
+	e.t.Helper()
+	h := e.reg.Get(id)
+	if h == nil {
+		e.t.Fatalf("game %s has no host", id)
+	}
+	select {
+	case <-h.Settled():
+	case <-time.After(waitLimit):
+		e.t.Fatalf("game %s never settled", id)
+	}
+}
+
 type envOpts struct {
 	searcher enginepool.Searcher
 	real     bool // the real engine and its levels
@@ -155,6 +257,13 @@ type envOpts struct {
 	config *Config
 	// syzygyPath is the pool's tables (enginepool.Config.SyzygyPath).
 	syzygyPath string
+	// sig is what the stack pokes as it changes (default: a signal of its
+	// own; newEnv's, which its store pokes too).
+	sig *signal
+	// storeHooks are the store's (store.Hooks), besides newEnv's pokes.
+	storeHooks store.Hooks
+	// socketHooks are the server's (Config.Hooks), besides the pokes.
+	socketHooks Hooks
 }
 
 func newEnv(t *testing.T, o envOpts) *testEnv {
@@ -162,7 +271,17 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 	if o.dbPath == "" {
 		o.dbPath = filepath.Join(t.TempDir(), "kw.db")
 	}
-	st, err := store.Open(o.dbPath)
+	if o.sig == nil {
+		o.sig = &signal{}
+	}
+	hooks := o.storeHooks
+	hooks.Wrote = func(err error) {
+		if o.storeHooks.Wrote != nil {
+			o.storeHooks.Wrote(err)
+		}
+		o.sig.poke()
+	}
+	st, err := store.OpenWith(o.dbPath, store.Options{Hooks: hooks})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,6 +299,7 @@ func newEnv(t *testing.T, o envOpts) *testEnv {
 // (its password hashes real, only faster to make and check), and the web
 // server with the tests' configuration.
 type stack struct {
+	sig     *signal // poked as the parts change (envOpts.sig)
 	srv     *Server
 	reg     *live.Registry
 	games   *play.Games
@@ -204,8 +324,12 @@ func (k *stack) build(st *store.Store, o envOpts) error {
 	if o.searcher == nil {
 		o.searcher = &fakeSearcher{}
 	}
+	if o.sig == nil {
+		o.sig = &signal{}
+	}
+	k.sig = o.sig
 	pc := enginepool.Config{NewSearcher: func() enginepool.Searcher { return o.searcher }, Searchers: 2, QuickSearchers: o.quickSearchers,
-		SyzygyPath: o.syzygyPath}
+		SyzygyPath: o.syzygyPath, Hooks: enginepool.Hooks{Changed: o.sig.poke}}
 	if o.searchers > 0 {
 		pc.Searchers = o.searchers
 	}
@@ -223,7 +347,13 @@ func (k *stack) build(st *store.Store, o envOpts) error {
 		}
 	}
 	if o.analysis {
-		ro := review.Options{Store: st, Engine: k.pool, Nodes: o.analysisNodes, Level: len(testLevels), Logger: quiet, Reviewed: o.reviewed}
+		reviewed := func(id string) {
+			if o.reviewed != nil {
+				o.reviewed(id)
+			}
+			o.sig.poke()
+		}
+		ro := review.Options{Store: st, Engine: k.pool, Nodes: o.analysisNodes, Level: len(testLevels), Logger: quiet, Reviewed: reviewed}
 		if k.learner != nil {
 			ro.Learn = k.learner.Reviewed
 		}
@@ -258,6 +388,7 @@ func (k *stack) build(st *store.Store, o envOpts) error {
 	if o.config != nil {
 		cfg = *o.config
 	}
+	cfg.Hooks = socketHooks(o.socketHooks, o.sig)
 	k.srv, err = New(cfg, Parts{Store: st, Registry: k.reg, Games: k.games, API: k.api, Pool: k.pool, Reviews: k.reviews})
 	return err
 }
@@ -285,6 +416,19 @@ func (k *stack) close() {
 	if k.pool != nil {
 		k.pool.Close()
 	}
+}
+
+// socketHooks are h, each followed by a poke of sig.
+func socketHooks(h Hooks, sig *signal) Hooks {
+	then := func(f func(string)) func(string) {
+		return func(id string) {
+			if f != nil {
+				f(id)
+			}
+			sig.poke()
+		}
+	}
+	return Hooks{Joining: then(h.Joining), Leaving: then(h.Leaving), Left: then(h.Left)}
 }
 
 // testConfig is the server configuration of the tests: the fallback
@@ -468,12 +612,13 @@ func (w *wsConn) sync() *play.StateMessage {
 	return w.state()
 }
 
-// quiet waits d, then asks for a fresh state, and fails if any message
-// up to and including that state matches bad. (A read deadline would
-// break the connection, so it waits first and reads afterwards.)
-func (w *wsConn) quiet(d time.Duration, bad func(anyMsg) bool) *play.StateMessage {
+// quiet waits until game id's host is at rest (settle: a withdrawn
+// search has returned and its move been refused), then asks w for a fresh
+// state, and fails if any message up to and including that state matches
+// bad.
+func (e *testEnv) quiet(w *wsConn, id string, bad func(anyMsg) bool) *play.StateMessage {
 	w.t.Helper()
-	time.Sleep(d)
+	e.settle(id)
 	w.send(`{"type":"sync"}`)
 	for {
 		m, ok := w.next(10 * time.Second)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,9 +26,17 @@ func TestBusyRoomHoldsUpNoOtherGame(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := newEnv(t, envOpts{})
+			var busy string                   // set before its first tab opens
+			var joining, leaving atomic.Int32 // the busy game's tabs
+			count := func(n *atomic.Int32) func(string) {
+				return func(id string) {
+					if id == busy {
+						n.Add(1)
+					}
+				}
+			}
+			e := newEnv(t, envOpts{socketHooks: Hooks{Joining: count(&joining), Leaving: count(&leaving)}})
 			br := e.browser()
-			var busy string
 			if c.recon {
 				busy = e.newRecon(br, "white", "random", "none")
 			} else {
@@ -42,14 +51,15 @@ func TestBusyRoomHoldsUpNoOtherGame(t *testing.T) {
 			var once sync.Once
 			unlock := func() { once.Do(mu.Unlock) }
 			defer unlock()
+			// The server reaches the busy room: the tab's join or leave
+			// runs as soon as the socket opens or closes.
 			if c.leave {
 				second.conn.Close()
+				e.until("the tab to leave the busy room", func() bool { return leaving.Load() == 1 })
 			} else {
 				e.mustDial(br, busy) // its join waits for the room
+				e.until("the tab to join the busy room", func() bool { return joining.Load() == 3 })
 			}
-			// Let the server reach the busy room: the tab's join or leave
-			// runs as soon as the socket opens or closes.
-			time.Sleep(200 * time.Millisecond)
 
 			other := e.browser()
 			opened := make(chan bool, 1)
@@ -109,7 +119,9 @@ func (h *hostHold) Unlock() { close(h.release) }
 // to close), each racing Close for the room's lock; run with -race, it
 // also checks the hub's locking.
 func TestCloseWhileTabsComeAndGo(t *testing.T) {
-	e := newEnv(t, envOpts{noEngine: true})
+	var joined, left atomic.Int32
+	e := newEnv(t, envOpts{noEngine: true, socketHooks: Hooks{
+		Joining: func(string) { joined.Add(1) }, Left: func(string) { left.Add(1) }}})
 	br := e.browser()
 	games := []string{
 		e.newGame(br, form("white", "1", "standard", "none")),
@@ -138,7 +150,8 @@ func TestCloseWhileTabsComeAndGo(t *testing.T) {
 			}
 		}()
 	}
-	time.Sleep(300 * time.Millisecond)
+	// Close once tabs have come and gone for a while, and go on coming.
+	e.until("tabs to come and go", func() bool { return joined.Load() >= 24 && left.Load() >= 8 })
 	closed := make(chan struct{})
 	go func() {
 		e.srv.Close()

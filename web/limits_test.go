@@ -28,7 +28,9 @@ func TestSocketLimits(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, envOpts{noEngine: true, maxSocketsPerGame: tc.perGame, maxSocketsPerOwner: tc.perOwn})
+			leaving, left := notify()
+			e := newEnv(t, envOpts{noEngine: true, maxSocketsPerGame: tc.perGame, maxSocketsPerOwner: tc.perOwn,
+				socketHooks: Hooks{Left: leaving}})
 			c := e.browser()
 			var ids []string
 			for range tc.games {
@@ -54,18 +56,12 @@ func TestSocketLimits(t *testing.T) {
 			e.mustDial(other, oid).state()
 			// Closing one frees its place.
 			open[0].conn.Close()
-			deadline := time.Now().Add(5 * time.Second)
-			for {
-				w, _, err := e.dial(c, ids[0])
-				if err == nil {
-					w.state()
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("place not freed: %v", err)
-				}
-				time.Sleep(20 * time.Millisecond)
+			await(t, "the closed socket to free its place", left)
+			w, _, err := e.dial(c, ids[0])
+			if err != nil {
+				t.Fatalf("place not freed: %v", err)
 			}
+			w.state()
 		})
 	}
 }
@@ -97,7 +93,7 @@ func TestSlowAndLargeBodies(t *testing.T) {
 						t.Errorf("connection held %v", d)
 					}
 					return
-				case <-time.After(100 * time.Millisecond):
+				case <-time.After(100 * time.Millisecond): // time itself is what is tested: a byte every 100 ms, a body slower than the read timeout
 				}
 				if time.Since(start) > 5*time.Second {
 					t.Fatal("slow body still open after 5 s")
@@ -124,6 +120,7 @@ func TestSlowAndLargeBodies(t *testing.T) {
 		id := e.newGame(c, form("white", "1", "standard", "none"))
 		w := e.mustDial(c, id)
 		w.state()
+		// time itself is what is tested: the socket lives on past both 300 ms timeouts
 		time.Sleep(800 * time.Millisecond)
 		if st := w.sync(); st == nil {
 			t.Fatal("no state")

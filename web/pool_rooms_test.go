@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
-	"time"
 
 	"knightwatch/enginepool"
 	"knightwatch/game"
@@ -24,13 +23,7 @@ func TestPoolFairRoomRequests(t *testing.T) {
 	e := newEnv(t, envOpts{searcher: &fakeSearcher{block: true}, quickSearchers: -1})
 	waitQueued := func(n int) {
 		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
-		for e.pool.Load().Queued != n {
-			if time.Now().After(deadline) {
-				t.Fatalf("%d requests queue, want %d", e.pool.Load().Queued, n)
-			}
-			time.Sleep(time.Millisecond)
-		}
+		e.until(fmt.Sprintf("%d requests to queue", n), func() bool { return e.pool.Load().Queued == n })
 	}
 	// Owner x's two games keep both searchers thinking.
 	e.thinkingGames(e.browser(), 2, 8)

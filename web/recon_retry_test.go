@@ -110,6 +110,7 @@ func TestReconBotActionSaveRetried(t *testing.T) {
 			if f := w.reconWait("error", nil, func(f reconFrame) bool { return f.Type == "error" }); f.Code != play.CodeNotYourTurn {
 				t.Errorf("sense while saving: %s", f.Raw)
 			}
+			// time itself is what is tested: while the server cannot save, the clocks stand still and nothing more is saved
 			time.Sleep(300 * time.Millisecond)
 			if k, _ := e.reconActions(id); k != tc.pending {
 				t.Fatalf("%d actions saved, want %d", k, tc.pending)

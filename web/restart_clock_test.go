@@ -67,7 +67,7 @@ func TestRestartChargesThinking(t *testing.T) {
 			alice.must("POST", g+"ready", nil, "", nil)
 			bob.must("POST", g+"ready", nil, "", nil)
 			alice.must("POST", g+"sense", map[string]any{"square": nil}, "", nil)
-			time.Sleep(crashThink) // the mover thinks
+			time.Sleep(crashThink) // time itself is what is tested: the mover thinks, and how much of it is charged
 			left := func(_ *Server, ts *httptest.Server) time.Duration {
 				var secs float64
 				as := &apiClient{t: t, base: ts.URL, user: "alice", pass: "password-a", http: &http.Client{Timeout: 30 * time.Second}}
@@ -85,7 +85,7 @@ func TestRestartChargesThinking(t *testing.T) {
 			if st := w.stateAt(2); st.Clock == nil || st.Clock.Running != "white" {
 				t.Fatalf("the clock does not run after the engine's reply: %+v", st.Clock)
 			}
-			time.Sleep(crashThink) // the person thinks
+			time.Sleep(crashThink) // time itself is what is tested: the person thinks, and how much of it is charged
 			white := func(ts *httptest.Server, conn *wsConn) time.Duration {
 				st := conn.sync()
 				return time.Duration(st.Clock.White) * time.Millisecond
@@ -105,7 +105,7 @@ func TestRestartChargesThinking(t *testing.T) {
 			w := e.dialRecon(c, id)
 			w.send(`{"type":"sense","square":"e7","seq":0}`)
 			w.reconWait("the move phase", nil, func(f reconFrame) bool { return isState(f) && f.State.Phase == "move" })
-			time.Sleep(crashThink) // the person thinks
+			time.Sleep(crashThink) // time itself is what is tested: the person thinks, and how much of it is charged
 			mine := func(conn *wsConn) time.Duration {
 				return time.Duration(conn.reconSync().Clock.Mine) * time.Millisecond
 			}

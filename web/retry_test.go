@@ -109,6 +109,7 @@ func TestEngineMoveSaveRetried(t *testing.T) {
 			s.Ply, s.Thinking, s.Saving, s.Turn, s.Clock.Running)
 	}
 	black := s.Clock.Black
+	// time itself is what is tested: the engine's clock stands still while the server cannot save
 	time.Sleep(300 * time.Millisecond)
 	s = w.sync()
 	if s.Clock.Black != black {

@@ -90,6 +90,26 @@ type Config struct {
 	// the WebSocket Origin check use it. Empty: the request's scheme and
 	// Host, when the Host looks like a host name ("localhost" if not).
 	PublicOrigin string
+	// Hooks let tests see the sockets come and go; nil fields do nothing.
+	Hooks Hooks
+}
+
+// Hooks are what tests see of the WebSockets, so that they wait for a
+// socket to get somewhere rather than for time. Each runs in the socket's
+// own goroutine with no lock held, with the ID of the socket's game (a
+// player's, a spectator's or an API game's tab: "a" and the API game's
+// number).
+type Hooks struct {
+	// Joining runs as a socket, upgraded, is about to join its game's
+	// host (which waits while the host is busy).
+	Joining func(id string)
+	// Leaving runs as a socket's reader has ended, before the socket
+	// leaves its game's host (which waits while the host is busy).
+	Leaving func(id string)
+	// Left runs once a socket has left its game (when it was the last
+	// player of a game played in person, the host has closed, its clock
+	// committed) and freed its place under the limits on sockets.
+	Left func(id string)
 }
 
 // Server is the web app: the routes, served by its parts (the sockets,

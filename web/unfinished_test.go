@@ -429,7 +429,7 @@ func TestListResignWhileEngineThinks(t *testing.T) {
 	if st.Ply != 0 || st.Result != "1-0" || st.Thinking {
 		t.Errorf("after resigning: ply %d result %s thinking %v", st.Ply, st.Result, st.Thinking)
 	}
-	if st := w.quiet(300*time.Millisecond, func(m anyMsg) bool { return m.Type == "state" && m.state.Ply != 0 }); st.Ply != 0 {
+	if st := e.quiet(w, id, func(m anyMsg) bool { return m.Type == "state" && m.state.Ply != 0 }); st.Ply != 0 {
 		t.Errorf("the engine moved after the resignation: ply %d", st.Ply)
 	}
 }

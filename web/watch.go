@@ -114,7 +114,7 @@ func (s *sockets) handleWatchWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return
 	}
-	c := &client{sk: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), release: release, watcher: true, viewer: live.Spectator}
+	c := &client{sk: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), game: g.ID, release: release, watcher: true, viewer: live.Spectator}
 	if err := s.join(c, func() (*live.Host, error) { return s.reg.Join(g.ID, c) }); err != nil {
 		release()
 		if !errors.Is(err, play.ErrDeleted) {

@@ -193,6 +193,7 @@ func TestWatcherKeepsNoClock(t *testing.T) {
 	st := spectator.waitFor("clock stopped", func(m anyMsg) bool {
 		return m.Type == "state" && m.state.Clock != nil && m.state.Clock.Running == ""
 	}).state
+	// time itself is what is tested: the clock stands still with only a spectator
 	time.Sleep(300 * time.Millisecond)
 	if st2 := spectator.sync(); st2.Clock.White != st.Clock.White || st2.Clock.Running != "" {
 		t.Fatalf("clock moved with only a spectator: %+v then %+v", st.Clock, st2.Clock)

@@ -234,7 +234,7 @@ func TestWithdrawnSearchNeverReplies(t *testing.T) {
 				t.Fatalf("state after %s: ply %d status %s thinking %v", tc.name, s.Ply, s.Status, s.Thinking)
 			}
 			// The cancelled fake engine returns a move at once; it must be dropped.
-			s = w.quiet(300*time.Millisecond, func(m anyMsg) bool { return m.Type == "state" && m.state.Ply > tc.wantPly })
+			s = e.quiet(w, id, func(m anyMsg) bool { return m.Type == "state" && m.state.Ply > tc.wantPly })
 			if s.Ply != tc.wantPly {
 				t.Fatalf("ply %d after quiet", s.Ply)
 			}
@@ -590,7 +590,8 @@ func TestFlagFall(t *testing.T) {
 
 // A clock runs only while a tab is open.
 func TestClockNotChargedWhileAway(t *testing.T) {
-	e := newEnv(t, envOpts{noEngine: true})
+	leaving, left := notify()
+	e := newEnv(t, envOpts{noEngine: true, socketHooks: Hooks{Left: leaving}})
 	c := e.browser()
 	id := e.newGame(c, form("white", "1", "standard", "5+3"))
 	rec := e.row(id)
@@ -603,8 +604,9 @@ func TestClockNotChargedWhileAway(t *testing.T) {
 		t.Fatalf("clock not running: %+v", s.Clock)
 	}
 	w.conn.Close()
-	time.Sleep(100 * time.Millisecond) // let the server see the close
+	await(t, "the server to see the close", left) // the host closed, its clock committed
 	away := e.row(id).WhiteMS
+	// time itself is what is tested: the clock stands still while nobody has the game open
 	time.Sleep(1500 * time.Millisecond)
 	w2 := e.mustDial(c, id)
 	s := w2.state()
