@@ -392,12 +392,6 @@ func (tb *tab) settle() {
 		return true; })()`)
 }
 
-func (tb *tab) tryEval(js string) (bool, error) {
-	ctx, cancel := context.WithTimeout(tb.ctx, 5*time.Second)
-	defer cancel()
-	return chromedp.Run(ctx, chromedp.Evaluate[bool](js))
-}
-
 func (tb *tab) tryEvalRaw(js string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(tb.ctx, 5*time.Second)
 	defer cancel()
