@@ -118,7 +118,7 @@ func (h *Host) Start() {
 	now := time.Now()
 	if !h.flagIfDueLocked(now) {
 		h.syncClockStartedLocked(now)
-		h.maybeStartTurnLocked()
+		h.maybeStartTurnLocked(now)
 	}
 }
 
@@ -250,7 +250,7 @@ func (h *Host) afterLocked(now time.Time, own *Turn) {
 		h.dropPendingLocked()
 	}
 	h.syncClockLocked(now)
-	h.maybeStartTurnLocked()
+	h.maybeStartTurnLocked(now)
 	h.broadcastLocked(now)
 	if h.cfg.Always && h.g.Over() {
 		if h.registry != nil {

@@ -90,10 +90,16 @@ func TestAutomatonPlaysItsTurn(t *testing.T) {
 	if err := h.Join(white); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Act(func(now time.Time) error { return g.add(game.White, 2, now) }); err != nil {
+	var moved time.Time
+	if err := h.Act(func(now time.Time) error { moved = now; return g.add(game.White, 2, now) }); err != nil {
 		t.Fatal(err)
 	}
 	turn := <-bot.started
+	// The bot's natural pause counts from White's move, whenever its
+	// goroutine gets going.
+	if !turn.Since().Equal(moved) {
+		t.Errorf("the turn began at %v, want the moment of White's move, %v", turn.Since(), moved)
+	}
 	white.waitFor(t, "thinking", has("ply 1 total 2 result \"\" saving false thinking true"))
 	bot.go_ <- struct{}{}
 	if !<-bot.steps {

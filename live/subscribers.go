@@ -68,7 +68,7 @@ func (h *Host) Join(s Sub) error {
 	}
 	if !h.flagIfDueLocked(now) {
 		h.syncClockStartedLocked(now)
-		h.maybeStartTurnLocked()
+		h.maybeStartTurnLocked(now)
 	}
 	h.sendStateLocked(s, now)
 	return nil

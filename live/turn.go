@@ -15,6 +15,7 @@ type Turn struct {
 	h      *Host
 	color  game.Color
 	ply    int
+	since  time.Time // the change that gave the automaton the move
 	ctx    context.Context
 	cancel context.CancelFunc
 	// withdrawn is set (under the host's lock) when the game went on
@@ -24,6 +25,13 @@ type Turn struct {
 
 // Color returns the automaton's colour.
 func (t *Turn) Color() game.Color { return t.color }
+
+// Since is the moment the turn began: that of the change that gave the
+// automaton the move (the person's move, say), or of the host's start or
+// a player's arrival for a turn picked up then. An automaton that answers
+// no sooner than a pause after the person's move counts from here, not
+// from when its goroutine got the host's lock.
+func (t *Turn) Since() time.Time { return t.since }
 
 // Context ends when the turn is withdrawn, when the mover's clock runs out
 // (if it runs) and when the server stops: an automaton's thinking stops
@@ -100,8 +108,9 @@ func (t *Turn) Step(f func(now time.Time) error) bool {
 
 // maybeStartTurnLocked starts the turn of the automaton to move, if any,
 // when none runs, nothing waits to be saved, and (in a game played in
-// person) a player has the game open.
-func (h *Host) maybeStartTurnLocked() {
+// person) a player has the game open; now is the moment of the change
+// that calls for it.
+func (h *Host) maybeStartTurnLocked(now time.Time) {
 	if h.closed || h.turn != nil || h.pending != nil || h.cfg.Context.Err() != nil {
 		return
 	}
@@ -113,7 +122,7 @@ func (h *Host) maybeStartTurnLocked() {
 	if d, ok := h.g.Clock().Deadline(); ok {
 		ctx, cancel = context.WithDeadline(h.cfg.Context, d)
 	}
-	t := &Turn{h: h, color: mover, ply: h.g.Ply(), ctx: ctx, cancel: cancel}
+	t := &Turn{h: h, color: mover, ply: h.g.Ply(), since: now, ctx: ctx, cancel: cancel}
 	h.turn = t
 	a := h.autos[mover]
 	go func() {
@@ -139,7 +148,7 @@ func (h *Host) turnEnded(t *Turn) {
 		h.closeAutomataLocked()
 		return
 	}
-	if !h.flagIfDueLocked(time.Now()) {
-		h.maybeStartTurnLocked()
+	if now := time.Now(); !h.flagIfDueLocked(now) {
+		h.maybeStartTurnLocked(now)
 	}
 }
