@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -207,12 +208,15 @@ func loadStatic(files fs.FS) (*staticAssets, error) {
 			return nil, err
 		}
 	}
+	// One compressor for every file: each new one allocates about 1 MB of
+	// tables, garbage the heap would carry into the first games.
+	zw, _ := gzip.NewWriterLevel(io.Discard, gzip.BestCompression)
 	for name, data := range content {
 		sum := sha256.Sum256(data)
 		plain := &staticFile{data: data, ctype: contentType(name, data), etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
 		if compressible(plain.ctype) {
 			var buf bytes.Buffer
-			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+			zw.Reset(&buf)
 			zw.Write(data)
 			if err := zw.Close(); err != nil {
 				return nil, err
