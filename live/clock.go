@@ -17,7 +17,9 @@ func (h *Host) syncClockStartedLocked(now time.Time) {
 	_, was := h.g.Clock().Running()
 	h.syncClockLocked(now)
 	if _, running := h.g.Clock().Running(); running && !was {
-		_ = h.commitLocked(now)
+		if err := h.commitLocked(now); errors.Is(err, ErrConflict) {
+			h.reloadLocked(now) // another server moved the game on
+		}
 	}
 }
 

@@ -212,6 +212,10 @@ func (h *Host) changeLocked(now time.Time, f func(now time.Time) error) error {
 	if err := h.commitLocked(now); err != nil {
 		restore()
 		h.syncClockLocked(now)
+		if errors.Is(err, ErrConflict) {
+			h.reloadLocked(now)
+			return ErrConflict
+		}
 		return ErrUnsaved
 	}
 	if !wasOver && h.g.Over() {

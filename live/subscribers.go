@@ -2,6 +2,7 @@ package live
 
 import (
 	"bytes"
+	"errors"
 	"time"
 )
 
@@ -114,7 +115,10 @@ func (h *Host) pauseLocked(now time.Time) {
 	_, running := h.g.Clock().Running()
 	h.syncClockLocked(now)
 	if running {
-		_ = h.commitLocked(now) // logged
+		if err := h.commitLocked(now); errors.Is(err, ErrConflict) { // logged
+			h.reloadLocked(now) // another server moved the game on: tells everyone
+			return
+		}
 	}
 	h.broadcastLocked(now) // spectators see the clock stopped
 }

@@ -1,0 +1,96 @@
+package live
+
+import (
+	"errors"
+	"time"
+)
+
+// ErrConflict: another server committed the game first. The change was
+// not made; the host has read the game again and sent every subscriber
+// its state, so the player sees what happened and may act on it.
+var ErrConflict = errors.New("live: the game changed on another server")
+
+// Shared is a Game that other servers commit too: a site of several
+// servers on one database, where any of them may hold a host of the same
+// game. Each commit makes a new version of the record, and only from the
+// version the game was built from: a Commit made from an older one fails
+// with an error wrapping ErrConflict and changes nothing, so of two
+// servers racing on one game exactly one wins.
+type Shared interface {
+	Game
+	// Version is the version of the committed record the game is built
+	// from (read or committed last).
+	Version() int64
+	// Reload rebuilds the game from its record as committed now, the
+	// clock included.
+	Reload() error
+}
+
+// Changed tells the host that its game was committed at version on
+// another server (the site's change feed): when that is newer than its
+// own, the host reads the game again and tells every subscriber. Its own
+// commits, heard back, change nothing.
+func (h *Host) Changed(version int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s, ok := h.g.(Shared)
+	if !ok || h.closed || version <= s.Version() {
+		return
+	}
+	h.reloadLocked(time.Now())
+}
+
+// Resync has the host read its game again, whatever its version: the
+// change feed was cut, and what changed meanwhile was not heard.
+func (h *Host) Resync() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.g.(Shared); !ok || h.closed {
+		return
+	}
+	h.reloadLocked(time.Now())
+}
+
+// reloadLocked reads the game again and follows it up as any committed
+// change: an automaton's turn it overtook is withdrawn, a step waiting to
+// be saved is dropped (it was made from an older version), the clock and
+// the automata go on and every subscriber is told. When the read fails the
+// game stays as it was; the next change heard, or the next commit's
+// conflict, reads again.
+func (h *Host) reloadLocked(now time.Time) {
+	s := h.g.(Shared)
+	before := s.Version()
+	if err := s.Reload(); err != nil {
+		h.logf("reading the game again: %v", err)
+		return
+	}
+	if s.Version() == before {
+		return
+	}
+	h.dropPendingLocked()
+	h.syncClockLocked(now)
+	h.afterLocked(now, nil)
+}
+
+// Changed hands a change heard on the site's change feed to the host of
+// game id, if this server holds one (Host.Changed).
+func (r *Registry) Changed(id string, version int64) {
+	if h := r.Get(id); h != nil {
+		h.Changed(version)
+	}
+}
+
+// Resync has every host read its game again (Host.Resync): the change
+// feed was cut. The hosts read one after another, none under the
+// registry's lock.
+func (r *Registry) Resync() {
+	r.mu.Lock()
+	hosts := make([]*Host, 0, len(r.hosts))
+	for _, h := range r.hosts {
+		hosts = append(hosts, h)
+	}
+	r.mu.Unlock()
+	for _, h := range hosts {
+		h.Resync()
+	}
+}
