@@ -89,8 +89,13 @@ func openPostgres(dsn string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", name, err)
 	}
-	db, err := openGorm(pgOpen(wDSN), pgConfig())
+	db, err := gorm.Open(pgOpen(wDSN), pgConfig())
 	if err != nil {
+		if db != nil { // the pool gorm made, whose first connection failed
+			if sqlDB, err := db.DB(); err == nil {
+				sqlDB.Close()
+			}
+		}
 		return nil, fmt.Errorf("store: open %s: %w", name, err)
 	}
 	sqlDB, err := db.DB()
@@ -115,7 +120,7 @@ func openPostgres(dsn string) (*Store, error) {
 	if err != nil {
 		return fail("read-only", err)
 	}
-	if st.rd, err = openGorm(pgOpen(rdDSN), pgConfig()); err != nil {
+	if st.rd, err = gorm.Open(pgOpen(rdDSN), pgConfig()); err != nil {
 		return fail("read-only", err)
 	}
 	if err := readPool(st.rd); err != nil {
@@ -129,7 +134,7 @@ func openPostgres(dsn string) (*Store, error) {
 	if err != nil {
 		return fail("for the alive marks", err)
 	}
-	if st.alive, err = openGorm(pgOpen(aliveDSN), pgConfig()); err != nil {
+	if st.alive, err = gorm.Open(pgOpen(aliveDSN), pgConfig()); err != nil {
 		return fail("for the alive marks", err)
 	}
 	aliveDB, err := st.alive.DB()

@@ -214,7 +214,7 @@ func openSQLite(path string) (*Store, error) {
 	q.Set("_busy_timeout", "5000")
 	q.Set("_synchronous", SynchronousMode())
 	q.Set("_foreign_keys", "1")
-	db, err := openGorm(sqlite.Open("file:"+path+"?"+q.Encode()), sqliteConfig())
+	db, err := gorm.Open(sqlite.Open("file:"+path+"?"+q.Encode()), sqliteConfig())
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -251,7 +251,7 @@ func openSQLite(path string) (*Store, error) {
 	rq.Set("_busy_timeout", "5000")
 	rq.Set("_synchronous", SynchronousMode())
 	rq.Set("_foreign_keys", "1")
-	rd, err := openGorm(sqlite.Open("file:"+path+"?"+rq.Encode()), sqliteConfig())
+	rd, err := gorm.Open(sqlite.Open("file:"+path+"?"+rq.Encode()), sqliteConfig())
 	if err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
@@ -315,8 +315,6 @@ func (s *Store) transaction(fn func(tx *gorm.DB) error) error {
 	}
 	return err
 }
-
-func openGorm(d gorm.Dialector, c *gorm.Config) (*gorm.DB, error) { return gorm.Open(d, c) }
 
 func sqliteConfig() *gorm.Config {
 	return &gorm.Config{
