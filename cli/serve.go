@@ -81,9 +81,10 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH] [--syzygy DIRS] [--experience=false] [--trust-proxy] [--public-origin URL] [--read-timeout D] [--max-conns-per-addr N] [--new-games-per-addr N]", stderr)
+	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH|URL] [--syzygy DIRS] [--experience=false] [--trust-proxy] [--public-origin URL] [--read-timeout D] [--max-conns-per-addr N] [--new-games-per-addr N]", stderr)
 	addr := fs.String("addr", envOr("KNIGHTWATCH_ADDR", ":8080"), "listen address (env KNIGHTWATCH_ADDR)")
-	dbPath := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"), "SQLite database path (env KNIGHTWATCH_DB)")
+	database := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"),
+		"the database: a SQLite file's path, created if missing, or a PostgreSQL URL such as postgres://user:password@host:5432/knightwatch, whose database must exist (env KNIGHTWATCH_DB)")
 	noEngine := fs.Bool("no-engine", false, "never let the engine reply (for benchmarks of the server alone)")
 	analysisNodes := fs.Int("analysis-nodes", review.DefaultNodes,
 		"the engine's budget per position when it reviews a finished game (in the background, below every live game); 0: no reviews")
@@ -137,7 +138,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		}
 		defer stop()
 	}
-	st, err := store.Open(*dbPath)
+	st, err := store.Open(*database)
 	if err != nil {
 		return err
 	}
@@ -186,7 +187,8 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	hs.ErrorLog = logger
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fmt.Fprintf(stdout, "Knightwatch listening on http://%s (database %s)\n", ln.Addr(), *dbPath)
+	// Describe: a PostgreSQL URL's password stays out of the log.
+	fmt.Fprintf(stdout, "Knightwatch listening on http://%s (database %s)\n", ln.Addr(), store.Describe(*database))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -93,7 +93,7 @@ func FreeAddr() (string, error) {
 // server and resume" needs: the browser's URLs and cookies stay valid.
 type Server struct {
 	Bin  string   // path of the built binary
-	DB   string   // SQLite file, kept across restarts
+	DB   string   // SQLite file or PostgreSQL URL, kept across restarts
 	Addr string   // host:port on loopback
 	Log  string   // file collecting the server's stdout and stderr (appended across restarts)
 	Args []string // more `serve` flags, after --addr and --db (e.g. --syzygy DIR)

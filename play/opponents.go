@@ -32,5 +32,6 @@ func OpponentName(spec string) string {
 	return spec
 }
 
-// NewSeed returns a bot seed that fits SQLite's signed integers.
+// NewSeed returns a bot seed that fits the database's signed 64-bit
+// integers (SQLite and PostgreSQL have no unsigned ones).
 func NewSeed() uint64 { return rand.Uint64() >> 1 }

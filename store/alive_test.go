@@ -8,8 +8,10 @@ import (
 	"knightwatch/game"
 )
 
-func TestAlive(t *testing.T) {
-	s, _ := openTemp(t)
+func TestAlive(t *testing.T) { onBoth(t, testAlive) }
+
+func testAlive(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	if _, ok := s.LastAlive(); ok {
 		t.Error("alive before any mark")
 	}
@@ -25,8 +27,10 @@ func TestAlive(t *testing.T) {
 
 // SetGameClock writes the clocks of either kind of game, and nothing else
 // (its last activity stays).
-func TestSetGameClock(t *testing.T) {
-	s, _ := openTemp(t)
+func TestSetGameClock(t *testing.T) { onBoth(t, testSetGameClock) }
+
+func testSetGameClock(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	g := &Game{Owner: "o", Variant: "standard", StartFEN: game.StartFEN, Human: ColorOf(game.White), Level: 1, ClockInitialMS: 60000}
 	r := &ReconGame{Owner: "o", Human: ColorOf(game.White), Opponent: "random", ClockInitialMS: 60000}
 	if err := s.CreateGame(g); err != nil {
@@ -35,7 +39,8 @@ func TestSetGameClock(t *testing.T) {
 	if err := s.CreateReconGame(r); err != nil {
 		t.Fatal(err)
 	}
-	since := time.Now().Add(-time.Minute)
+	// To the microsecond: what PostgreSQL keeps of a time.
+	since := time.Now().Add(-time.Minute).Truncate(time.Microsecond)
 	for _, tc := range []struct {
 		id    string
 		since *time.Time

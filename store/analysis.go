@@ -137,7 +137,7 @@ func (s *Store) SaveAnalysis(a *Analysis, plies []AnalysisPly, reset bool) error
 				return err
 			}
 		}
-		a.UpdatedAt = time.Now()
+		a.UpdatedAt = s.now()
 		if err := tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(a).Error; err != nil {
 			return err
 		}
@@ -181,7 +181,7 @@ func (s *Store) GamesToAnalyse(since time.Time) ([]Game, error) {
 	err := s.rd.Model(&Game{}).
 		Joins("LEFT JOIN analyses ON analyses.game_id = games.id").
 		Where("games.status = ? AND ((analyses.game_id IS NULL AND games.finished_at >= ?) OR analyses.complete = ?)", StatusOver, since.Local(), false).
-		Order("games.finished_at, games.id").Find(&gs).Error
+		Order("games.finished_at NULLS FIRST, games.id").Find(&gs).Error // NULLS FIRST: SQLite's order, on both
 	if err != nil {
 		return nil, fmt.Errorf("store: games to analyse: %w", err)
 	}

@@ -41,8 +41,10 @@ func finishedGame(t *testing.T, s *Store, owner string, at time.Time) *Game {
 // TestAnalysisRoundTrip: a review saved in parts, then completed, reads
 // back whole from another handle on the file (a restarted server); a
 // reset drops the plies of the earlier settings.
-func TestAnalysisRoundTrip(t *testing.T) {
-	s, path := openTemp(t)
+func TestAnalysisRoundTrip(t *testing.T) { onBoth(t, testAnalysisRoundTrip) }
+
+func testAnalysisRoundTrip(t *testing.T, bk backend) {
+	s, path := openTemp(t, bk)
 	g := finishedGame(t, s, "o", time.Now())
 	if _, _, err := s.GameAnalysis(g.ID); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("before any review: %v, want ErrNotFound", err)
@@ -100,8 +102,10 @@ func TestAnalysisRoundTrip(t *testing.T) {
 // finished games since reviews began that have no complete review, and
 // those with an incomplete one whenever they finished; not games being
 // played, complete reviews, or games finished before reviews began.
-func TestGamesToAnalyse(t *testing.T) {
-	s, _ := openTemp(t)
+func TestGamesToAnalyse(t *testing.T) { onBoth(t, testGamesToAnalyse) }
+
+func testGamesToAnalyse(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	since, err := s.AnalysisSince()
 	if err != nil {
 		t.Fatal(err)

@@ -97,6 +97,9 @@ func (s *Store) CreateAPIGameWithin(userID int64, max int, g *APIGame, invs ...*
 // createAPIGame inserts g and invs in one transaction, after check (when
 // not nil) has passed inside it.
 func (s *Store) createAPIGame(check func(tx *gorm.DB) error, g *APIGame, invs []*Invitation) error {
+	if err := checkSeed(g.Seed); err != nil {
+		return err
+	}
 	if g.Status == StatusUnset {
 		g.Status = StatusWaiting
 	}
@@ -136,7 +139,7 @@ var apiGameMutableColumns = []string{"white_ms", "black_ms", "clock_since", "whi
 
 // SaveAPIGame writes the changing fields of g (which must exist).
 func (s *Store) SaveAPIGame(g *APIGame) error {
-	g.UpdatedAt = time.Now()
+	g.UpdatedAt = s.now()
 	return saveRow(s.db, "api game", g.ID, g, apiGameMutableColumns)
 }
 

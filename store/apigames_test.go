@@ -9,9 +9,11 @@ import (
 // CreateAPIGameWithin counts and inserts in one transaction: creations
 // racing each other never take a user over its cap, and a refused one
 // inserts neither the game nor its invitation.
-func TestCreateAPIGameWithinRace(t *testing.T) {
+func TestCreateAPIGameWithinRace(t *testing.T) { onBoth(t, testCreateAPIGameWithinRace) }
+
+func testCreateAPIGameWithinRace(t *testing.T, bk backend) {
 	const max, tries = 10, 40
-	s, _ := openTemp(t)
+	s, _ := openTemp(t, bk)
 	a, b := &User{Name: "alice", PasswordHash: []byte("x")}, &User{Name: "bob", PasswordHash: []byte("x")}
 	for _, u := range []*User{a, b} {
 		if err := s.CreateUser(u); err != nil {

@@ -149,7 +149,7 @@ func (s *Store) RecordGame(gameID string, lessons []Lesson) (bool, error) {
 		uniq = append(uniq, l)
 	}
 	learnt := false
-	now := time.Now()
+	now := s.now()
 	err := s.transaction(func(tx *gorm.DB) error {
 		res := tx.Exec("INSERT INTO experience_games (game_id, learnt_at, lessons) VALUES (?, ?, ?) ON CONFLICT(game_id) DO NOTHING",
 			gameID, now, len(uniq))
@@ -171,9 +171,11 @@ func (s *Store) RecordGame(gameID string, lessons []Lesson) (bool, error) {
 			}
 			err := tx.Exec(`INSERT INTO experiences (key, move, games, wins, draws, losses, weight, points, depth, analysis_cp, analysis_depth, updated_at)
 VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, 0, 0, ?)
-ON CONFLICT(key, move) DO UPDATE SET games = games + 1, wins = wins + excluded.wins, draws = draws + excluded.draws,
-losses = losses + excluded.losses, weight = weight + excluded.weight, points = points + excluded.points,
-depth = CASE WHEN depth = 0 OR excluded.depth < depth THEN excluded.depth ELSE depth END, updated_at = excluded.updated_at`,
+ON CONFLICT(key, move) DO UPDATE SET games = experiences.games + 1, wins = experiences.wins + excluded.wins,
+draws = experiences.draws + excluded.draws, losses = experiences.losses + excluded.losses,
+weight = experiences.weight + excluded.weight, points = experiences.points + excluded.points,
+depth = CASE WHEN experiences.depth = 0 OR excluded.depth < experiences.depth THEN excluded.depth ELSE experiences.depth END,
+updated_at = excluded.updated_at`,
 				int64(l.Key), l.Move, w, d, lo, l.Weight, l.Weight*l.Result, l.Depth, now).Error
 			if err != nil {
 				return err
@@ -219,14 +221,15 @@ func (s *Store) RecordAnalyses(moves []AnalysedMove) error {
 	if len(moves) == 0 {
 		return nil
 	}
-	now := time.Now()
+	now := s.now()
 	err := s.transaction(func(tx *gorm.DB) error {
 		for _, m := range moves {
 			err := tx.Exec(`INSERT INTO experiences (key, move, games, wins, draws, losses, weight, points, depth, analysis_cp, analysis_depth, updated_at)
 VALUES (?, ?, 0, 0, 0, 0, 0, 0, 0, ?, ?, ?)
 ON CONFLICT(key, move) DO UPDATE SET
-analysis_cp = CASE WHEN excluded.analysis_depth >= analysis_depth THEN excluded.analysis_cp ELSE analysis_cp END,
-analysis_depth = max(analysis_depth, excluded.analysis_depth), updated_at = excluded.updated_at`,
+analysis_cp = CASE WHEN excluded.analysis_depth >= experiences.analysis_depth THEN excluded.analysis_cp ELSE experiences.analysis_cp END,
+analysis_depth = CASE WHEN excluded.analysis_depth > experiences.analysis_depth THEN excluded.analysis_depth ELSE experiences.analysis_depth END,
+updated_at = excluded.updated_at`,
 				int64(m.Key), m.Move, m.CP, m.Depth, now).Error
 			if err != nil {
 				return err
@@ -263,8 +266,10 @@ func (s *Store) trimExperience(tx *gorm.DB, added int) error {
 		return nil
 	}
 	keep := limit - int64(float64(limit)*experienceTrim)
-	err := tx.Exec(`DELETE FROM experiences WHERE rowid IN (SELECT rowid FROM experiences
-ORDER BY weight + CASE WHEN analysis_depth > 0 THEN 1 ELSE 0 END, updated_at, rowid LIMIT ?)`, n-keep).Error
+	// A row is its primary key, (key, move), which also breaks the ties
+	// (SQLite's rowid did once; PostgreSQL has none).
+	err := tx.Exec(`DELETE FROM experiences WHERE (key, move) IN (SELECT key, move FROM experiences
+ORDER BY weight + CASE WHEN analysis_depth > 0 THEN 1 ELSE 0 END, updated_at, key, move LIMIT ?)`, n-keep).Error
 	if err == nil {
 		s.expCap.rows.Store(keep)
 	}
@@ -326,7 +331,7 @@ func (s *Store) ExperienceSummary() (ExperienceStats, error) {
 func (s *Store) UnlearntGames(limit int) ([]Game, error) {
 	var gs []Game
 	err := s.rd.Where("status = ? AND id NOT IN (SELECT game_id FROM experience_games)", StatusOver).
-		Order("finished_at, id").Limit(limit).Find(&gs).Error
+		Order("finished_at NULLS FIRST, id").Limit(limit).Find(&gs).Error // NULLS FIRST: SQLite's order, on both
 	if err != nil {
 		return nil, fmt.Errorf("store: unlearnt games: %w", err)
 	}

@@ -25,8 +25,10 @@ func row(t *testing.T, s *Store, key uint64, move string) Experience {
 	return Experience{}
 }
 
-func TestExperienceRecordGame(t *testing.T) {
-	s, path := openTemp(t)
+func TestExperienceRecordGame(t *testing.T) { onBoth(t, testExperienceRecordGame) }
+
+func testExperienceRecordGame(t *testing.T, bk backend) {
+	s, path := openTemp(t, bk)
 	const high = uint64(0xf123456789abcdef) // a key with the top bit set
 	g1 := []Lesson{
 		{Key: 1, Move: "e2e4", Result: 0, Depth: 5, Weight: 0.6},
@@ -102,8 +104,10 @@ func TestExperienceRecordGame(t *testing.T) {
 	}
 }
 
-func TestExperienceRecordAnalysis(t *testing.T) {
-	s, _ := openTemp(t)
+func TestExperienceRecordAnalysis(t *testing.T) { onBoth(t, testExperienceRecordAnalysis) }
+
+func testExperienceRecordAnalysis(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	if _, err := s.RecordGame("g", []Lesson{{Key: 7, Move: "a2a3", Result: 0, Depth: 1, Weight: 1}}); err != nil {
 		t.Fatal(err)
 	}
@@ -143,8 +147,10 @@ func TestExperienceRecordAnalysis(t *testing.T) {
 // TestExperienceCap: over the cap, the rows whose games say least go
 // first (weight, an analysis counting as a whole game), the least
 // recently taught first among equals, down to 95% of the cap.
-func TestExperienceCap(t *testing.T) {
-	s, _ := openTemp(t)
+func TestExperienceCap(t *testing.T) { onBoth(t, testExperienceCap) }
+
+func testExperienceCap(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	s.SetExperienceCap(40)
 	if s.ExperienceCap() != 40 {
 		t.Fatalf("cap %d", s.ExperienceCap())
@@ -197,8 +203,10 @@ func TestExperienceCap(t *testing.T) {
 
 // TestExperienceConcurrent: games finishing at once all count, readers
 // meanwhile see whole games or none (run with -race).
-func TestExperienceConcurrent(t *testing.T) {
-	s, _ := openTemp(t)
+func TestExperienceConcurrent(t *testing.T) { onBoth(t, testExperienceConcurrent) }
+
+func testExperienceConcurrent(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	const games = 24
 	var wg sync.WaitGroup
 	errs := make(chan error, 2*games)
@@ -238,8 +246,10 @@ func TestExperienceConcurrent(t *testing.T) {
 	}
 }
 
-func TestUnlearntGames(t *testing.T) {
-	s, _ := openTemp(t)
+func TestUnlearntGames(t *testing.T) { onBoth(t, testUnlearntGames) }
+
+func testUnlearntGames(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	var ids []string
 	for i := 0; i < 3; i++ {
 		g := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: White, Level: 1}
@@ -268,8 +278,10 @@ func TestUnlearntGames(t *testing.T) {
 	}
 }
 
-func TestExperienceNotes(t *testing.T) {
-	s, _ := openTemp(t)
+func TestExperienceNotes(t *testing.T) { onBoth(t, testExperienceNotes) }
+
+func testExperienceNotes(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	g := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: White, Level: 1}
 	if err := s.CreateGame(g); err != nil {
 		t.Fatal(err)
@@ -310,8 +322,10 @@ func TestExperienceNotes(t *testing.T) {
 	}
 }
 
-func TestRecentLearntGames(t *testing.T) {
-	s, _ := openTemp(t)
+func TestRecentLearntGames(t *testing.T) { onBoth(t, testRecentLearntGames) }
+
+func testRecentLearntGames(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	var ids []string
 	for i := 0; i < 3; i++ {
 		g := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: Black, Level: i + 1, Moves: "e2e4 e7e5",
@@ -338,8 +352,10 @@ func TestRecentLearntGames(t *testing.T) {
 
 // TestExperienceRecordAnalysesBatch: a batch is written whole, and one
 // invalid entry refuses it all, writing nothing.
-func TestExperienceRecordAnalysesBatch(t *testing.T) {
-	s, _ := openTemp(t)
+func TestExperienceRecordAnalysesBatch(t *testing.T) { onBoth(t, testExperienceRecordAnalysesBatch) }
+
+func testExperienceRecordAnalysesBatch(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	bad := []AnalysedMove{{Key: 9, Move: "e2e4", CP: 30, Depth: 12}, {Key: 9, Move: "", CP: 0, Depth: 12}}
 	if err := s.RecordAnalyses(bad); err == nil {
 		t.Fatal("a batch with an empty move: no error")

@@ -8,8 +8,10 @@ import (
 
 // TestOpeningSavedWithGame: the opening is one of the columns SaveGame
 // writes, and FinishedGames reads it back.
-func TestOpeningSavedWithGame(t *testing.T) {
-	s, _ := openTemp(t)
+func TestOpeningSavedWithGame(t *testing.T) { onBoth(t, testOpeningSavedWithGame) }
+
+func testOpeningSavedWithGame(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	g := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: White, Level: 1}
 	if err := s.CreateGame(g); err != nil {
 		t.Fatal(err)
@@ -34,15 +36,32 @@ func TestOpeningSavedWithGame(t *testing.T) {
 
 // TestSaveOpenings: names are filled in for games that have none (an old
 // row, loaded with none), never over a stored one; "" (no named position)
-// is a name, not NULL; an unknown game is passed over.
-func TestSaveOpenings(t *testing.T) {
-	s, err := Open(oldDatabase(t, insertGame("g_old", "white", "over", "resignation"), insertGame("g_none", "white", "over", "resignation"),
-		insertGame("g_named", "white", "over", "resignation")))
-	if err != nil {
-		t.Fatal(err)
+// is a name, not NULL; an unknown game is passed over. On SQLite the rows
+// are an old file's; PostgreSQL has no old files, and the rows are new
+// ones without an opening.
+func TestSaveOpenings(t *testing.T) { onBoth(t, testSaveOpenings) }
+
+func testSaveOpenings(t *testing.T, bk backend) {
+	ids := []string{"g_old", "g_none", "g_named"}
+	var s *Store
+	if bk.name == sqliteDB.name {
+		var err error
+		s, err = Open(oldDatabase(t, insertGame("g_old", "white", "over", "resignation"), insertGame("g_none", "white", "over", "resignation"),
+			insertGame("g_named", "white", "over", "resignation")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+	} else {
+		s, _ = openTemp(t, bk)
+		for _, id := range ids {
+			g := &Game{ID: id, Owner: "o", Variant: "standard", StartFEN: "x", Human: White, Level: 1, Status: StatusOver, Result: "0-1"}
+			if err := s.CreateGame(g); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
-	defer s.Close()
-	for _, id := range []string{"g_old", "g_none", "g_named"} {
+	for _, id := range ids {
 		if g, err := s.GetGame(id); err != nil || g.Opening != nil {
 			t.Fatalf("old row %s: %v %v, want no opening", id, g, err)
 		}

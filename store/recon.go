@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -67,6 +68,9 @@ func (s *Store) CreateReconGame(g *ReconGame) error {
 	if g.Owner == "" {
 		return errors.New("store: game without owner")
 	}
+	if err := checkSeed(g.Seed); err != nil {
+		return err
+	}
 	if g.Status == StatusUnset {
 		g.Status = StatusPlaying
 	}
@@ -82,11 +86,20 @@ func (s *Store) CreateReconGame(g *ReconGame) error {
 	return nil
 }
 
+// checkSeed refuses a bot seed that a signed 64-bit column cannot hold
+// (neither database has an unsigned one): play.NewSeed's fit.
+func checkSeed(seed uint64) error {
+	if seed > math.MaxInt64 {
+		return fmt.Errorf("store: bot seed %d is over 2^63-1, the most the database holds", seed)
+	}
+	return nil
+}
+
 var reconMutableColumns = []string{"white_ms", "black_ms", "history", "markers", "status", "result", "reason", "updated_at", "finished_at", "clock_since"}
 
 // SaveReconGame writes the changing fields of g (which must exist).
 func (s *Store) SaveReconGame(g *ReconGame) error {
-	g.UpdatedAt = time.Now()
+	g.UpdatedAt = s.now()
 	return saveRow(s.db, "recon game", g.ID, g, reconMutableColumns)
 }
 

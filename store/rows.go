@@ -27,9 +27,11 @@ func getRow[T any](db *gorm.DB, what string, id any) (*T, error) {
 }
 
 // saveRow writes columns of row, the row of T whose ID is id (which must
-// exist: ErrNotFound otherwise).
+// exist: ErrNotFound otherwise). The values are row's as they are: gorm's
+// own updated_at (SkipHooks; no model here has hooks) would be a moment
+// later than the one row holds, and row would not read back as written.
 func saveRow[T any](db *gorm.DB, what string, id any, row *T, columns []string) error {
-	res := db.Model(new(T)).Where("id = ?", id).Select(columns).Updates(row)
+	res := db.Session(&gorm.Session{SkipHooks: true}).Model(new(T)).Where("id = ?", id).Select(columns).Updates(row)
 	if res.Error != nil {
 		return fmt.Errorf("store: save %s %v: %w", what, id, res.Error)
 	}

@@ -1,6 +1,21 @@
 // Package store keeps Knightwatch's games and settings in SQLite through
 // gorm. It knows nothing of HTTP: the web package decides what a game means
 // and calls store only to make it durable.
+//
+// # PostgreSQL
+//
+// Open also takes a PostgreSQL URL (postgres://… or postgresql://…; the
+// database must exist) instead of a SQLite file's path, and then keeps
+// the same tables there, made by the same AutoMigrate of the same
+// structs (postgres.go). What differs: the few statements of each that
+// test Store.pg (the untouched games, the alive mark, which is a row of
+// settings there instead of a file); times, which PostgreSQL keeps to the
+// microsecond, so the times the store writes itself are cut to it, and a
+// time a caller writes reads back cut to it; and the pools, of the same
+// shape for now (one writer, serialised in the process; ReadConns
+// read-only readers), which several servers on one database will need
+// more than. The tests run on both (backends_test.go), PostgreSQL on a
+// throwaway cluster (package pgtest); see docs/scale.md.
 package store
 
 import (
@@ -93,20 +108,27 @@ type Setting struct {
 
 // Store is the database handle. It is safe for concurrent use.
 //
-// It holds two pools on the same file: db, a single read-write connection
-// for every write and read-modify-write transaction, and rd, several
-// read-only connections for the plain reads (home page lists, game pages,
-// PGN, replays, API listings). In WAL mode readers never wait for a writer,
-// so a page load is not queued behind a move's commit or behind a write
-// lock held by another process (a sqlite3 shell, a backup).
+// It holds two pools on the same database: db, a single read-write
+// connection for every write and read-modify-write transaction, and rd,
+// several read-only connections for the plain reads (home page lists, game
+// pages, PGN, replays, API listings). In SQLite's WAL mode, as in
+// PostgreSQL, readers never wait for a writer, so a page load is not
+// queued behind a move's commit or behind a write lock held by another
+// process (a sqlite3 shell, a backup). On PostgreSQL the alive marks have
+// a connection of their own besides (openPostgres).
 type Store struct {
 	db *gorm.DB // the writer: one connection
 	rd *gorm.DB // the readers: read-only connections
 	// expCap is the experience table's row cap (SetExperienceCap).
 	expCap experienceCap
-	// alivePath is the file whose time says when a server last ran on
-	// this database (alive.go).
+	// pg is set on PostgreSQL (postgres.go), where a few statements
+	// differ.
+	pg bool
+	// alivePath is the file whose time says when a server last ran on a
+	// SQLite database; on PostgreSQL alive is the connection that writes
+	// that moment into settings instead (alive.go).
 	alivePath string
+	alive     *gorm.DB
 	// hooks are Options.Hooks.
 	hooks Hooks
 }
@@ -151,16 +173,39 @@ type Hooks struct {
 	Wrote func(err error)
 }
 
-// Open opens (creating if needed) the SQLite database at path, switches it
-// to WAL with a busy timeout and synchronous=FULL, migrates the schema and
-// opens the read-only pool.
-func Open(path string) (*Store, error) { return OpenWith(path, Options{}) }
+// Open opens the database dsn names, migrates its schema and opens the
+// read-only pool: a SQLite file's path (created if needed, switched to WAL
+// with a busy timeout and synchronous=FULL), or a PostgreSQL URL,
+// postgres://… or postgresql://… (IsPostgres; the database must exist).
+func Open(dsn string) (*Store, error) { return OpenWith(dsn, Options{}) }
 
 // OpenWith is Open with o.
-func OpenWith(path string, o Options) (*Store, error) {
-	if path == "" {
+func OpenWith(dsn string, o Options) (*Store, error) {
+	if dsn == "" {
 		return nil, errors.New("store: empty database path")
 	}
+	open := openSQLite
+	if IsPostgres(dsn) {
+		open = openPostgres
+	}
+	st, err := open(dsn)
+	if err != nil {
+		return nil, err
+	}
+	st.hooks = o.Hooks
+	if err := st.registerHooks(); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	st.forgetCount()
+	return st, nil
+}
+
+// models are the tables, migrated the same way on both databases.
+var models = []any{&Game{}, &ReconGame{}, &Setting{}, &User{}, &APIGame{}, &Invitation{}, &Rating{}, &Experience{}, &ExperienceGame{}, &Analysis{}, &AnalysisPly{}}
+
+// openSQLite opens the SQLite database at path.
+func openSQLite(path string) (*Store, error) {
 	// WAL lets page loads read while a move commits; synchronous=FULL
 	// makes every acknowledged commit survive a power cut as well as a
 	// killed process.
@@ -169,7 +214,7 @@ func OpenWith(path string, o Options) (*Store, error) {
 	q.Set("_busy_timeout", "5000")
 	q.Set("_synchronous", SynchronousMode())
 	q.Set("_foreign_keys", "1")
-	db, err := openGorm("file:" + path + "?" + q.Encode())
+	db, err := gorm.Open(sqlite.Open("file:"+path+"?"+q.Encode()), sqliteConfig())
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -191,7 +236,7 @@ func OpenWith(path string, o Options) (*Store, error) {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: %s: journal mode is %q, want wal", path, mode)
 	}
-	if err := db.AutoMigrate(&Game{}, &ReconGame{}, &Setting{}, &User{}, &APIGame{}, &Invitation{}, &Rating{}, &Experience{}, &ExperienceGame{}, &Analysis{}, &AnalysisPly{}); err != nil {
+	if err := db.AutoMigrate(models...); err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: migrate: %w", err)
 	}
@@ -206,31 +251,32 @@ func OpenWith(path string, o Options) (*Store, error) {
 	rq.Set("_busy_timeout", "5000")
 	rq.Set("_synchronous", SynchronousMode())
 	rq.Set("_foreign_keys", "1")
-	rd, err := openGorm("file:" + path + "?" + rq.Encode())
+	rd, err := gorm.Open(sqlite.Open("file:"+path+"?"+rq.Encode()), sqliteConfig())
 	if err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
 	}
+	if err := readPool(rd); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
+	}
+	return &Store{db: db, rd: rd, alivePath: path + "-alive"}, nil
+}
+
+// readPool sizes rd, the read-only pool, and checks that it connects;
+// it closes rd when it does not.
+func readPool(rd *gorm.DB) error {
 	rdDB, err := rd.DB()
 	if err != nil {
-		sqlDB.Close()
-		return nil, fmt.Errorf("store: %w", err)
+		return err
 	}
 	rdDB.SetMaxOpenConns(ReadConns)
 	rdDB.SetMaxIdleConns(ReadConns)
 	if err := rdDB.Ping(); err != nil {
 		rdDB.Close()
-		sqlDB.Close()
-		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
+		return err
 	}
-	st := &Store{db: db, rd: rd, alivePath: path + "-alive", hooks: o.Hooks}
-	if err := st.registerHooks(); err != nil {
-		rdDB.Close()
-		sqlDB.Close()
-		return nil, fmt.Errorf("store: %w", err)
-	}
-	st.forgetCount()
-	return st, nil
+	return nil
 }
 
 // registerHooks has the writer's statements run Hooks.Writing before and
@@ -270,8 +316,8 @@ func (s *Store) transaction(fn func(tx *gorm.DB) error) error {
 	return err
 }
 
-func openGorm(dsn string) (*gorm.DB, error) {
-	return gorm.Open(sqlite.Open(dsn), &gorm.Config{
+func sqliteConfig() *gorm.Config {
+	return &gorm.Config{
 		Logger: logger.Discard,
 		// Every write here is a single statement, atomic by itself; the
 		// default wrapping transaction would only add a round trip.
@@ -279,22 +325,27 @@ func openGorm(dsn string) (*gorm.DB, error) {
 		// Moves are committed one statement at a time; reusing prepared
 		// statements saves SQLite a parse per move.
 		PrepareStmt: true,
-	})
+	}
 }
 
+// now is the time the store writes for "now": as precise as the database
+// keeps it (microseconds on PostgreSQL), so that a row's time read back
+// equals the one its writer holds.
+func (s *Store) now() time.Time { return s.db.NowFunc() }
+
 // Close closes the database (readers first, so that the writer, closing
-// last, checkpoints the WAL).
+// last, checkpoints SQLite's WAL).
 func (s *Store) Close() error {
 	var errs []error
-	if rdDB, err := s.rd.DB(); err != nil {
-		errs = append(errs, err)
-	} else {
-		errs = append(errs, rdDB.Close())
-	}
-	if sqlDB, err := s.db.DB(); err != nil {
-		errs = append(errs, err)
-	} else {
-		errs = append(errs, sqlDB.Close())
+	for _, db := range []*gorm.DB{s.rd, s.alive, s.db} {
+		if db == nil {
+			continue
+		}
+		if sqlDB, err := db.DB(); err != nil {
+			errs = append(errs, err)
+		} else {
+			errs = append(errs, sqlDB.Close())
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -344,7 +395,7 @@ var mutableColumns = []string{"moves", "white_ms", "black_ms", "status", "result
 // and opening. A game's host commits it before telling any browser about a
 // change.
 func (s *Store) SaveGame(g *Game) error {
-	g.UpdatedAt = time.Now()
+	g.UpdatedAt = s.now()
 	return saveRow(s.db, "game", g.ID, g, mutableColumns)
 }
 
@@ -376,8 +427,10 @@ func (s *Store) LatestUnfinished(owner string) (*Game, error) {
 // FinishedGames returns up to limit of the owner's finished games, newest first.
 func (s *Store) FinishedGames(owner string, limit int) ([]Game, error) {
 	var gs []Game
+	// NULLS LAST, as SQLite orders them by itself (PostgreSQL puts them
+	// first): an old row without its finishing time.
 	err := s.rd.Where("owner = ? AND status = ?", owner, StatusOver).
-		Order("finished_at DESC").Limit(limit).Find(&gs).Error
+		Order("finished_at DESC NULLS LAST").Limit(limit).Find(&gs).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: finished games: %w", err)
 	}

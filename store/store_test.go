@@ -4,25 +4,17 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
 
-func openTemp(t *testing.T) (*Store, string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "kw.db")
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s, path
-}
+func TestGameRoundTrip(t *testing.T) { onBoth(t, testGameRoundTrip) }
 
-func TestGameRoundTrip(t *testing.T) {
-	s, path := openTemp(t)
+func testGameRoundTrip(t *testing.T, bk backend) {
+	s, path := openTemp(t, bk)
 	g := &Game{Owner: "owner1", Variant: "standard", StartFEN: "startfen", Human: White, Level: 3,
 		ClockInitialMS: 300000, ClockIncrementMS: 3000, WhiteMS: 300000, BlackMS: 300000}
 	if err := s.CreateGame(g); err != nil {
@@ -59,6 +51,11 @@ func TestGameRoundTrip(t *testing.T) {
 		{"level", got.Level, 3},
 		{"owner", got.Owner, "owner1"},
 		{"timed", got.Timed(), true},
+		// The times the store fills in read back as its writer holds
+		// them (PostgreSQL keeps microseconds, and the store writes no
+		// finer).
+		{"created at", got.CreatedAt.Equal(g.CreatedAt), true},
+		{"updated at", got.UpdatedAt.Equal(g.UpdatedAt), true},
 	}
 	for _, tc := range tests {
 		if tc.got != tc.want {
@@ -67,8 +64,10 @@ func TestGameRoundTrip(t *testing.T) {
 	}
 }
 
-func TestOwnershipAndLists(t *testing.T) {
-	s, _ := openTemp(t)
+func TestOwnershipAndLists(t *testing.T) { onBoth(t, testOwnershipAndLists) }
+
+func testOwnershipAndLists(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	mk := func(owner string, status Status) *Game {
 		g := &Game{Owner: owner, Variant: "standard", StartFEN: "x", Human: White, Level: 1, Status: status}
 		if status == StatusOver {
@@ -116,8 +115,10 @@ func TestOwnershipAndLists(t *testing.T) {
 	}
 }
 
-func TestSecretPersists(t *testing.T) {
-	s, path := openTemp(t)
+func TestSecretPersists(t *testing.T) { onBoth(t, testSecretPersists) }
+
+func testSecretPersists(t *testing.T, bk backend) {
+	s, path := openTemp(t, bk)
 	a, err := s.Secret()
 	if err != nil || len(a) < 32 {
 		t.Fatalf("Secret = %x, %v", a, err)
@@ -138,18 +139,82 @@ func TestSecretPersists(t *testing.T) {
 }
 
 func TestOpenRejectsBadPath(t *testing.T) {
-	for _, p := range []string{"", filepath.Join(t.TempDir(), "no", "such", "dir", "x.db")} {
-		if s, err := Open(p); err == nil {
+	missing := strings.Replace(postgresDB.dsn(t), "/kw_", "/no_such_", 1)
+	for _, p := range []string{
+		"",
+		filepath.Join(t.TempDir(), "no", "such", "dir", "x.db"),
+		missing,
+		"postgres://user:secret@127.0.0.1:1/kw?sslmode=disable", // nothing listens on port 1
+		"postgres://user:secret@[bad/kw",
+	} {
+		s, err := Open(p)
+		if err == nil {
 			s.Close()
 			t.Errorf("Open(%q) succeeded", p)
+			continue
+		}
+		if strings.Contains(err.Error(), "secret") {
+			t.Errorf("Open(%q): the error shows the password: %v", p, err)
+		}
+	}
+}
+
+// Describe names a database for a log line: a PostgreSQL URL without
+// its password.
+func TestDescribe(t *testing.T) {
+	for _, tc := range []struct{ dsn, want string }{
+		{"kw.db", "kw.db"},
+		{"/var/lib/knightwatch/kw.db", "/var/lib/knightwatch/kw.db"},
+		{"postgres://kw@db.example.org/kw", "postgres://kw@db.example.org/kw"},
+		{"postgres://kw:secret@db.example.org:5433/kw?sslmode=require", "postgres://kw:xxxxx@db.example.org:5433/kw?sslmode=require"},
+		{"POSTGRESQL://kw:secret@db/kw", "postgresql://kw:xxxxx@db/kw"},
+		{"postgres://kw:secret@[bad/kw", "a PostgreSQL URL that does not parse"},
+	} {
+		if got := Describe(tc.dsn); got != tc.want {
+			t.Errorf("Describe(%q) = %q, want %q", tc.dsn, got, tc.want)
+		}
+	}
+}
+
+// A bot's seed is a signed 64-bit column on both databases: the largest
+// that fits reads back, one more is refused before the database.
+func TestSeedRange(t *testing.T) { onBoth(t, testSeedRange) }
+
+func testSeedRange(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
+	for _, tc := range []struct {
+		seed uint64
+		ok   bool
+	}{{0, true}, {math.MaxInt64, true}, {math.MaxInt64 + 1, false}, {math.MaxUint64, false}} {
+		r := &ReconGame{Owner: "o", Human: White, Opponent: "random", Seed: tc.seed}
+		err := s.CreateReconGame(r)
+		if (err == nil) != tc.ok {
+			t.Errorf("recon game with seed %d: %v", tc.seed, err)
+		}
+		if err == nil {
+			if got, err := s.GetReconGame(r.ID); err != nil || got.Seed != tc.seed {
+				t.Errorf("seed %d read back as %v (%v)", tc.seed, got, err)
+			}
+		}
+		a := &APIGame{WhiteName: "a", BlackName: "b", Seed: tc.seed}
+		err = s.CreateAPIGame(a)
+		if (err == nil) != tc.ok {
+			t.Errorf("api game with seed %d: %v", tc.seed, err)
+		}
+		if err == nil {
+			if got, err := s.GetAPIGame(a.ID); err != nil || got.Seed != tc.seed {
+				t.Errorf("seed %d read back as %v (%v)", tc.seed, got, err)
+			}
 		}
 	}
 }
 
 // TestReconGameRoundTrip checks that a Reconnaissance Chess game's record
 // survives a reopened database, and that only its owner sees it.
-func TestReconGameRoundTrip(t *testing.T) {
-	s, path := openTemp(t)
+func TestReconGameRoundTrip(t *testing.T) { onBoth(t, testReconGameRoundTrip) }
+
+func testReconGameRoundTrip(t *testing.T, bk backend) {
+	s, path := openTemp(t, bk)
 	g := &ReconGame{Owner: "o1", Human: Black, Opponent: "knightwatch:level=2", Seed: 7,
 		ClockInitialMS: 900000, ClockIncrementMS: 5000, WhiteMS: 900000, BlackMS: 900000}
 	if err := s.CreateReconGame(g); err != nil {
@@ -190,8 +255,10 @@ func TestReconGameRoundTrip(t *testing.T) {
 // TestRateGame checks the Elo arithmetic: the winner gains what the loser
 // loses, an upset moves more, a draw between equals moves nothing, and
 // rating a game twice counts it once.
-func TestRateGame(t *testing.T) {
-	s, _ := openTemp(t)
+func TestRateGame(t *testing.T) { onBoth(t, testRateGame) }
+
+func testRateGame(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	users := make([]*User, 3)
 	for i := range users {
 		users[i] = &User{Name: fmt.Sprintf("u%d", i), PasswordHash: []byte("x")}
@@ -242,8 +309,10 @@ func TestRateGame(t *testing.T) {
 
 // TestWatchToken: a game's watch token is made once, is long, URL-safe and
 // unique, and finds the game; wrong tokens find nothing.
-func TestWatchToken(t *testing.T) {
-	s, _ := openTemp(t)
+func TestWatchToken(t *testing.T) { onBoth(t, testWatchToken) }
+
+func testWatchToken(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	seen := map[string]bool{}
 	for i := 0; i < 50; i++ {
 		g := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: White, Level: 1}
@@ -292,7 +361,8 @@ func TestWatchToken(t *testing.T) {
 }
 
 // TestWatchTokenOldRow: a game stored before the column loads with no
-// token and gets one, once, on first use.
+// token and gets one, once, on first use. SQLite only: an old SQLite
+// file's row.
 func TestWatchTokenOldRow(t *testing.T) {
 	s, err := Open(oldDatabase(t, insertGame("g_old", "white", "playing", "")))
 	if err != nil {
@@ -321,12 +391,14 @@ func TestWatchTokenOldRow(t *testing.T) {
 // TestHooks: Writing runs before each write and Wrote after it with its
 // error; after a transaction Wrote runs once more, when what it wrote can
 // be read: tests wait on them instead of on the clock.
-func TestHooks(t *testing.T) {
+func TestHooks(t *testing.T) { onBoth(t, testHooks) }
+
+func testHooks(t *testing.T, bk backend) {
 	var writing, wrote int
 	var errs []error
 	var readable bool
 	var s *Store
-	s, err := OpenWith(filepath.Join(t.TempDir(), "kw.db"), Options{Hooks: Hooks{
+	s, err := OpenWith(bk.dsn(t), Options{Hooks: Hooks{
 		Writing: func() { writing++ },
 		Wrote: func(err error) {
 			wrote++

@@ -1,9 +1,11 @@
 package store
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
@@ -56,14 +58,85 @@ func rawTableSQL(t *testing.T, db *gorm.DB, name string) string {
 }
 
 // TestSchemaUnchanged: the typed fields keep text columns, so a fresh
-// database has the tables an old one has.
+// database has the tables an old one has. SQLite only: it is about the
+// tables of old SQLite files (TestPostgresSchema has PostgreSQL's).
 func TestSchemaUnchanged(t *testing.T) {
-	s, _ := openTemp(t)
+	s, _ := openTemp(t, sqliteDB)
 	for name, want := range oldGameTables {
 		if got := tableSQL(t, s.db, name); got != want {
 			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
 		}
 	}
+}
+
+// TestPostgresSchema: on PostgreSQL the columns have the types the
+// store's values need (a float is a double precision as on SQLite, not
+// gorm's numeric; a uint64 seed a bigint; times keep their zone; the
+// sizes are enforced there, so they are what the tags say), and opening
+// the database again migrates nothing: one schema, one migration path.
+func TestPostgresSchema(t *testing.T) {
+	s, dsn := openTemp(t, postgresDB)
+	for _, tc := range []struct {
+		table, column, want string
+	}{
+		{"games", "id", "character varying(40)"},
+		{"games", "start_fen", "character varying(128)"},
+		{"games", "moves", "text"},
+		{"games", "human", "character varying(8)"},
+		{"games", "status", "character varying(16)"},
+		{"games", "updated_at", "timestamp with time zone"},
+		{"games", "clock_since", "timestamp with time zone"},
+		{"recon_games", "seed", "bigint"},
+		{"api_games", "seed", "bigint"},
+		{"api_games", "ranked", "boolean"},
+		{"users", "password_hash", "bytea"},
+		{"ratings", "elo", "double precision"},
+		{"experiences", "weight", "double precision"},
+		{"experiences", "key", "bigint"},
+		{"analyses", "white_accuracy", "double precision"},
+		{"analysis_plies", "judgement", "character varying(16)"},
+	} {
+		var got string
+		err := s.db.Raw(`SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
+WHERE a.attrelid = ?::regclass AND a.attname = ? AND NOT a.attisdropped`, tc.table, tc.column).Scan(&got).Error
+		if err != nil || got != tc.want {
+			t.Errorf("%s.%s: %q (%v), want %q", tc.table, tc.column, got, err, tc.want)
+		}
+	}
+	var ddl []string
+	c := pgConfig()
+	c.Logger = sqlRecorder(func(sql string) {
+		if u := strings.ToUpper(strings.TrimSpace(sql)); strings.HasPrefix(u, "ALTER") || strings.HasPrefix(u, "CREATE") || strings.HasPrefix(u, "DROP") {
+			ddl = append(ddl, sql)
+		}
+	})
+	db, err := gorm.Open(pgOpen(dsn), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if sqlDB, err := db.DB(); err == nil {
+			sqlDB.Close()
+		}
+	}()
+	if err := db.AutoMigrate(models...); err != nil {
+		t.Fatal(err)
+	}
+	if len(ddl) > 0 {
+		t.Errorf("migrating a migrated database changed it:\n%s", strings.Join(ddl, "\n"))
+	}
+}
+
+// sqlRecorder is a gorm logger that hands each statement to f.
+type sqlRecorder func(sql string)
+
+func (r sqlRecorder) LogMode(logger.LogLevel) logger.Interface { return r }
+func (sqlRecorder) Info(context.Context, string, ...any)       {}
+func (sqlRecorder) Warn(context.Context, string, ...any)       {}
+func (sqlRecorder) Error(context.Context, string, ...any)      {}
+func (r sqlRecorder) Trace(_ context.Context, _ time.Time, fc func() (string, int64), _ error) {
+	sql, _ := fc()
+	r(sql)
 }
 
 // oldDatabase makes a database file the way an earlier Knightwatch left it
@@ -108,6 +181,7 @@ func insertAPI(id, status, reason string) string {
 
 // TestOldRowsLoad: rows holding the exact strings stored before the values
 // were typed load as the matching values, after Open migrated the file.
+// SQLite only: such files exist only in SQLite.
 func TestOldRowsLoad(t *testing.T) {
 	type gameRow struct {
 		id, human, status, reason string
@@ -222,8 +296,10 @@ func TestOldRowsLoad(t *testing.T) {
 }
 
 // TestStoredText: saving writes the same text as before.
-func TestStoredText(t *testing.T) {
-	s, _ := openTemp(t)
+func TestStoredText(t *testing.T) { onBoth(t, testStoredText) }
+
+func testStoredText(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	g := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: Black, Level: 1}
 	if err := s.CreateGame(g); err != nil {
 		t.Fatal(err)
@@ -264,7 +340,8 @@ func TestStoredText(t *testing.T) {
 }
 
 // TestUnknownStoredValue: text that is none of a type's values fails to
-// load, rather than turning into some default.
+// load, rather than turning into some default. SQLite only: the rows are
+// an old SQLite file's (the Scan that refuses them is the same on both).
 func TestUnknownStoredValue(t *testing.T) {
 	s, err := Open(oldDatabase(t,
 		insertGame("bad_status", "white", "finished", ""),

@@ -1,9 +1,6 @@
 package store
 
-import (
-	"fmt"
-	"time"
-)
+import "fmt"
 
 // UnfinishedGames returns up to limit of the owner's games against the
 // engine still being played, most recently active first (ties broken by
@@ -61,7 +58,7 @@ func (s *Store) softDelete(model any, id, owner string) error {
 	if owner == "" {
 		return ErrNotFound
 	}
-	now := time.Now()
+	now := s.now()
 	res := s.db.Model(model).Where("id = ? AND owner = ? AND status = ?", id, owner, StatusPlaying).
 		Updates(map[string]any{"status": StatusDeleted, "updated_at": now, "finished_at": now})
 	if res.Error != nil {

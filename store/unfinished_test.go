@@ -10,8 +10,10 @@ import (
 // TestUnfinishedGames: the list of a person's unfinished games holds
 // every unfinished game of that owner and nothing else, most recently
 // active first, cut at the limit while the count stays whole.
-func TestUnfinishedGames(t *testing.T) {
-	s, _ := openTemp(t)
+func TestUnfinishedGames(t *testing.T) { onBoth(t, testUnfinishedGames) }
+
+func testUnfinishedGames(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	// name -> owner, status, minutes after base of the last activity
 	seed := []struct {
@@ -69,8 +71,10 @@ func TestUnfinishedGames(t *testing.T) {
 }
 
 // TestUnfinishedReconGames: the same for Reconnaissance Chess.
-func TestUnfinishedReconGames(t *testing.T) {
-	s, _ := openTemp(t)
+func TestUnfinishedReconGames(t *testing.T) { onBoth(t, testUnfinishedReconGames) }
+
+func testUnfinishedReconGames(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	mk := func(id, owner string, st Status, at int) {
 		t.Helper()
@@ -111,8 +115,10 @@ func TestUnfinishedReconGames(t *testing.T) {
 
 // TestDeleteGame: only the owner's unfinished game is deleted, softly: it
 // still loads (as deleted) but is listed nowhere.
-func TestDeleteGame(t *testing.T) {
-	s, _ := openTemp(t)
+func TestDeleteGame(t *testing.T) { onBoth(t, testDeleteGame) }
+
+func testDeleteGame(t *testing.T, bk backend) {
+	s, _ := openTemp(t, bk)
 	mk := func(owner string, st Status) string {
 		t.Helper()
 		g := &Game{Owner: owner, Variant: "standard", StartFEN: "x", Human: White, Level: 1, Status: st}
