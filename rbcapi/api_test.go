@@ -3,6 +3,7 @@ package rbcapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,5 +135,31 @@ func TestHandlerAlone(t *testing.T) {
 	}
 	if code, out := call(t, ts, "alice", "password-a", "GET", "/api/nothing", nil); code != http.StatusNotFound || out["error"] == nil {
 		t.Errorf("an unknown path: %d %v", code, out)
+	}
+}
+
+// TestRegisterRefusesControlCharacters: an e-mail or affiliation with a
+// control character (a NUL, which PostgreSQL refuses in text; a line
+// break) is refused in words, and no account is made.
+func TestRegisterRefusesControlCharacters(t *testing.T) {
+	_, ts, st := newTestAPI(t)
+	for i, c := range []struct{ email, affiliation string }{
+		{"a\x00b@example.org", ""},
+		{"", "Uni\x00"},
+		{"a@example.org\r\nBcc: b@example.org", ""},
+		{"", "tab\there"},
+		{"", "\u0085next line"},
+	} {
+		name := fmt.Sprintf("ctl%d", i)
+		code, out := call(t, ts, "", "", "POST", "/api/users/", map[string]string{"username": name, "email": c.email, "affiliation": c.affiliation, "password": "password-a"})
+		if code != http.StatusBadRequest || !strings.Contains(string(out["error"]), "control characters") {
+			t.Errorf("registering with %q / %q: %d %s, want 400 saying why", c.email, c.affiliation, code, out["error"])
+		}
+		if _, err := st.UserByName(name); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("registering with %q / %q made an account (%v)", c.email, c.affiliation, err)
+		}
+	}
+	if code, out := call(t, ts, "", "", "POST", "/api/users/", map[string]string{"username": "plain", "email": "ann@example.org", "affiliation": "Université Paris-Saclay", "password": "password-a"}); code != 200 {
+		t.Errorf("a plain e-mail and an affiliation with accents: %d %s", code, out["error"])
 	}
 }

@@ -3,7 +3,9 @@ package rbcapi
 import (
 	"errors"
 	"net/http"
+	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
@@ -34,6 +36,13 @@ func validUsername(name string) string {
 		}
 	}
 	return ""
+}
+
+// plainText reports whether s is UTF-8 text without control characters:
+// a NUL, which PostgreSQL refuses in text, or a line break in what is
+// shown on one line.
+func plainText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl)
 }
 
 // validPassword says what is wrong with password, or "".
@@ -67,8 +76,8 @@ func (a *API) registerUser(name, email, affiliation, password string) (*store.Us
 	if msg := validPassword(password); msg != "" {
 		return nil, errorf(http.StatusBadRequest, "%s", msg)
 	}
-	if len(email) > 200 || len(affiliation) > 200 || !utf8.ValidString(email) || !utf8.ValidString(affiliation) {
-		return nil, errorf(http.StatusBadRequest, "e-mail and affiliation have at most 200 bytes of text")
+	if len(email) > 200 || len(affiliation) > 200 || !plainText(email) || !plainText(affiliation) {
+		return nil, errorf(http.StatusBadRequest, "e-mail and affiliation have at most 200 bytes of text, without control characters")
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(password), a.cfg.BcryptCost)
 	if err != nil {
