@@ -103,11 +103,7 @@ func openPostgres(dsn string) (*Store, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	sqlDB.SetMaxOpenConns(1)
-	if err := db.AutoMigrate(models...); err != nil {
-		sqlDB.Close()
-		return nil, fmt.Errorf("store: migrate %s: %w", name, err)
-	}
-	if err := db.Exec(pgJSONArrayLength).Error; err != nil {
+	if err := migratePostgres(db); err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: migrate %s: %w", name, err)
 	}
@@ -143,6 +139,28 @@ func openPostgres(dsn string) (*Store, error) {
 	}
 	aliveDB.SetMaxOpenConns(1)
 	return st, nil
+}
+
+// migrateLockKey is the advisory lock the servers of one database take
+// while they migrate it: several starting at once would otherwise each
+// create the same tables and types and all but one fail.
+const migrateLockKey = 0x6b6e6967687477 // "knightw"
+
+// migratePostgres migrates the schema under the advisory lock, on db's
+// one connection (the lock is the session's).
+func migratePostgres(db *gorm.DB) (err error) {
+	if err := db.Exec("SELECT pg_advisory_lock(?)", migrateLockKey).Error; err != nil {
+		return err
+	}
+	defer func() {
+		if uerr := db.Exec("SELECT pg_advisory_unlock(?)", migrateLockKey).Error; err == nil {
+			err = uerr
+		}
+	}()
+	if err := db.AutoMigrate(models...); err != nil {
+		return err
+	}
+	return db.Exec(pgJSONArrayLength).Error
 }
 
 // pgJSONArrayLength is SQLite's json_array_length(doc, path) on
