@@ -143,7 +143,7 @@ func TestServeOnPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := s.GetGame(id)
+	g, err := s.Games().GetGame(id)
 	s.Close()
 	if err != nil {
 		t.Fatal(err)

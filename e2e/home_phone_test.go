@@ -36,13 +36,13 @@ func (e *env) injectGames(like string, n int) {
 	if err != nil {
 		e.t.Fatalf("opening the database: %v", err)
 	}
-	g, err := st.GetGame(like)
+	g, err := st.Games().GetGame(like)
 	for i := 0; err == nil && i < n; i++ {
 		human := game.White
 		if i%2 == 1 {
 			human = game.Black
 		}
-		err = st.CreateGame(&store.Game{Owner: g.Owner, Variant: g.Variant, StartFEN: g.StartFEN, Human: store.ColorOf(human),
+		err = st.Games().CreateGame(&store.Game{Owner: g.Owner, Variant: g.Variant, StartFEN: g.StartFEN, Human: store.ColorOf(human),
 			Level: 1 + i%8, ClockInitialMS: 300000, ClockIncrementMS: 3000, WhiteMS: 300000, BlackMS: 300000})
 	}
 	if cerr := st.Close(); err == nil {

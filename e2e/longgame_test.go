@@ -87,10 +87,10 @@ func (e *env) injectMoves(id string, moves []string) {
 	if err != nil {
 		e.t.Fatalf("opening the database: %v", err)
 	}
-	g, err := st.GetGame(id)
+	g, err := st.Games().GetGame(id)
 	if err == nil {
 		g.Moves = strings.Join(moves, " ")
-		err = st.SaveGame(g)
+		err = st.Games().SaveGame(g)
 	}
 	if cerr := st.Close(); err == nil {
 		err = cerr

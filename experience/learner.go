@@ -8,21 +8,21 @@
 //
 // Learning happens off every lock: a game that ends is only queued
 // (Learner.GameEnded, never blocking); one goroutine replays the game and
-// records it in one transaction (store.RecordGame), which marks the game
+// records it in one transaction (store.Learning.RecordGame), which marks the game
 // learnt, so no game is learnt twice. At start, and whenever the queue
 // overflowed, it catches up with the finished games not learnt yet
-// (store.UnlearntGames): a database older than the experience, games that
+// (store.Learning.UnlearntGames): a database older than the experience, games that
 // ended while the queue was full or just before a stop; paced, so that it
 // holds the database's one writer at most half the time.
 //
 // A complete review of a finished game teaches too: its scores of the
 // move played and of the best move at each ply are handed to the learner
 // (Learner.Reviewed, never blocking) and recorded in one transaction
-// (store.RecordAnalyses).
+// (store.Learning.RecordAnalyses).
 //
 // Reading happens in the search's goroutine, before it asks the engine
 // pool for an engine: one indexed read by the position's key
-// (Learner.MovesFor, store.ExperienceFor).
+// (Learner.MovesFor, store.Learning.ExperienceFor).
 package experience
 
 import (
@@ -83,7 +83,7 @@ func New(o Options) (*Learner, error) {
 		return nil, errors.New("experience: Options.Store is required")
 	}
 	if o.Rows > 0 {
-		o.Store.SetExperienceCap(o.Rows)
+		o.Store.Learning().SetExperienceCap(o.Rows)
 	}
 	if o.Logger == nil {
 		o.Logger = log.Default()
@@ -142,7 +142,7 @@ func (l *Learner) Reviewed(id string, positions []*game.Position, moves []game.M
 // they cannot be read (the engine then plays without: a slow or refusing
 // database must not stop the game).
 func (l *Learner) MovesFor(pos *game.Position) []engine.MoveRecord {
-	rows, err := l.store.ExperienceFor(pos.Hash())
+	rows, err := l.store.Learning().ExperienceFor(pos.Hash())
 	if err != nil {
 		l.logf("experience: %v", err)
 		return nil
@@ -170,14 +170,14 @@ func (l *Learner) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case moves := <-l.reviews:
-			if err := l.store.RecordAnalyses(moves); err != nil {
+			if err := l.store.Learning().RecordAnalyses(moves); err != nil {
 				l.logf("experience: %v", err)
 			}
 		case id := <-l.queue:
 			if id == "" {
 				continue
 			}
-			g, err := l.store.GetGame(id)
+			g, err := l.store.Games().GetGame(id)
 			if err != nil {
 				l.logf("experience: game %s: %v", id, err)
 				continue
@@ -190,7 +190,7 @@ func (l *Learner) run(ctx context.Context) {
 // catchUp learns from every finished game not learnt yet.
 func (l *Learner) catchUp(ctx context.Context) {
 	for ctx.Err() == nil {
-		gs, err := l.store.UnlearntGames(learnBatch)
+		gs, err := l.store.Learning().UnlearntGames(learnBatch)
 		if err != nil {
 			l.logf("experience: %v", err)
 			return
@@ -225,7 +225,7 @@ func (l *Learner) learn(g *store.Game) bool {
 		l.logf("experience: %v", err)
 		lessons = nil // marked learnt, with nothing learnt
 	}
-	ok, err := l.store.RecordGame(g.ID, lessons)
+	ok, err := l.store.Learning().RecordGame(g.ID, lessons)
 	if err != nil {
 		l.logf("experience: %v", err)
 		l.behind.Store(true)

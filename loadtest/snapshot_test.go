@@ -24,22 +24,22 @@ func TestCheckGamesOnADatabase(t *testing.T) {
 	defer st.Close()
 	chess := func(moves string) string {
 		g := &store.Game{Owner: "o", Variant: "standard", StartFEN: game.StartFEN, Human: store.ColorOf(game.White), Level: 1}
-		if err := st.CreateGame(g); err != nil {
+		if err := st.Games().CreateGame(g); err != nil {
 			t.Fatal(err)
 		}
 		g.Moves = moves
-		if err := st.SaveGame(g); err != nil {
+		if err := st.Games().SaveGame(g); err != nil {
 			t.Fatal(err)
 		}
 		return g.ID
 	}
 	h := reconHistory(t)
 	rg := &store.ReconGame{Owner: "o", Human: store.ColorOf(game.White), Opponent: "random"}
-	if err := st.CreateReconGame(rg); err != nil {
+	if err := st.Games().CreateReconGame(rg); err != nil {
 		t.Fatal(err)
 	}
 	rg.History = string(recon.MarshalHistory(h))
-	if err := st.SaveReconGame(rg); err != nil {
+	if err := st.Games().SaveReconGame(rg); err != nil {
 		t.Fatal(err)
 	}
 	kept, short, long, broken := chess("e2e4 e7e5"), chess("e2e4"), chess("e2e4 e7e5 g1f3"), chess("e2e4 e2e4")

@@ -50,7 +50,7 @@ func buildGame(rec *store.Game) (*game.Game, game.Color, error) {
 // (crashCharge); it stays stopped until a tab opens the game.
 func (gs *Games) loadChessHost(id string) (*live.Host, error) {
 	gs.hookLoad(id)
-	rec, err := gs.cfg.Store.GetGame(id)
+	rec, err := gs.cfg.Store.Games().GetGame(id)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (g *chessGame) Commit(now time.Time) error {
 		t := g.clock.Since()
 		rec.ClockSince = &t
 	}
-	if err := g.games.cfg.Store.SaveGame(&rec); err != nil {
+	if err := g.games.cfg.Store.Games().SaveGame(&rec); err != nil {
 		return err
 	}
 	g.rec = rec

@@ -95,7 +95,7 @@ func (gs *Games) chessRematch(s *Seat, rec *store.Game) {
 		Level: rec.Level, ClockInitialMS: rec.ClockInitialMS, ClockIncrementMS: rec.ClockIncrementMS,
 		WhiteMS: rec.ClockInitialMS, BlackMS: rec.ClockInitialMS,
 	}
-	if err := gs.cfg.Store.CreateGame(next); err != nil {
+	if err := gs.cfg.Store.Games().CreateGame(next); err != nil {
 		gs.logf("rematch of %s: %v", rec.ID, err)
 		s.tab.Send(EncodeError(Errorf(CodeServer, "%s", RematchUnsavedText)))
 		return

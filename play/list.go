@@ -72,24 +72,24 @@ func (gs *Games) listKindOf(id string) *listKind {
 	if strings.HasPrefix(id, store.ReconIDPrefix) {
 		return &listKind{
 			status: func(id, owner string) (store.Status, error) {
-				rec, err := st.GetOwnedReconGame(id, owner)
+				rec, err := st.Games().GetOwnedReconGame(id, owner)
 				if err != nil {
 					return 0, err
 				}
 				return rec.Status, nil
 			},
-			delete: st.DeleteReconGame,
+			delete: st.Games().DeleteReconGame,
 		}
 	}
 	return &listKind{
 		status: func(id, owner string) (store.Status, error) {
-			rec, err := st.GetOwnedGame(id, owner)
+			rec, err := st.Games().GetOwnedGame(id, owner)
 			if err != nil {
 				return 0, err
 			}
 			return rec.Status, nil
 		},
-		delete: st.DeleteGame,
+		delete: st.Games().DeleteGame,
 	}
 }
 

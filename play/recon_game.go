@@ -28,7 +28,7 @@ type reconGame struct {
 // history (no lock held).
 func (gs *Games) loadReconHost(id string) (*live.Host, error) {
 	gs.hookLoad(id)
-	rec, err := gs.cfg.Store.GetReconGame(id)
+	rec, err := gs.cfg.Store.Games().GetReconGame(id)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func (g *reconGame) Commit(now time.Time) error {
 	if o := g.Arbiter.Outcome(); o.Over() && rec.Status != store.StatusOver {
 		rec.Status, rec.Result, rec.Reason, rec.FinishedAt = FinishedFields(o, now)
 	}
-	if err := g.games.cfg.Store.SaveReconGame(&rec); err != nil {
+	if err := g.games.cfg.Store.Games().SaveReconGame(&rec); err != nil {
 		return err
 	}
 	g.rec = rec

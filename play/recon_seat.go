@@ -152,7 +152,7 @@ func (gs *Games) reconRematch(s *Seat, owner string, rec *store.ReconGame) {
 		ClockInitialMS: rec.ClockInitialMS, ClockIncrementMS: rec.ClockIncrementMS,
 		WhiteMS: rec.ClockInitialMS, BlackMS: rec.ClockInitialMS,
 	}
-	if err := gs.cfg.Store.CreateReconGame(next); err != nil {
+	if err := gs.cfg.Store.Games().CreateReconGame(next); err != nil {
 		gs.logf("rematch of %s: %v", rec.ID, err)
 		s.tab.Send(EncodeError(Errorf(CodeServer, "%s", RematchUnsavedText)))
 		return

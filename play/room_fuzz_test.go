@@ -86,7 +86,7 @@ func FuzzChessRoom(f *testing.F) {
 		if setup&2 == 2 {
 			rec.Human = store.Black
 		}
-		if err := st.CreateGame(rec); err != nil {
+		if err := st.Games().CreateGame(rec); err != nil {
 			t.Fatal(err)
 		}
 		s := fuzzJoin(t, gs, rec.ID, rec.Human)
@@ -107,7 +107,7 @@ func checkChessHost(t *testing.T, h *live.Host, st *store.Store) {
 	t.Helper()
 	h.Read(func(lg live.Game, _ live.Moment) {
 		r := lg.(*chessGame)
-		db, err := st.GetGame(r.rec.ID)
+		db, err := st.Games().GetGame(r.rec.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +145,7 @@ func FuzzReconRoom(f *testing.F) {
 		if setup&2 == 2 {
 			rec.Human = store.Black
 		}
-		if err := st.CreateReconGame(rec); err != nil {
+		if err := st.Games().CreateReconGame(rec); err != nil {
 			t.Fatal(err)
 		}
 		s := fuzzJoin(t, gs, rec.ID, rec.Human)
@@ -173,7 +173,7 @@ func checkReconHost(t *testing.T, gs *Games, h *live.Host, st *store.Store) {
 	var r *reconGame
 	h.Read(func(g live.Game, _ live.Moment) {
 		r = g.(*reconGame)
-		db, err := st.GetReconGame(r.rec.ID)
+		db, err := st.Games().GetReconGame(r.rec.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

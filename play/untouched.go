@@ -58,13 +58,13 @@ func (gs *Games) runUntouchedSweeper() {
 func (gs *Games) DropUntouched(before time.Time) (int64, error) {
 	var dropped int64
 	for after := ""; gs.ctx.Err() == nil; {
-		ids, err := gs.cfg.Store.UntouchedGames(before, after, untouchedBatch)
+		ids, err := gs.cfg.Store.Games().UntouchedGames(before, after, untouchedBatch)
 		if err != nil || len(ids) == 0 {
 			return dropped, err
 		}
 		after = ids[len(ids)-1]
 		err = gs.reg.TryGates(ids, func(free []string) error {
-			n, err := gs.cfg.Store.DropUntouchedGames(free, before)
+			n, err := gs.cfg.Store.Games().DropUntouchedGames(free, before)
 			dropped += n
 			return err
 		})

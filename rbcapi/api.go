@@ -153,7 +153,7 @@ func (a *API) ensureBuiltinUsers() error {
 		if o.Account == "" {
 			continue
 		}
-		u, err := a.cfg.Store.UserByName(o.Account)
+		u, err := a.cfg.Store.API().UserByName(o.Account)
 		if err == nil {
 			if u.Builtin != o.Spec {
 				return fmt.Errorf("rbcapi: the username %q of a built-in bot belongs to someone else", o.Account)
@@ -164,7 +164,7 @@ func (a *API) ensureBuiltinUsers() error {
 			return err
 		}
 		u = &store.User{Name: o.Account, Affiliation: "Knightwatch", Builtin: o.Spec, PasswordHash: []byte{}, MaxGames: 1 << 20}
-		if err := a.cfg.Store.CreateUser(u); err != nil && !errors.Is(err, store.ErrTaken) {
+		if err := a.cfg.Store.API().CreateUser(u); err != nil && !errors.Is(err, store.ErrTaken) {
 			return err
 		}
 	}
@@ -175,7 +175,7 @@ func (a *API) ensureBuiltinUsers() error {
 // clocks run again (the mover charged its thinking before a crash, not the
 // time the server was down) and the built-in bots play on.
 func (a *API) resumeGames() error {
-	recs, err := a.cfg.Store.UnfinishedAPIGames()
+	recs, err := a.cfg.Store.API().UnfinishedAPIGames()
 	if err != nil {
 		return err
 	}

@@ -96,7 +96,7 @@ func TestHandlerAlone(t *testing.T) {
 	if code, out := call(t, ts, "", "", "GET", "/api/version", nil); code != 200 || string(out["version"]) != `"`+ReconchessVersion+`"` {
 		t.Fatalf("version: %d %s", code, out["version"])
 	}
-	if _, err := st.UserByName("random"); err != nil {
+	if _, err := st.API().UserByName("random"); err != nil {
 		t.Fatalf("the built-in bot's account: %v", err)
 	}
 	if code, out := call(t, ts, "", "", "POST", "/api/users/", map[string]string{"username": "alice", "email": "", "affiliation": "", "password": "password-a"}); code != 200 {
@@ -155,7 +155,7 @@ func TestRegisterRefusesControlCharacters(t *testing.T) {
 		if code != http.StatusBadRequest || !strings.Contains(string(out["error"]), "control characters") {
 			t.Errorf("registering with %q / %q: %d %s, want 400 saying why", c.email, c.affiliation, code, out["error"])
 		}
-		if _, err := st.UserByName(name); !errors.Is(err, store.ErrNotFound) {
+		if _, err := st.API().UserByName(name); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("registering with %q / %q made an account (%v)", c.email, c.affiliation, err)
 		}
 	}

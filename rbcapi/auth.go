@@ -65,7 +65,7 @@ func (a *API) login(name, password, addr string, now time.Time) (*store.User, *E
 		a.failed(now, keys)
 		return nil, errorf(http.StatusUnauthorized, "wrong username or password (a password has at most %d bytes)", MaxPasswordLen)
 	}
-	u, err := a.cfg.Store.UserByName(name)
+	u, err := a.cfg.Store.API().UserByName(name)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
@@ -169,7 +169,7 @@ func (a *API) touch(u *store.User, now time.Time) {
 	}
 	a.authMu.Unlock()
 	if due {
-		if err := a.cfg.Store.TouchUsers([]int64{u.ID}, now); err != nil {
+		if err := a.cfg.Store.API().TouchUsers([]int64{u.ID}, now); err != nil {
 			a.logf("%v", err)
 		}
 	}

@@ -71,7 +71,7 @@ func (a *API) loadKey(key string) (*live.Host, error) {
 // arbiter from the record, the built-in seat's bot, if any, fed its side
 // of it.
 func (a *API) loadHost(id int64) (*live.Host, error) {
-	rec, err := a.cfg.Store.GetAPIGame(id)
+	rec, err := a.cfg.Store.API().GetAPIGame(id)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func (a *API) loadHost(id int64) (*live.Host, error) {
 	var player recon.Player
 	if !g.over() {
 		for c, uid := range g.ids {
-			u, err := a.cfg.Store.UserByID(uid)
+			u, err := a.cfg.Store.API().UserByID(uid)
 			if err != nil {
 				return nil, fmt.Errorf("api game %d: %w", id, err)
 			}
@@ -148,7 +148,7 @@ func (g *apiGame) Commit(now time.Time) error {
 	if o := g.Arbiter.Outcome(); o.Over() && rec.Status != store.StatusOver {
 		rec.Status, rec.Result, rec.Reason, rec.FinishedAt = play.FinishedFields(o, now)
 	}
-	if err := g.a.cfg.Store.SaveAPIGame(&rec); err != nil {
+	if err := g.a.cfg.Store.API().SaveAPIGame(&rec); err != nil {
 		return err
 	}
 	g.rec = rec
@@ -161,17 +161,17 @@ func (g *apiGame) Commit(now time.Time) error {
 // off go, and the built-in bot's invitation is marked finished.
 func (g *apiGame) ended() {
 	if g.rec.Ranked && g.rec.Status == store.StatusOver {
-		if err := g.a.cfg.Store.RateGame(g.rec.ID); err != nil {
+		if err := g.a.cfg.Store.API().RateGame(g.rec.ID); err != nil {
 			g.a.logf("game %d: %v", g.rec.ID, err)
 		}
 	}
 	if g.aborted() {
-		if err := g.a.cfg.Store.CloseGameInvitations(g.rec.ID); err != nil {
+		if err := g.a.cfg.Store.API().CloseGameInvitations(g.rec.ID); err != nil {
 			g.a.logf("game %d: %v", g.rec.ID, err)
 		}
 	}
 	if g.bot != nil {
-		if err := g.a.cfg.Store.FinishGameInvitations(g.rec.ID, g.ids[g.botColor]); err != nil {
+		if err := g.a.cfg.Store.API().FinishGameInvitations(g.rec.ID, g.ids[g.botColor]); err != nil {
 			g.a.logf("game %d: %v", g.rec.ID, err)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 const MaxOpenGames = 100
 
 func (h *handlers) invitations(w http.ResponseWriter, r *http.Request, u *store.User) {
-	ids, err := h.a.cfg.Store.PendingInvitations(u.ID)
+	ids, err := h.a.cfg.Store.API().PendingInvitations(u.ID)
 	if err != nil {
 		h.a.logf("invitations: %v", err)
 		writeError(w, errorf(http.StatusInternalServerError, "could not list the invitations"))
@@ -51,7 +51,7 @@ func (h *handlers) invite(w http.ResponseWriter, r *http.Request, u *store.User)
 // invite creates the game of an invitation from u to opponent, u playing
 // White when white is set, and returns its ID.
 func (a *API) invite(u *store.User, opponent string, white bool) (int64, *Error) {
-	op, err := a.cfg.Store.UserByName(opponent)
+	op, err := a.cfg.Store.API().UserByName(opponent)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return 0, errorf(http.StatusBadRequest, "there is no user %q", opponent)
@@ -77,7 +77,7 @@ func (a *API) invite(u *store.User, opponent string, white bool) (int64, *Error)
 	}
 	// Counted and inserted in one transaction: invitations racing each
 	// other cannot all see room under the cap.
-	switch n, err := a.cfg.Store.CreateAPIGameWithin(u.ID, MaxOpenGames, g, inv); {
+	switch n, err := a.cfg.Store.API().CreateAPIGameWithin(u.ID, MaxOpenGames, g, inv); {
 	case errors.Is(err, store.ErrTooManyGames):
 		return 0, errorf(http.StatusBadRequest, "you have %d unfinished games; finish some first", n)
 	case err != nil:
@@ -107,7 +107,7 @@ func (a *API) myInvitation(idText string, u *store.User) (*store.Invitation, *Er
 	if !ok {
 		return nil, errorf(http.StatusBadRequest, "invitation does not exist")
 	}
-	inv, err := a.cfg.Store.GetInvitation(id)
+	inv, err := a.cfg.Store.API().GetInvitation(id)
 	switch {
 	case errors.Is(err, store.ErrNotFound) || err == nil && inv.ToID != u.ID:
 		return nil, errorf(http.StatusBadRequest, "invitation does not exist")
@@ -128,7 +128,7 @@ func (h *handlers) accept(w http.ResponseWriter, r *http.Request, u *store.User)
 		return
 	}
 	inv.Accepted = true
-	if err := h.a.cfg.Store.SetInvitation(inv); err != nil {
+	if err := h.a.cfg.Store.API().SetInvitation(inv); err != nil {
 		writeError(w, errorf(http.StatusInternalServerError, "could not accept; try again"))
 		return
 	}
@@ -145,7 +145,7 @@ func (h *handlers) finish(w http.ResponseWriter, r *http.Request, u *store.User)
 		return
 	}
 	inv.Finished = true
-	if err := h.a.cfg.Store.SetInvitation(inv); err != nil {
+	if err := h.a.cfg.Store.API().SetInvitation(inv); err != nil {
 		writeError(w, errorf(http.StatusInternalServerError, "could not save; try again"))
 		return
 	}

@@ -44,7 +44,7 @@ func (a *API) AcceptInPerson(u *store.User, invitation string) (int64, *Error) {
 	}
 	if e == nil {
 		inv.Accepted = true
-		if err := a.cfg.Store.SetInvitation(inv); err != nil {
+		if err := a.cfg.Store.API().SetInvitation(inv); err != nil {
 			e = errorf(http.StatusInternalServerError, "could not accept; try again")
 		}
 	}

@@ -49,7 +49,7 @@ func (a *API) MatchRound(now time.Time) {
 		within time.Duration
 		ranked bool
 	}{{RankedStartWithin, true}, {InviteStartWithin, false}} {
-		ids, err := a.cfg.Store.StaleWaitingGames(now.Add(-limit.within), limit.ranked)
+		ids, err := a.cfg.Store.API().StaleWaitingGames(now.Add(-limit.within), limit.ranked)
 		if err != nil {
 			a.logf("matchmaker: %v", err)
 			return
@@ -60,9 +60,9 @@ func (a *API) MatchRound(now time.Time) {
 			}
 		}
 	}
-	if ids, err := a.cfg.Store.UnratedGames(); err == nil {
+	if ids, err := a.cfg.Store.API().UnratedGames(); err == nil {
 		for _, id := range ids {
-			if err := a.cfg.Store.RateGame(id); err != nil {
+			if err := a.cfg.Store.API().RateGame(id); err != nil {
 				a.logf("matchmaker: %v", err)
 			}
 		}
@@ -76,7 +76,7 @@ func (a *API) MatchRound(now time.Time) {
 // Knightwatch's own bots. Nobody is paired with itself; two built-in bots
 // are never paired.
 func (a *API) pairRanked(now time.Time) {
-	users, open, err := a.cfg.Store.RankedCandidates(now.Add(-ActiveWindow))
+	users, open, err := a.cfg.Store.API().RankedCandidates(now.Add(-ActiveWindow))
 	if err != nil {
 		a.logf("matchmaker: %v", err)
 		return
@@ -105,11 +105,11 @@ func (a *API) pairRanked(now time.Time) {
 func (a *API) freeBuiltin() *store.User {
 	order := rand.Perm(len(play.ReconOpponents))
 	for _, i := range order {
-		u, err := a.cfg.Store.UserByName(play.ReconOpponents[i].Account)
+		u, err := a.cfg.Store.API().UserByName(play.ReconOpponents[i].Account)
 		if err != nil {
 			continue
 		}
-		if n, err := a.cfg.Store.OpenAPIGames(u.ID); err == nil && n < builtinRankedGames {
+		if n, err := a.cfg.Store.API().OpenAPIGames(u.ID); err == nil && n < builtinRankedGames {
 			return u
 		}
 	}
@@ -139,7 +139,7 @@ func (a *API) startRanked(u, v *store.User) {
 		}
 		invs = append(invs, inv)
 	}
-	if err := a.cfg.Store.CreateAPIGame(g, invs...); err != nil {
+	if err := a.cfg.Store.API().CreateAPIGame(g, invs...); err != nil {
 		a.logf("matchmaker: %v", err)
 	}
 }

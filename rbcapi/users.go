@@ -84,7 +84,7 @@ func (a *API) registerUser(name, email, affiliation, password string) (*store.Us
 		return nil, errorf(http.StatusInternalServerError, "could not register; try again")
 	}
 	u := &store.User{Name: name, Email: email, Affiliation: affiliation, PasswordHash: hash}
-	switch err := a.cfg.Store.CreateUser(u); {
+	switch err := a.cfg.Store.API().CreateUser(u); {
 	case errors.Is(err, store.ErrTaken):
 		return nil, errorf(http.StatusConflict, "the username %q is taken", name)
 	case err != nil:
@@ -132,7 +132,7 @@ func (h *handlers) register(w http.ResponseWriter, r *http.Request) {
 // users lists the active users: those that called within the last
 // minute, and Knightwatch's own bots, which are always there.
 func (h *handlers) users(w http.ResponseWriter, r *http.Request, _ *store.User) {
-	us, err := h.a.cfg.Store.Users(time.Now().Add(-ActiveWindow))
+	us, err := h.a.cfg.Store.API().Users(time.Now().Add(-ActiveWindow))
 	if err != nil {
 		h.a.logf("users: %v", err)
 		writeError(w, errorf(http.StatusInternalServerError, "could not list the users"))
@@ -151,7 +151,7 @@ func (h *handlers) me(w http.ResponseWriter, r *http.Request, u *store.User) {
 }
 
 func (h *handlers) updateUser(w http.ResponseWriter, u *store.User, reply map[string]any) {
-	if err := h.a.cfg.Store.UpdateUser(u); err != nil {
+	if err := h.a.cfg.Store.API().UpdateUser(u); err != nil {
 		h.a.logf("user %d: %v", u.ID, err)
 		writeError(w, errorf(http.StatusInternalServerError, "could not save; try again"))
 		return

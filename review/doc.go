@@ -36,7 +36,7 @@
 //
 // Durability: positions are saved every analysisSaveEvery evaluations and
 // at the end. On start the queue is rebuilt from the store
-// (store.GamesToAnalyse): every incomplete review, and every game finished
+// (store.Reviews.GamesToAnalyse): every incomplete review, and every game finished
 // since reviews began without one. A game finished before that is
 // reviewed when its page is opened (Watch), as is a game whose review was
 // made with other settings (a changed budget).

@@ -57,7 +57,7 @@ type reviewJob struct {
 // prepare reads job j's game and what of its review is saved already.
 func (r *Reviewer) prepare(j *reviewJob) {
 	st := r.store
-	rec, err := st.GetGame(j.id)
+	rec, err := st.Games().GetGame(j.id)
 	var g *game.Game
 	if err == nil && rec.Status != store.StatusOver {
 		err = errors.New("the game is not over")
@@ -68,7 +68,7 @@ func (r *Reviewer) prepare(j *reviewJob) {
 	var row *store.Analysis
 	var saved []store.AnalysisPly
 	if err == nil {
-		row, saved, err = st.GameAnalysis(j.id)
+		row, saved, err = st.Reviews().GameAnalysis(j.id)
 		if errors.Is(err, store.ErrNotFound) {
 			row, err = nil, nil
 		}
@@ -289,7 +289,7 @@ func (r *Reviewer) save(j *reviewJob, final bool) {
 	j.reset = false
 	r.mu.Unlock()
 
-	err := r.store.SaveAnalysis(&row, rows, reset)
+	err := r.store.Reviews().SaveAnalysis(&row, rows, reset)
 	if err != nil {
 		r.logf("review of %s: %v", j.id, err)
 	}

@@ -124,11 +124,11 @@ func New(o Options) (*Reviewer, error) {
 		learn: o.Learn, reviewed: o.Reviewed, jobs: map[string]*reviewJob{}, subs: map[string]map[Watcher]struct{}{}}
 	r.settings = Settings(r.nodes, r.level)
 	r.cond = sync.NewCond(&r.mu)
-	since, err := o.Store.AnalysisSince()
+	since, err := o.Store.Reviews().AnalysisSince()
 	if err != nil {
 		return nil, err
 	}
-	todo, err := o.Store.GamesToAnalyse(since)
+	todo, err := o.Store.Reviews().GamesToAnalyse(since)
 	if err != nil {
 		return nil, err
 	}

@@ -68,7 +68,7 @@ func (r *Reviewer) Watch(rec *store.Game, w Watcher) {
 	if rec.Status != store.StatusOver {
 		return // the review is queued, and sent here, when the game ends
 	}
-	row, plies, err := r.store.GameAnalysis(rec.ID)
+	row, plies, err := r.store.Reviews().GameAnalysis(rec.ID)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, still := r.subs[rec.ID][w]; !still {

@@ -50,7 +50,7 @@ func (s *Store) MarkAlive(t time.Time) error {
 // and false when none ever was (or the mark cannot be read).
 func (s *Store) LastAlive() (time.Time, bool) {
 	if s.pg {
-		v, err := s.GetSetting(aliveKey)
+		v, err := s.getSetting(aliveKey)
 		if err != nil {
 			return time.Time{}, false
 		}
@@ -65,29 +65,4 @@ func (s *Store) LastAlive() (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return fi.ModTime(), true
-}
-
-// SetGameClock writes the clocks of game id, chess or Reconnaissance
-// Chess (by its ID's prefix): each side's time and when the mover's
-// started running from it (nil: stopped). It is what a room writes when
-// a clock starts without a commit (a tab opens the game).
-func (s *Store) SetGameClock(id string, whiteMS, blackMS int64, since *time.Time) error {
-	var model any = &Game{}
-	if len(id) >= len(ReconIDPrefix) && id[:len(ReconIDPrefix)] == ReconIDPrefix {
-		model = &ReconGame{}
-	}
-	var at any // NULL
-	if since != nil {
-		at = *since
-	}
-	// UpdateColumns: the game's updated_at (its last activity) stays.
-	res := s.db.Model(model).Where("id = ?", id).
-		UpdateColumns(map[string]any{"white_ms": whiteMS, "black_ms": blackMS, "clock_since": at})
-	if res.Error != nil {
-		return fmt.Errorf("store: save the clock of game %s: %w", id, res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return fmt.Errorf("store: save the clock of game %s: %w", id, ErrNotFound)
-	}
-	return nil
 }

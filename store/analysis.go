@@ -15,6 +15,16 @@ import (
 // game's row (how far it got and the summary), AnalysisPly one row per
 // position.
 
+// Reviews is the store's facet for the reviews of finished games (package
+// review): their rows, and which games still want one. Get it from
+// Store.Reviews; it shares the Store's connections, hooks and writer.
+// The reviews teach the experience through package experience, not
+// through the store, so the two are facets of their own.
+type Reviews struct{ s *Store }
+
+// Reviews returns the facet of the reviews of finished games.
+func (s *Store) Reviews() Reviews { return Reviews{s} }
+
 // Judgement is the review's verdict on one move, stored as "" (none),
 // "inaccuracy", "mistake" or "blunder".
 type Judgement uint8
@@ -122,7 +132,7 @@ type AnalysisPly struct {
 // SaveAnalysis stores a's row and plies (replacing any rows of the same
 // plies) in one transaction. With reset, the game's earlier plies are
 // deleted first: a review started again with other settings.
-func (s *Store) SaveAnalysis(a *Analysis, plies []AnalysisPly, reset bool) error {
+func (rv Reviews) SaveAnalysis(a *Analysis, plies []AnalysisPly, reset bool) error {
 	if a.GameID == "" {
 		return errors.New("store: analysis without a game")
 	}
@@ -131,13 +141,13 @@ func (s *Store) SaveAnalysis(a *Analysis, plies []AnalysisPly, reset bool) error
 			return fmt.Errorf("store: analysis of %s given a ply of %q", a.GameID, p.GameID)
 		}
 	}
-	err := s.transaction(func(tx *gorm.DB) error {
+	err := rv.s.transaction(func(tx *gorm.DB) error {
 		if reset {
 			if err := tx.Where("game_id = ?", a.GameID).Delete(&AnalysisPly{}).Error; err != nil {
 				return err
 			}
 		}
-		a.UpdatedAt = s.now()
+		a.UpdatedAt = rv.s.now()
 		if err := tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(a).Error; err != nil {
 			return err
 		}
@@ -155,9 +165,9 @@ func (s *Store) SaveAnalysis(a *Analysis, plies []AnalysisPly, reset bool) error
 // GameAnalysis returns game id's review: its row and the plies saved so
 // far, in ply order (every position of the game when a.Complete). It
 // reports ErrNotFound when the game has never been analysed.
-func (s *Store) GameAnalysis(id string) (*Analysis, []AnalysisPly, error) {
+func (rv Reviews) GameAnalysis(id string) (*Analysis, []AnalysisPly, error) {
 	var a Analysis
-	err := s.rd.Where("game_id = ?", id).Take(&a).Error
+	err := rv.s.rd.Where("game_id = ?", id).Take(&a).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, nil, ErrNotFound
 	}
@@ -165,7 +175,7 @@ func (s *Store) GameAnalysis(id string) (*Analysis, []AnalysisPly, error) {
 		return nil, nil, fmt.Errorf("store: analysis of %s: %w", id, err)
 	}
 	plies := []AnalysisPly{}
-	if err := s.rd.Where("game_id = ?", id).Order("ply").Find(&plies).Error; err != nil {
+	if err := rv.s.rd.Where("game_id = ?", id).Order("ply").Find(&plies).Error; err != nil {
 		return nil, nil, fmt.Errorf("store: analysis plies of %s: %w", id, err)
 	}
 	return &a, plies, nil
@@ -176,9 +186,9 @@ func (s *Store) GameAnalysis(id string) (*Analysis, []AnalysisPly, error) {
 // and those finished at or after since without any. (Games finished
 // before since, the first start with reviews, are reviewed only when
 // opened.)
-func (s *Store) GamesToAnalyse(since time.Time) ([]Game, error) {
+func (rv Reviews) GamesToAnalyse(since time.Time) ([]Game, error) {
 	var gs []Game
-	err := s.rd.Model(&Game{}).
+	err := rv.s.rd.Model(&Game{}).
 		Joins("LEFT JOIN analyses ON analyses.game_id = games.id").
 		Where("games.status = ? AND ((analyses.game_id IS NULL AND games.finished_at >= ?) OR analyses.complete = ?)", StatusOver, since.Local(), false).
 		Order("games.finished_at NULLS FIRST, games.id").Find(&gs).Error // NULLS FIRST: SQLite's order, on both
@@ -194,13 +204,13 @@ const analysisSinceKey = "analysis_since"
 // AnalysisSince returns when this database's games began to be reviewed
 // (as they finish): stored on the first call, so that the games finished
 // before are not all queued at once on the first start.
-func (s *Store) AnalysisSince() (time.Time, error) {
+func (rv Reviews) AnalysisSince() (time.Time, error) {
 	now := time.Now().UTC().Format(time.RFC3339Nano)
-	err := s.db.Exec("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING", analysisSinceKey, now).Error
+	err := rv.s.db.Exec("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING", analysisSinceKey, now).Error
 	if err != nil {
 		return time.Time{}, fmt.Errorf("store: analysis start: %w", err)
 	}
-	v, err := s.GetSetting(analysisSinceKey)
+	v, err := rv.s.getSetting(analysisSinceKey)
 	if err != nil {
 		return time.Time{}, err
 	}

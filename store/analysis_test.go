@@ -32,7 +32,7 @@ func TestJudgementText(t *testing.T) {
 func finishedGame(t *testing.T, s *Store, owner string, at time.Time) *Game {
 	t.Helper()
 	g := &Game{Owner: owner, Variant: "standard", StartFEN: "x", Human: White, Level: 1, Status: StatusOver, Result: "1-0", FinishedAt: &at}
-	if err := s.CreateGame(g); err != nil {
+	if err := s.Games().CreateGame(g); err != nil {
 		t.Fatal(err)
 	}
 	return g
@@ -46,12 +46,12 @@ func TestAnalysisRoundTrip(t *testing.T) { onBoth(t, testAnalysisRoundTrip) }
 func testAnalysisRoundTrip(t *testing.T, bk backend) {
 	s, path := openTemp(t, bk)
 	g := finishedGame(t, s, "o", time.Now())
-	if _, _, err := s.GameAnalysis(g.ID); !errors.Is(err, ErrNotFound) {
+	if _, _, err := s.Reviews().GameAnalysis(g.ID); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("before any review: %v, want ErrNotFound", err)
 	}
 	a := &Analysis{GameID: g.ID, Settings: "nodes=1", Positions: 3}
 	first := []AnalysisPly{{GameID: g.ID, Ply: 0, CP: 20, Depth: 9, BestUCI: "e2e4", BestSAN: "e4"}}
-	if err := s.SaveAnalysis(a, first, true); err != nil {
+	if err := s.Reviews().SaveAnalysis(a, first, true); err != nil {
 		t.Fatal(err)
 	}
 	w, b := 91.5, 40.25
@@ -60,7 +60,7 @@ func testAnalysisRoundTrip(t *testing.T, bk backend) {
 		{GameID: g.ID, Ply: 1, CP: 35, Depth: 9, BestUCI: "g8f6", BestSAN: "Nf6"},
 		{GameID: g.ID, Ply: 2, Mate: 2, Depth: 7, BestUCI: "d1h5", BestSAN: "Qh5", Judgement: Blunder},
 	}
-	if err := s.SaveAnalysis(a, rest, false); err != nil {
+	if err := s.Reviews().SaveAnalysis(a, rest, false); err != nil {
 		t.Fatal(err)
 	}
 	s2, err := Open(path)
@@ -68,7 +68,7 @@ func testAnalysisRoundTrip(t *testing.T, bk backend) {
 		t.Fatal(err)
 	}
 	defer s2.Close()
-	got, plies, err := s2.GameAnalysis(g.ID)
+	got, plies, err := s2.Reviews().GameAnalysis(g.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,14 +86,14 @@ func testAnalysisRoundTrip(t *testing.T, bk backend) {
 		}
 	}
 	// Started again with other settings: the old plies go.
-	if err := s.SaveAnalysis(&Analysis{GameID: g.ID, Settings: "nodes=2", Positions: 3}, nil, true); err != nil {
+	if err := s.Reviews().SaveAnalysis(&Analysis{GameID: g.ID, Settings: "nodes=2", Positions: 3}, nil, true); err != nil {
 		t.Fatal(err)
 	}
-	got, plies, err = s.GameAnalysis(g.ID)
+	got, plies, err = s.Reviews().GameAnalysis(g.ID)
 	if err != nil || got.Complete || got.Settings != "nodes=2" || len(plies) != 0 {
 		t.Errorf("after a reset: %+v, %d plies, %v", got, len(plies), err)
 	}
-	if err := s.SaveAnalysis(&Analysis{GameID: g.ID}, []AnalysisPly{{GameID: "other", Ply: 0}}, false); err == nil {
+	if err := s.Reviews().SaveAnalysis(&Analysis{GameID: g.ID}, []AnalysisPly{{GameID: "other", Ply: 0}}, false); err == nil {
 		t.Error("a ply of another game was saved")
 	}
 }
@@ -106,11 +106,11 @@ func TestGamesToAnalyse(t *testing.T) { onBoth(t, testGamesToAnalyse) }
 
 func testGamesToAnalyse(t *testing.T, bk backend) {
 	s, _ := openTemp(t, bk)
-	since, err := s.AnalysisSince()
+	since, err := s.Reviews().AnalysisSince()
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := s.AnalysisSince()
+	again, err := s.Reviews().AnalysisSince()
 	if err != nil || !again.Equal(since) {
 		t.Fatalf("AnalysisSince changed: %v then %v (%v)", since, again, err)
 	}
@@ -120,7 +120,7 @@ func testGamesToAnalyse(t *testing.T, bk backend) {
 	half := finishedGame(t, s, "p", since.Add(2*time.Minute))
 	done := finishedGame(t, s, "p", since.Add(3*time.Minute))
 	playing := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: White, Level: 1}
-	if err := s.CreateGame(playing); err != nil {
+	if err := s.Games().CreateGame(playing); err != nil {
 		t.Fatal(err)
 	}
 	for _, a := range []*Analysis{
@@ -128,11 +128,11 @@ func testGamesToAnalyse(t *testing.T, bk backend) {
 		{GameID: half.ID, Settings: "s", Positions: 5},
 		{GameID: done.ID, Settings: "s", Positions: 5, Complete: true},
 	} {
-		if err := s.SaveAnalysis(a, nil, false); err != nil {
+		if err := s.Reviews().SaveAnalysis(a, nil, false); err != nil {
 			t.Fatal(err)
 		}
 	}
-	gs, err := s.GamesToAnalyse(since)
+	gs, err := s.Reviews().GamesToAnalyse(since)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,8 +66,8 @@ var ErrTooManyGames = errors.New("store: too many unfinished games")
 
 // CreateAPIGame inserts g and the invitations to it (their GameID is
 // set), all or none.
-func (s *Store) CreateAPIGame(g *APIGame, invs ...*Invitation) error {
-	return s.createAPIGame(nil, g, invs)
+func (a API) CreateAPIGame(g *APIGame, invs ...*Invitation) error {
+	return a.createAPIGame(nil, g, invs)
 }
 
 // CreateAPIGameWithin is CreateAPIGame for a game that user userID asks
@@ -75,8 +75,8 @@ func (s *Store) CreateAPIGame(g *APIGame, invs ...*Invitation) error {
 // inserts in one transaction, so that creations racing each other cannot
 // all see room. When there is none it inserts nothing and returns
 // ErrTooManyGames; open is the count it found.
-func (s *Store) CreateAPIGameWithin(userID int64, max int, g *APIGame, invs ...*Invitation) (open int, err error) {
-	err = s.createAPIGame(func(tx *gorm.DB) error {
+func (a API) CreateAPIGameWithin(userID int64, max int, g *APIGame, invs ...*Invitation) (open int, err error) {
+	err = a.createAPIGame(func(tx *gorm.DB) error {
 		var n int64
 		err := tx.Model(&APIGame{}).Where("(white_id = ? OR black_id = ?) AND status IN ?", userID, userID, []Status{StatusWaiting, StatusPlaying}).Count(&n).Error
 		if err != nil {
@@ -96,7 +96,7 @@ func (s *Store) CreateAPIGameWithin(userID int64, max int, g *APIGame, invs ...*
 
 // createAPIGame inserts g and invs in one transaction, after check (when
 // not nil) has passed inside it.
-func (s *Store) createAPIGame(check func(tx *gorm.DB) error, g *APIGame, invs []*Invitation) error {
+func (a API) createAPIGame(check func(tx *gorm.DB) error, g *APIGame, invs []*Invitation) error {
 	if err := checkSeed(g.Seed); err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func (s *Store) createAPIGame(check func(tx *gorm.DB) error, g *APIGame, invs []
 	if g.Markers == "" {
 		g.Markers = "{}"
 	}
-	err := s.transaction(func(tx *gorm.DB) error {
+	err := a.s.transaction(func(tx *gorm.DB) error {
 		if check != nil {
 			if err := check(tx); err != nil {
 				return err
@@ -138,19 +138,19 @@ func (s *Store) createAPIGame(check func(tx *gorm.DB) error, g *APIGame, invs []
 var apiGameMutableColumns = []string{"white_ms", "black_ms", "clock_since", "white_ready", "black_ready", "history", "markers", "status", "result", "reason", "updated_at", "finished_at"}
 
 // SaveAPIGame writes the changing fields of g (which must exist).
-func (s *Store) SaveAPIGame(g *APIGame) error {
-	g.UpdatedAt = s.now()
-	return saveRow(s.db, "api game", g.ID, g, apiGameMutableColumns)
+func (a API) SaveAPIGame(g *APIGame) error {
+	g.UpdatedAt = a.s.now()
+	return saveRow(a.s.db, "api game", g.ID, g, apiGameMutableColumns)
 }
 
 // GetAPIGame loads a game; ErrNotFound when none.
-func (s *Store) GetAPIGame(id int64) (*APIGame, error) { return getRow[APIGame](s.rd, "api game", id) }
+func (a API) GetAPIGame(id int64) (*APIGame, error) { return getRow[APIGame](a.s.rd, "api game", id) }
 
 // UnfinishedAPIGames returns every game not over, oldest first: what a
 // starting server takes up again.
-func (s *Store) UnfinishedAPIGames() ([]APIGame, error) {
+func (a API) UnfinishedAPIGames() ([]APIGame, error) {
 	var gs []APIGame
-	if err := s.rd.Where("status IN ?", []Status{StatusWaiting, StatusPlaying}).Order("id").Find(&gs).Error; err != nil {
+	if err := a.s.rd.Where("status IN ?", []Status{StatusWaiting, StatusPlaying}).Order("id").Find(&gs).Error; err != nil {
 		return nil, fmt.Errorf("store: unfinished api games: %w", err)
 	}
 	return gs, nil
@@ -158,8 +158,8 @@ func (s *Store) UnfinishedAPIGames() ([]APIGame, error) {
 
 // UserAPIGames returns up to limit of the user's games with status (any
 // when StatusUnset), newest first.
-func (s *Store) UserAPIGames(userID int64, status Status, limit int) ([]APIGame, error) {
-	q := s.rd.Where("(white_id = ? OR black_id = ?)", userID, userID)
+func (a API) UserAPIGames(userID int64, status Status, limit int) ([]APIGame, error) {
+	q := a.s.rd.Where("(white_id = ? OR black_id = ?)", userID, userID)
 	if status != StatusUnset {
 		q = q.Where("status = ?", status)
 	}
@@ -172,9 +172,9 @@ func (s *Store) UserAPIGames(userID int64, status Status, limit int) ([]APIGame,
 
 // PendingInvitations returns the IDs of the invitations to the user not
 // yet accepted, oldest first.
-func (s *Store) PendingInvitations(toID int64) ([]int64, error) {
+func (a API) PendingInvitations(toID int64) ([]int64, error) {
 	ids := []int64{}
-	err := s.rd.Model(&Invitation{}).Where("to_id = ? AND accepted = ?", toID, false).Order("id").Pluck("id", &ids).Error
+	err := a.s.rd.Model(&Invitation{}).Where("to_id = ? AND accepted = ?", toID, false).Order("id").Pluck("id", &ids).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: invitations: %w", err)
 	}
@@ -182,9 +182,9 @@ func (s *Store) PendingInvitations(toID int64) ([]int64, error) {
 }
 
 // GetInvitation loads an invitation; ErrNotFound when none.
-func (s *Store) GetInvitation(id int64) (*Invitation, error) {
+func (a API) GetInvitation(id int64) (*Invitation, error) {
 	var inv Invitation
-	err := s.rd.Where("id = ?", id).Take(&inv).Error
+	err := a.s.rd.Where("id = ?", id).Take(&inv).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrNotFound
 	}
@@ -196,8 +196,8 @@ func (s *Store) GetInvitation(id int64) (*Invitation, error) {
 
 // SetInvitation marks the invitation accepted or finished; only its
 // recipient may, which the caller has checked.
-func (s *Store) SetInvitation(inv *Invitation) error {
-	res := s.db.Model(&Invitation{}).Where("id = ?", inv.ID).Select("accepted", "finished").Updates(inv)
+func (a API) SetInvitation(inv *Invitation) error {
+	res := a.s.db.Model(&Invitation{}).Where("id = ?", inv.ID).Select("accepted", "finished").Updates(inv)
 	if res.Error != nil {
 		return fmt.Errorf("store: invitation %d: %w", inv.ID, res.Error)
 	}
@@ -206,8 +206,8 @@ func (s *Store) SetInvitation(inv *Invitation) error {
 
 // FinishGameInvitations marks the invitations to game gameID sent to user
 // toID accepted and finished: what a built-in bot does when its game ends.
-func (s *Store) FinishGameInvitations(gameID, toID int64) error {
-	err := s.db.Model(&Invitation{}).Where("game_id = ? AND to_id = ?", gameID, toID).
+func (a API) FinishGameInvitations(gameID, toID int64) error {
+	err := a.s.db.Model(&Invitation{}).Where("game_id = ? AND to_id = ?", gameID, toID).
 		Updates(map[string]any{"accepted": true, "finished": true}).Error
 	if err != nil {
 		return fmt.Errorf("store: finish invitations of game %d: %w", gameID, err)
@@ -216,9 +216,9 @@ func (s *Store) FinishGameInvitations(gameID, toID int64) error {
 }
 
 // OpenAPIGames counts the user's games not over.
-func (s *Store) OpenAPIGames(userID int64) (int, error) {
+func (a API) OpenAPIGames(userID int64) (int, error) {
 	var n int64
-	err := s.rd.Model(&APIGame{}).Where("(white_id = ? OR black_id = ?) AND status IN ?", userID, userID, []Status{StatusWaiting, StatusPlaying}).Count(&n).Error
+	err := a.s.rd.Model(&APIGame{}).Where("(white_id = ? OR black_id = ?) AND status IN ?", userID, userID, []Status{StatusWaiting, StatusPlaying}).Count(&n).Error
 	if err != nil {
 		return 0, fmt.Errorf("store: open api games: %w", err)
 	}
@@ -226,9 +226,9 @@ func (s *Store) OpenAPIGames(userID int64) (int, error) {
 }
 
 // RecentAPIGames returns up to limit games with status, newest first.
-func (s *Store) RecentAPIGames(status Status, limit int) ([]APIGame, error) {
+func (a API) RecentAPIGames(status Status, limit int) ([]APIGame, error) {
 	var gs []APIGame
-	err := s.rd.Where("status = ?", status).Order("id DESC").Limit(limit).
+	err := a.s.rd.Where("status = ?", status).Order("id DESC").Limit(limit).
 		Omit("history").Find(&gs).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: recent api games: %w", err)
@@ -238,8 +238,8 @@ func (s *Store) RecentAPIGames(status Status, limit int) ([]APIGame, error) {
 
 // CloseGameInvitations marks every invitation to a game accepted and
 // finished, so that no one is asked to play it any more.
-func (s *Store) CloseGameInvitations(gameID int64) error {
-	err := s.db.Model(&Invitation{}).Where("game_id = ?", gameID).
+func (a API) CloseGameInvitations(gameID int64) error {
+	err := a.s.db.Model(&Invitation{}).Where("game_id = ?", gameID).
 		Updates(map[string]any{"accepted": true, "finished": true}).Error
 	if err != nil {
 		return fmt.Errorf("store: close invitations of game %d: %w", gameID, err)

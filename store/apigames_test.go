@@ -16,7 +16,7 @@ func testCreateAPIGameWithinRace(t *testing.T, bk backend) {
 	s, _ := openTemp(t, bk)
 	a, b := &User{Name: "alice", PasswordHash: []byte("x")}, &User{Name: "bob", PasswordHash: []byte("x")}
 	for _, u := range []*User{a, b} {
-		if err := s.CreateUser(u); err != nil {
+		if err := s.API().CreateUser(u); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -30,7 +30,7 @@ func testCreateAPIGameWithinRace(t *testing.T, bk backend) {
 			defer wg.Done()
 			<-start
 			g := &APIGame{WhiteID: a.ID, BlackID: b.ID, WhiteName: a.Name, BlackName: b.Name}
-			n, err := s.CreateAPIGameWithin(a.ID, max, g, &Invitation{FromID: a.ID, ToID: b.ID})
+			n, err := s.API().CreateAPIGameWithin(a.ID, max, g, &Invitation{FromID: a.ID, ToID: b.ID})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -48,10 +48,10 @@ func testCreateAPIGameWithinRace(t *testing.T, bk backend) {
 	if results["created"] != max || results["refused"] != tries-max || len(results) != 2 {
 		t.Errorf("%d creations at once under a cap of %d: %v", tries, max, results)
 	}
-	if n, err := s.OpenAPIGames(a.ID); err != nil || n != max {
+	if n, err := s.API().OpenAPIGames(a.ID); err != nil || n != max {
 		t.Errorf("%d open games (%v), want %d", n, err, max)
 	}
-	if ids, err := s.PendingInvitations(b.ID); err != nil || len(ids) != max {
+	if ids, err := s.API().PendingInvitations(b.ID); err != nil || len(ids) != max {
 		t.Errorf("%d invitations (%v), want %d", len(ids), err, max)
 	}
 }

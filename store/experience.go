@@ -15,6 +15,15 @@ import (
 // package fills it when a game ends and reads it before each engine move;
 // the engine gets the rows of its root position as data.
 
+// Learning is the store's facet for the engine's experience (package
+// experience): recording what finished games and reviews teach, the cap
+// on the table, and reading a position's rows back. Get it from
+// Store.Learning; it shares the Store's connections, hooks and writer.
+type Learning struct{ s *Store }
+
+// Learning returns the facet of the engine's experience.
+func (s *Store) Learning() Learning { return Learning{s} }
+
 // Experience is one row of the experience table: one move in one position,
 // its record from the point of view of the side that played it.
 type Experience struct {
@@ -103,13 +112,13 @@ func (c *experienceCap) get() int64 {
 // evicts the least valuable rows: the smallest weight of games, counting
 // an analysis as a whole game, the least recently taught first, down to 95%
 // of the cap.
-func (s *Store) SetExperienceCap(rows int) {
-	s.expCap.n.Store(int64(max(rows, 0)))
-	s.forgetCount()
+func (lr Learning) SetExperienceCap(rows int) {
+	lr.s.expCap.n.Store(int64(max(rows, 0)))
+	lr.forgetCount()
 }
 
-// ExperienceCap returns the experience table's row cap.
-func (s *Store) ExperienceCap() int { return int(s.expCap.get()) }
+// rowCap returns the experience table's row cap.
+func (lr Learning) rowCap() int { return int(lr.s.expCap.get()) }
 
 // validLesson reports whether l can be stored.
 func validLesson(l Lesson) bool {
@@ -124,7 +133,7 @@ func validLesson(l Lesson) bool {
 // nearest to the end), then the table is trimmed to its cap. It reports
 // false, changing nothing, when the game was already learnt from; an
 // invalid lesson is an error, and nothing is recorded either.
-func (s *Store) RecordGame(gameID string, lessons []Lesson) (bool, error) {
+func (lr Learning) RecordGame(gameID string, lessons []Lesson) (bool, error) {
 	if gameID == "" {
 		return false, errors.New("store: record game: no game ID")
 	}
@@ -149,8 +158,8 @@ func (s *Store) RecordGame(gameID string, lessons []Lesson) (bool, error) {
 		uniq = append(uniq, l)
 	}
 	learnt := false
-	now := s.now()
-	err := s.transaction(func(tx *gorm.DB) error {
+	now := lr.s.now()
+	err := lr.s.transaction(func(tx *gorm.DB) error {
 		res := tx.Exec("INSERT INTO experience_games (game_id, learnt_at, lessons) VALUES (?, ?, ?) ON CONFLICT(game_id) DO NOTHING",
 			gameID, now, len(uniq))
 		if res.Error != nil {
@@ -182,10 +191,10 @@ updated_at = excluded.updated_at`,
 			}
 		}
 		learnt = true
-		return s.trimExperience(tx, len(uniq))
+		return lr.trimExperience(tx, len(uniq))
 	})
 	if err != nil {
-		s.forgetCount()
+		lr.forgetCount()
 		return false, fmt.Errorf("store: record game %s: %w", gameID, err)
 	}
 	return learnt, nil
@@ -201,18 +210,13 @@ type AnalysedMove struct {
 	Depth int
 }
 
-// RecordAnalysis stores one analysed move (see RecordAnalyses).
-func (s *Store) RecordAnalysis(key uint64, move string, cp, depth int) error {
-	return s.RecordAnalyses([]AnalysedMove{{Key: key, Move: move, CP: cp, Depth: depth}})
-}
-
 // RecordAnalyses stores the analysed moves in one transaction. A
 // shallower analysis than the one stored leaves that row as it is; the
 // rows' game results are kept. The table is then trimmed to its cap. The
 // post-game review records the move played and the best move at each ply,
 // so that the engine learns which of its moves were mistakes. One invalid
 // entry refuses the whole batch, and nothing is written.
-func (s *Store) RecordAnalyses(moves []AnalysedMove) error {
+func (lr Learning) RecordAnalyses(moves []AnalysedMove) error {
 	for _, m := range moves {
 		if m.Move == "" || len(m.Move) > 8 || m.Depth < 1 || m.CP < -100000 || m.CP > 100000 {
 			return fmt.Errorf("store: record analysis: invalid move %q, score %d or depth %d", m.Move, m.CP, m.Depth)
@@ -221,8 +225,8 @@ func (s *Store) RecordAnalyses(moves []AnalysedMove) error {
 	if len(moves) == 0 {
 		return nil
 	}
-	now := s.now()
-	err := s.transaction(func(tx *gorm.DB) error {
+	now := lr.s.now()
+	err := lr.s.transaction(func(tx *gorm.DB) error {
 		for _, m := range moves {
 			err := tx.Exec(`INSERT INTO experiences (key, move, games, wins, draws, losses, weight, points, depth, analysis_cp, analysis_depth, updated_at)
 VALUES (?, ?, 0, 0, 0, 0, 0, 0, 0, ?, ?, ?)
@@ -235,10 +239,10 @@ updated_at = excluded.updated_at`,
 				return err
 			}
 		}
-		return s.trimExperience(tx, len(moves))
+		return lr.trimExperience(tx, len(moves))
 	})
 	if err != nil {
-		s.forgetCount()
+		lr.forgetCount()
 		return fmt.Errorf("store: record analysis: %w", err)
 	}
 	return nil
@@ -250,19 +254,19 @@ updated_at = excluded.updated_at`,
 // upper bound (experienceCap.rows) and made again only when the bound
 // passes the cap: about once in every cap/20/added writes once the table
 // is full. Rows that another process adds are seen at the next count.
-func (s *Store) trimExperience(tx *gorm.DB, added int) error {
-	limit := s.expCap.get()
-	if est := s.expCap.rows.Load(); est >= 0 && est+int64(added) <= limit {
-		s.expCap.rows.Add(int64(added))
+func (lr Learning) trimExperience(tx *gorm.DB, added int) error {
+	limit := lr.s.expCap.get()
+	if est := lr.s.expCap.rows.Load(); est >= 0 && est+int64(added) <= limit {
+		lr.s.expCap.rows.Add(int64(added))
 		return nil
 	}
-	s.expCap.rows.Store(-1) // unknown until this transaction commits (see forgetCount)
+	lr.s.expCap.rows.Store(-1) // unknown until this transaction commits (see forgetCount)
 	var n int64
 	if err := tx.Raw("SELECT count(*) FROM experiences").Scan(&n).Error; err != nil {
 		return err
 	}
 	if n <= limit {
-		s.expCap.rows.Store(n)
+		lr.s.expCap.rows.Store(n)
 		return nil
 	}
 	keep := limit - int64(float64(limit)*experienceTrim)
@@ -271,22 +275,22 @@ func (s *Store) trimExperience(tx *gorm.DB, added int) error {
 	err := tx.Exec(`DELETE FROM experiences WHERE (key, move) IN (SELECT key, move FROM experiences
 ORDER BY weight + CASE WHEN analysis_depth > 0 THEN 1 ELSE 0 END, updated_at, key, move LIMIT ?)`, n-keep).Error
 	if err == nil {
-		s.expCap.rows.Store(keep)
+		lr.s.expCap.rows.Store(keep)
 	}
 	return err
 }
 
 // forgetCount drops the row count kept by trimExperience after a
 // transaction that did not commit.
-func (s *Store) forgetCount() { s.expCap.rows.Store(-1) }
+func (lr Learning) forgetCount() { lr.s.expCap.rows.Store(-1) }
 
 // ExperienceFor returns the rows of the position whose Polyglot key is
 // key (one indexed read: the key leads the primary key).
-func (s *Store) ExperienceFor(key uint64) ([]Experience, error) {
+func (lr Learning) ExperienceFor(key uint64) ([]Experience, error) {
 	var rows []Experience
 	// Every column but updated_at, which the engine does not need and
 	// which costs a time parse per row.
-	q := s.rd.Select("key", "move", "games", "wins", "draws", "losses", "weight", "points", "depth", "analysis_cp", "analysis_depth")
+	q := lr.s.rd.Select("key", "move", "games", "wins", "draws", "losses", "weight", "points", "depth", "analysis_cp", "analysis_depth")
 	if err := q.Where("key = ?", int64(key)).Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("store: experience: %w", err)
 	}
@@ -304,19 +308,19 @@ type ExperienceStats struct {
 }
 
 // ExperienceSummary returns the table's figures.
-func (s *Store) ExperienceSummary() (ExperienceStats, error) {
-	st := ExperienceStats{Cap: s.ExperienceCap()}
-	if err := s.rd.Raw("SELECT count(*) FROM experiences").Scan(&st.Rows).Error; err != nil {
+func (lr Learning) ExperienceSummary() (ExperienceStats, error) {
+	st := ExperienceStats{Cap: lr.rowCap()}
+	if err := lr.s.rd.Raw("SELECT count(*) FROM experiences").Scan(&st.Rows).Error; err != nil {
 		return st, fmt.Errorf("store: experience summary: %w", err)
 	}
-	if err := s.rd.Raw("SELECT count(DISTINCT key) FROM experiences").Scan(&st.Positions).Error; err != nil {
+	if err := lr.s.rd.Raw("SELECT count(DISTINCT key) FROM experiences").Scan(&st.Positions).Error; err != nil {
 		return st, fmt.Errorf("store: experience summary: %w", err)
 	}
-	if err := s.rd.Model(&ExperienceGame{}).Count(&st.Games).Error; err != nil {
+	if err := lr.s.rd.Model(&ExperienceGame{}).Count(&st.Games).Error; err != nil {
 		return st, fmt.Errorf("store: experience summary: %w", err)
 	}
 	var last ExperienceGame
-	err := s.rd.Order("learnt_at DESC").Limit(1).Find(&last).Error
+	err := lr.s.rd.Order("learnt_at DESC").Limit(1).Find(&last).Error
 	if err != nil {
 		return st, fmt.Errorf("store: experience summary: %w", err)
 	}
@@ -328,9 +332,9 @@ func (s *Store) ExperienceSummary() (ExperienceStats, error) {
 // no one has learnt from yet, those that finished first first: the games
 // of a database older than the experience table, and those a server
 // stopped before it could learn from them.
-func (s *Store) UnlearntGames(limit int) ([]Game, error) {
+func (lr Learning) UnlearntGames(limit int) ([]Game, error) {
 	var gs []Game
-	err := s.rd.Where("status = ? AND id NOT IN (SELECT game_id FROM experience_games)", StatusOver).
+	err := lr.s.rd.Where("status = ? AND id NOT IN (SELECT game_id FROM experience_games)", StatusOver).
 		Order("finished_at NULLS FIRST, id").Limit(limit).Find(&gs).Error // NULLS FIRST: SQLite's order, on both
 	if err != nil {
 		return nil, fmt.Errorf("store: unlearnt games: %w", err)
@@ -352,9 +356,9 @@ type LearntGame struct {
 
 // RecentLearntGames returns up to limit games learnt from, the most
 // recently learnt first.
-func (s *Store) RecentLearntGames(limit int) ([]LearntGame, error) {
+func (lr Learning) RecentLearntGames(limit int) ([]LearntGame, error) {
 	var out []LearntGame
-	err := s.rd.Raw(`SELECT e.game_id, e.learnt_at, e.lessons, g.level, g.human, g.result, g.reason, g.moves
+	err := lr.s.rd.Raw(`SELECT e.game_id, e.learnt_at, e.lessons, g.level, g.human, g.result, g.reason, g.moves
 FROM experience_games e JOIN games g ON g.id = e.game_id ORDER BY e.learnt_at DESC, e.game_id LIMIT ?`, limit).Scan(&out).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: recent learnt games: %w", err)

@@ -35,7 +35,7 @@ func BenchmarkExperienceFor(b *testing.B) {
 	}{{"known", uint64(1234*368934881474191 + 1), 8}, {"unknown", 42, 0}} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				rows, err := s.ExperienceFor(c.key)
+				rows, err := s.Learning().ExperienceFor(c.key)
 				if err != nil || len(rows) != c.rows {
 					b.Fatalf("%d rows, %v", len(rows), err)
 				}
@@ -61,7 +61,7 @@ func BenchmarkRecordGame(b *testing.B) {
 		for p := range lessons {
 			lessons[p] = Lesson{Key: uint64(i*1000 + p), Move: "e2e4", Result: 1, Depth: 80 - p, Weight: 0.5}
 		}
-		if _, err := s.RecordGame(fmt.Sprintf("g%d", i), lessons); err != nil {
+		if _, err := s.Learning().RecordGame(fmt.Sprintf("g%d", i), lessons); err != nil {
 			b.Fatal(err)
 		}
 	}

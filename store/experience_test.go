@@ -12,7 +12,7 @@ import (
 // row returns the experience row of (key, move), failing when absent.
 func row(t *testing.T, s *Store, key uint64, move string) Experience {
 	t.Helper()
-	rows, err := s.ExperienceFor(key)
+	rows, err := s.Learning().ExperienceFor(key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,17 +36,17 @@ func testExperienceRecordGame(t *testing.T, bk backend) {
 		{Key: 1, Move: "e2e4", Result: 0, Depth: 3, Weight: 0.8}, // the same move again: counts once, nearest the end
 		{Key: 2, Move: "d7d5", Result: 1, Depth: 2, Weight: 0.9},
 	}
-	if ok, err := s.RecordGame("g1", g1); err != nil || !ok {
+	if ok, err := s.Learning().RecordGame("g1", g1); err != nil || !ok {
 		t.Fatalf("RecordGame g1: %v %v", ok, err)
 	}
-	if ok, err := s.RecordGame("g1", g1); err != nil || ok {
+	if ok, err := s.Learning().RecordGame("g1", g1); err != nil || ok {
 		t.Fatalf("RecordGame g1 again: %v %v, want false", ok, err)
 	}
 	g2 := []Lesson{
 		{Key: 1, Move: "e2e4", Result: 0.5, Depth: 9, Weight: 0.5},
 		{Key: 1, Move: "d2d4", Result: 1, Depth: 7, Weight: 0.5},
 	}
-	if ok, err := s.RecordGame("g2", g2); err != nil || !ok {
+	if ok, err := s.Learning().RecordGame("g2", g2); err != nil || !ok {
 		t.Fatalf("RecordGame g2: %v %v", ok, err)
 	}
 	// Bad lessons change nothing, and the game is not marked learnt.
@@ -59,11 +59,11 @@ func testExperienceRecordGame(t *testing.T, bk backend) {
 		{Key: 1, Move: "e2e4e2e4e", Result: 1, Depth: 1, Weight: 1},
 	} {
 		id := fmt.Sprintf("bad%d", i)
-		if _, err := s.RecordGame(id, []Lesson{{Key: 1, Move: "e2e4", Result: 1, Depth: 1, Weight: 1}, bad}); !errors.Is(err, errBadLesson) {
+		if _, err := s.Learning().RecordGame(id, []Lesson{{Key: 1, Move: "e2e4", Result: 1, Depth: 1, Weight: 1}, bad}); !errors.Is(err, errBadLesson) {
 			t.Errorf("%+v: err %v", bad, err)
 		}
 	}
-	if _, err := s.RecordGame("", g2); err == nil {
+	if _, err := s.Learning().RecordGame("", g2); err == nil {
 		t.Error("RecordGame without an ID: no error")
 	}
 
@@ -92,10 +92,10 @@ func testExperienceRecordGame(t *testing.T, bk backend) {
 			t.Errorf("%x %s: got %+v, want %+v", c.key, c.move, r, c)
 		}
 	}
-	if rows, _ := s2.ExperienceFor(3); len(rows) != 0 {
+	if rows, _ := s2.Learning().ExperienceFor(3); len(rows) != 0 {
 		t.Errorf("unknown key: %+v", rows)
 	}
-	st, err := s2.ExperienceSummary()
+	st, err := s2.Learning().ExperienceSummary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestExperienceRecordAnalysis(t *testing.T) { onBoth(t, testExperienceRecord
 
 func testExperienceRecordAnalysis(t *testing.T, bk backend) {
 	s, _ := openTemp(t, bk)
-	if _, err := s.RecordGame("g", []Lesson{{Key: 7, Move: "a2a3", Result: 0, Depth: 1, Weight: 1}}); err != nil {
+	if _, err := s.Learning().RecordGame("g", []Lesson{{Key: 7, Move: "a2a3", Result: 0, Depth: 1, Weight: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	steps := []struct {
@@ -123,7 +123,7 @@ func testExperienceRecordAnalysis(t *testing.T, bk backend) {
 		{"b2b4", 30, 16, 30, 16},
 	}
 	for _, st := range steps {
-		if err := s.RecordAnalysis(7, st.move, st.cp, st.depth); err != nil {
+		if err := recordAnalysis(s, 7, st.move, st.cp, st.depth); err != nil {
 			t.Fatal(err)
 		}
 		r := row(t, s, 7, st.move)
@@ -138,7 +138,7 @@ func testExperienceRecordAnalysis(t *testing.T, bk backend) {
 		move      string
 		cp, depth int
 	}{{"", 0, 5}, {"a2a3", 0, 0}, {"a2a3", 1 << 30, 5}, {"a2a3a2a3a", 0, 5}} {
-		if err := s.RecordAnalysis(7, bad.move, bad.cp, bad.depth); err == nil {
+		if err := recordAnalysis(s, 7, bad.move, bad.cp, bad.depth); err == nil {
 			t.Errorf("RecordAnalysis%+v: no error", bad)
 		}
 	}
@@ -151,9 +151,9 @@ func TestExperienceCap(t *testing.T) { onBoth(t, testExperienceCap) }
 
 func testExperienceCap(t *testing.T, bk backend) {
 	s, _ := openTemp(t, bk)
-	s.SetExperienceCap(40)
-	if s.ExperienceCap() != 40 {
-		t.Fatalf("cap %d", s.ExperienceCap())
+	s.Learning().SetExperienceCap(40)
+	if s.Learning().rowCap() != 40 {
+		t.Fatalf("cap %d", s.Learning().rowCap())
 	}
 	// Game 0 holds the valuable rows: lessons near the end and one
 	// analysed row of no game weight.
@@ -161,10 +161,10 @@ func testExperienceCap(t *testing.T, bk backend) {
 	for i := 0; i < 10; i++ {
 		strong = append(strong, Lesson{Key: uint64(1000 + i), Move: "e2e4", Result: 0, Depth: 1, Weight: 1})
 	}
-	if _, err := s.RecordGame("strong", strong); err != nil {
+	if _, err := s.Learning().RecordGame("strong", strong); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.RecordAnalysis(5000, "d2d4", -200, 14); err != nil {
+	if err := recordAnalysis(s, 5000, "d2d4", -200, 14); err != nil {
 		t.Fatal(err)
 	}
 	// Then games of weak lessons, oldest first, until well over the cap.
@@ -173,11 +173,11 @@ func testExperienceCap(t *testing.T, bk backend) {
 		for i := 0; i < 10; i++ {
 			weak = append(weak, Lesson{Key: uint64(g*100 + i), Move: "g1f3", Result: 1, Depth: 40, Weight: 0.01})
 		}
-		if _, err := s.RecordGame(fmt.Sprintf("weak%d", g), weak); err != nil {
+		if _, err := s.Learning().RecordGame(fmt.Sprintf("weak%d", g), weak); err != nil {
 			t.Fatal(err)
 		}
 	}
-	st, err := s.ExperienceSummary()
+	st, err := s.Learning().ExperienceSummary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,12 +192,12 @@ func testExperienceCap(t *testing.T, bk backend) {
 	for i := 0; i < 10; i++ {
 		row(t, s, uint64(500+i), "g1f3")
 	}
-	if rows, _ := s.ExperienceFor(0); len(rows) != 0 {
+	if rows, _ := s.Learning().ExperienceFor(0); len(rows) != 0 {
 		t.Errorf("the oldest weak row survived: %+v", rows)
 	}
-	s.SetExperienceCap(0)
-	if s.ExperienceCap() != DefaultExperienceRows {
-		t.Errorf("cap 0: %d", s.ExperienceCap())
+	s.Learning().SetExperienceCap(0)
+	if s.Learning().rowCap() != DefaultExperienceRows {
+		t.Errorf("cap 0: %d", s.Learning().rowCap())
 	}
 }
 
@@ -218,13 +218,13 @@ func testExperienceConcurrent(t *testing.T, bk backend) {
 				{Key: 42, Move: "e2e4", Result: float64(g%2) / 1, Depth: 1, Weight: 1},
 				{Key: 43, Move: "e7e5", Result: float64(1 - g%2), Depth: 2, Weight: 1},
 			}
-			if _, err := s.RecordGame(fmt.Sprintf("c%d", g), ls); err != nil {
+			if _, err := s.Learning().RecordGame(fmt.Sprintf("c%d", g), ls); err != nil {
 				errs <- err
 			}
 		}(g)
 		go func() {
 			defer wg.Done()
-			rows, err := s.ExperienceFor(42)
+			rows, err := s.Learning().ExperienceFor(42)
 			if err != nil {
 				errs <- err
 				return
@@ -253,26 +253,26 @@ func testUnlearntGames(t *testing.T, bk backend) {
 	var ids []string
 	for i := 0; i < 3; i++ {
 		g := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: White, Level: 1}
-		if err := s.CreateGame(g); err != nil {
+		if err := s.Games().CreateGame(g); err != nil {
 			t.Fatal(err)
 		}
 		if i < 2 {
 			g.Status, g.Result, g.Reason = StatusOver, "1-0", TerminationOf(1)
-			if err := s.SaveGame(g); err != nil {
+			if err := s.Games().SaveGame(g); err != nil {
 				t.Fatal(err)
 			}
 		}
 		ids = append(ids, g.ID)
 	}
-	got, err := s.UnlearntGames(10)
+	got, err := s.Learning().UnlearntGames(10)
 	if err != nil || len(got) != 2 {
 		t.Fatalf("UnlearntGames: %d games, %v", len(got), err)
 	}
 	// A game learnt from, even with nothing to teach, is done with.
-	if _, err := s.RecordGame(ids[0], nil); err != nil {
+	if _, err := s.Learning().RecordGame(ids[0], nil); err != nil {
 		t.Fatal(err)
 	}
-	got, _ = s.UnlearntGames(10)
+	got, _ = s.Learning().UnlearntGames(10)
 	if len(got) != 1 || got[0].ID != ids[1] {
 		t.Errorf("after learning %s: %+v", ids[0], got)
 	}
@@ -283,7 +283,7 @@ func TestExperienceNotes(t *testing.T) { onBoth(t, testExperienceNotes) }
 func testExperienceNotes(t *testing.T, bk backend) {
 	s, _ := openTemp(t, bk)
 	g := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: White, Level: 1}
-	if err := s.CreateGame(g); err != nil {
+	if err := s.Games().CreateGame(g); err != nil {
 		t.Fatal(err)
 	}
 	notes := []ExperienceNote{
@@ -292,10 +292,10 @@ func testExperienceNotes(t *testing.T, bk backend) {
 		{Ply: 7, Move: "d7d6", Wins: 3, AnalysisCP: 40, AnalysisDepth: 12},
 	}
 	g.SetNotes(notes)
-	if err := s.SaveGame(g); err != nil {
+	if err := s.Games().SaveGame(g); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.GetGame(g.ID)
+	got, err := s.Games().GetGame(g.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,17 +330,17 @@ func testRecentLearntGames(t *testing.T, bk backend) {
 	for i := 0; i < 3; i++ {
 		g := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: Black, Level: i + 1, Moves: "e2e4 e7e5",
 			Status: StatusOver, Result: "1-0", Reason: TerminationOf(1)}
-		if err := s.CreateGame(g); err != nil {
+		if err := s.Games().CreateGame(g); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.RecordGame(g.ID, []Lesson{{Key: uint64(i), Move: "e2e4", Result: 1, Depth: 2, Weight: 0.9}}); err != nil {
+		if _, err := s.Learning().RecordGame(g.ID, []Lesson{{Key: uint64(i), Move: "e2e4", Result: 1, Depth: 2, Weight: 0.9}}); err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, g.ID)
 		// time itself is what is tested: newest first by learnt_at, so each game needs an instant of its own
 		time.Sleep(2 * time.Millisecond)
 	}
-	got, err := s.RecentLearntGames(2)
+	got, err := s.Learning().RecentLearntGames(2)
 	if err != nil || len(got) != 2 {
 		t.Fatalf("%d games, %v", len(got), err)
 	}
@@ -357,14 +357,14 @@ func TestExperienceRecordAnalysesBatch(t *testing.T) { onBoth(t, testExperienceR
 func testExperienceRecordAnalysesBatch(t *testing.T, bk backend) {
 	s, _ := openTemp(t, bk)
 	bad := []AnalysedMove{{Key: 9, Move: "e2e4", CP: 30, Depth: 12}, {Key: 9, Move: "", CP: 0, Depth: 12}}
-	if err := s.RecordAnalyses(bad); err == nil {
+	if err := s.Learning().RecordAnalyses(bad); err == nil {
 		t.Fatal("a batch with an empty move: no error")
 	}
-	if rows, err := s.ExperienceFor(9); err != nil || len(rows) != 0 {
+	if rows, err := s.Learning().ExperienceFor(9); err != nil || len(rows) != 0 {
 		t.Fatalf("after a refused batch: %v, %v; want nothing written", rows, err)
 	}
 	good := []AnalysedMove{{Key: 9, Move: "e2e4", CP: 30, Depth: 12}, {Key: 9, Move: "g2g4", CP: -180, Depth: 12}, {Key: 10, Move: "e7e5", CP: -25, Depth: 11}}
-	if err := s.RecordAnalyses(good); err != nil {
+	if err := s.Learning().RecordAnalyses(good); err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range good {
@@ -372,4 +372,9 @@ func testExperienceRecordAnalysesBatch(t *testing.T, bk backend) {
 			t.Errorf("%+v stored as %+v", m, r)
 		}
 	}
+}
+
+// recordAnalysis stores one analysed move (see Learning.RecordAnalyses).
+func recordAnalysis(s *Store, key uint64, move string, cp, depth int) error {
+	return s.Learning().RecordAnalyses([]AnalysedMove{{Key: key, Move: move, CP: cp, Depth: depth}})
 }

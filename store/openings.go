@@ -10,11 +10,11 @@ import (
 // (Game.Opening is NULL: rows written before the column), by game ID, in
 // one transaction. A name already stored stays, and an ID with no game is
 // passed over: the web package fills in the games a list shows, once.
-func (s *Store) SaveOpenings(names map[string]string) error {
+func (gm Games) SaveOpenings(names map[string]string) error {
 	if len(names) == 0 {
 		return nil
 	}
-	err := s.transaction(func(tx *gorm.DB) error {
+	err := gm.s.transaction(func(tx *gorm.DB) error {
 		for id, name := range names {
 			if err := tx.Model(&Game{}).Where("id = ? AND opening IS NULL", id).Update("opening", name).Error; err != nil {
 				return err

@@ -13,19 +13,19 @@ func TestOpeningSavedWithGame(t *testing.T) { onBoth(t, testOpeningSavedWithGame
 func testOpeningSavedWithGame(t *testing.T, bk backend) {
 	s, _ := openTemp(t, bk)
 	g := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: White, Level: 1}
-	if err := s.CreateGame(g); err != nil {
+	if err := s.Games().CreateGame(g); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.GetGame(g.ID); got.Opening != nil {
+	if got, _ := s.Games().GetGame(g.ID); got.Opening != nil {
 		t.Fatalf("a new game has opening %q", *got.Opening)
 	}
 	name := "B20 Sicilian Defense"
 	now := time.Now()
 	g.Moves, g.Status, g.Result, g.FinishedAt, g.Opening = "e2e4 c7c5", StatusOver, "1-0", &now, &name
-	if err := s.SaveGame(g); err != nil {
+	if err := s.Games().SaveGame(g); err != nil {
 		t.Fatal(err)
 	}
-	fin, err := s.FinishedGames("o", 10)
+	fin, err := s.Games().FinishedGames("o", 10)
 	if err != nil || len(fin) != 1 {
 		t.Fatalf("FinishedGames: %v %v", fin, err)
 	}
@@ -56,20 +56,20 @@ func testSaveOpenings(t *testing.T, bk backend) {
 		s, _ = openTemp(t, bk)
 		for _, id := range ids {
 			g := &Game{ID: id, Owner: "o", Variant: "standard", StartFEN: "x", Human: White, Level: 1, Status: StatusOver, Result: "0-1"}
-			if err := s.CreateGame(g); err != nil {
+			if err := s.Games().CreateGame(g); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	for _, id := range ids {
-		if g, err := s.GetGame(id); err != nil || g.Opening != nil {
+		if g, err := s.Games().GetGame(id); err != nil || g.Opening != nil {
 			t.Fatalf("old row %s: %v %v, want no opening", id, g, err)
 		}
 	}
-	if err := s.SaveOpenings(map[string]string{"g_named": "C60 Ruy Lopez"}); err != nil {
+	if err := s.Games().SaveOpenings(map[string]string{"g_named": "C60 Ruy Lopez"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SaveOpenings(map[string]string{"g_old": "B20 Sicilian Defense", "g_none": "", "g_named": "A00 Amar Opening", "g_missing": "A00 Amar Opening"}); err != nil {
+	if err := s.Games().SaveOpenings(map[string]string{"g_old": "B20 Sicilian Defense", "g_none": "", "g_named": "A00 Amar Opening", "g_missing": "A00 Amar Opening"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ id, want string }{
@@ -77,7 +77,7 @@ func testSaveOpenings(t *testing.T, bk backend) {
 		{"g_none", ""},
 		{"g_named", "C60 Ruy Lopez"},
 	} {
-		g, err := s.GetGame(c.id)
+		g, err := s.Games().GetGame(c.id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func testSaveOpenings(t *testing.T, bk backend) {
 			t.Errorf("%s: opening %v, want %q", c.id, g.Opening, c.want)
 		}
 	}
-	if _, err := s.GetGame("g_missing"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Games().GetGame("g_missing"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("SaveOpenings made a game: %v", err)
 	}
 }

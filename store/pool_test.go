@@ -56,11 +56,11 @@ func testReadsDoNotWaitForWriteLock(t *testing.T, bk backend) {
 	}
 	t.Cleanup(func() { s.Close() })
 	g := &Game{Owner: "o", Variant: "standard", StartFEN: "f", Human: White, Level: 1}
-	if err := s.CreateGame(g); err != nil {
+	if err := s.Games().CreateGame(g); err != nil {
 		t.Fatal(err)
 	}
 	over := &Game{Owner: "o", Variant: "standard", StartFEN: "f", Human: Black, Level: 1, Status: StatusOver, Result: "1-0"}
-	if err := s.CreateGame(over); err != nil {
+	if err := s.Games().CreateGame(over); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.SetSetting("k", "v"); err != nil {
@@ -80,15 +80,15 @@ func testReadsDoNotWaitForWriteLock(t *testing.T, bk backend) {
 		name string
 		fn   func() error
 	}{
-		{"GetGame", func() error { _, err := s.GetGame(g.ID); return err }},
-		{"GetOwnedGame", func() error { _, err := s.GetOwnedGame(g.ID, "o"); return err }},
-		{"LatestUnfinished", func() error { _, err := s.LatestUnfinished("o"); return err }},
-		{"FinishedGames", func() error { _, err := s.FinishedGames("o", 10); return err }},
-		{"UnfinishedGames", func() error { _, _, err := s.UnfinishedGames("o", 10); return err }},
-		{"GetSetting", func() error { _, err := s.GetSetting("k"); return err }},
-		{"Users", func() error { _, err := s.Users(time.Time{}); return err }},
-		{"RecentAPIGames", func() error { _, err := s.RecentAPIGames(StatusOver, 10); return err }},
-		{"Leaderboard", func() error { _, err := s.Leaderboard(10); return err }},
+		{"GetGame", func() error { _, err := s.Games().GetGame(g.ID); return err }},
+		{"GetOwnedGame", func() error { _, err := s.Games().GetOwnedGame(g.ID, "o"); return err }},
+		{"LatestUnfinished", func() error { _, err := s.Games().LatestUnfinished("o"); return err }},
+		{"FinishedGames", func() error { _, err := s.Games().FinishedGames("o", 10); return err }},
+		{"UnfinishedGames", func() error { _, _, err := s.Games().UnfinishedGames("o", 10); return err }},
+		{"getSetting", func() error { _, err := s.getSetting("k"); return err }},
+		{"Users", func() error { _, err := s.API().Users(time.Time{}); return err }},
+		{"RecentAPIGames", func() error { _, err := s.API().RecentAPIGames(StatusOver, 10); return err }},
+		{"Leaderboard", func() error { _, err := s.API().Leaderboard(10); return err }},
 	}
 	for _, r := range reads {
 		start := time.Now()

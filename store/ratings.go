@@ -37,8 +37,8 @@ func ExpectedScore(a, b float64) float64 { return 1 / (1 + math.Pow(10, (b-a)/40
 // RateGame applies a finished ranked game to both players' ratings, once:
 // the game is marked rated in the same transaction, so a second call (a
 // retry after a crash) changes nothing.
-func (s *Store) RateGame(gameID int64) error {
-	err := s.transaction(func(tx *gorm.DB) error {
+func (a API) RateGame(gameID int64) error {
+	err := a.s.transaction(func(tx *gorm.DB) error {
 		var g APIGame
 		if err := tx.Where("id = ?", gameID).Take(&g).Error; err != nil {
 			return err
@@ -104,16 +104,6 @@ func ratingTx(tx *gorm.DB, userID int64, version int) (*Rating, error) {
 	return &r, err
 }
 
-// RatingOf returns a version's rating; a version without games is at
-// StartRating.
-func (s *Store) RatingOf(userID int64, version int) (*Rating, error) {
-	r, err := ratingTx(s.rd, userID, version)
-	if err != nil {
-		return nil, fmt.Errorf("store: rating: %w", err)
-	}
-	return r, nil
-}
-
 // LeaderRow is one line of the leaderboard.
 type LeaderRow struct {
 	Name string
@@ -121,9 +111,9 @@ type LeaderRow struct {
 }
 
 // Leaderboard returns every rated version, best first.
-func (s *Store) Leaderboard(limit int) ([]LeaderRow, error) {
+func (a API) Leaderboard(limit int) ([]LeaderRow, error) {
 	var rows []LeaderRow
-	err := s.rd.Table("ratings").Select("users.name AS name, ratings.*").
+	err := a.s.rd.Table("ratings").Select("users.name AS name, ratings.*").
 		Joins("JOIN users ON users.id = ratings.user_id").
 		Order("ratings.elo DESC").Limit(limit).Scan(&rows).Error
 	if err != nil {
@@ -133,9 +123,9 @@ func (s *Store) Leaderboard(limit int) ([]LeaderRow, error) {
 }
 
 // UnratedGames returns the IDs of finished ranked games not yet rated.
-func (s *Store) UnratedGames() ([]int64, error) {
+func (a API) UnratedGames() ([]int64, error) {
 	var ids []int64
-	err := s.rd.Model(&APIGame{}).Where("ranked = ? AND rated = ? AND status = ?", true, false, StatusOver).Pluck("id", &ids).Error
+	err := a.s.rd.Model(&APIGame{}).Where("ranked = ? AND rated = ? AND status = ?", true, false, StatusOver).Pluck("id", &ids).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: unrated games: %w", err)
 	}
@@ -144,14 +134,14 @@ func (s *Store) UnratedGames() ([]int64, error) {
 
 // RankedCandidates returns the users with ranked play on, seen since t,
 // with their unfinished games counted.
-func (s *Store) RankedCandidates(seenSince time.Time) ([]User, map[int64]int, error) {
+func (a API) RankedCandidates(seenSince time.Time) ([]User, map[int64]int, error) {
 	var us []User
-	if err := s.rd.Where("ranked = ? AND builtin = '' AND last_seen >= ?", true, seenSince).Find(&us).Error; err != nil {
+	if err := a.s.rd.Where("ranked = ? AND builtin = '' AND last_seen >= ?", true, seenSince).Find(&us).Error; err != nil {
 		return nil, nil, fmt.Errorf("store: ranked users: %w", err)
 	}
 	open := map[int64]int{}
 	for _, u := range us {
-		n, err := s.OpenAPIGames(u.ID)
+		n, err := a.OpenAPIGames(u.ID)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -162,9 +152,9 @@ func (s *Store) RankedCandidates(seenSince time.Time) ([]User, map[int64]int, er
 
 // StaleWaitingGames returns the ranked (or unranked) games created before
 // t that have not started.
-func (s *Store) StaleWaitingGames(createdBefore time.Time, ranked bool) ([]int64, error) {
+func (a API) StaleWaitingGames(createdBefore time.Time, ranked bool) ([]int64, error) {
 	var ids []int64
-	err := s.rd.Model(&APIGame{}).Where("status = ? AND ranked = ? AND created_at < ?", StatusWaiting, ranked, createdBefore).Pluck("id", &ids).Error
+	err := a.s.rd.Model(&APIGame{}).Where("status = ? AND ranked = ? AND created_at < ?", StatusWaiting, ranked, createdBefore).Pluck("id", &ids).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: stale games: %w", err)
 	}

@@ -61,7 +61,7 @@ func NewReconID() string {
 }
 
 // CreateReconGame inserts g, giving it an ID when it has none.
-func (s *Store) CreateReconGame(g *ReconGame) error {
+func (gm Games) CreateReconGame(g *ReconGame) error {
 	if g.ID == "" {
 		g.ID = NewReconID()
 	}
@@ -80,7 +80,7 @@ func (s *Store) CreateReconGame(g *ReconGame) error {
 	if g.Markers == "" {
 		g.Markers = "{}"
 	}
-	if err := s.db.Create(g).Error; err != nil {
+	if err := gm.s.db.Create(g).Error; err != nil {
 		return fmt.Errorf("store: create recon game: %w", err)
 	}
 	return nil
@@ -98,27 +98,27 @@ func checkSeed(seed uint64) error {
 var reconMutableColumns = []string{"white_ms", "black_ms", "history", "markers", "status", "result", "reason", "updated_at", "finished_at", "clock_since"}
 
 // SaveReconGame writes the changing fields of g (which must exist).
-func (s *Store) SaveReconGame(g *ReconGame) error {
-	g.UpdatedAt = s.now()
-	return saveRow(s.db, "recon game", g.ID, g, reconMutableColumns)
+func (gm Games) SaveReconGame(g *ReconGame) error {
+	g.UpdatedAt = gm.s.now()
+	return saveRow(gm.s.db, "recon game", g.ID, g, reconMutableColumns)
 }
 
 // GetReconGame loads a game by ID.
-func (s *Store) GetReconGame(id string) (*ReconGame, error) {
-	return getRow[ReconGame](s.rd, "recon game", id)
+func (gm Games) GetReconGame(id string) (*ReconGame, error) {
+	return getRow[ReconGame](gm.s.rd, "recon game", id)
 }
 
 // GetOwnedReconGame loads a game only if it belongs to owner; otherwise
 // ErrNotFound, as for GetOwnedGame.
-func (s *Store) GetOwnedReconGame(id, owner string) (*ReconGame, error) {
-	return getOwnedRow[ReconGame](s.rd, "recon game", id, owner)
+func (gm Games) GetOwnedReconGame(id, owner string) (*ReconGame, error) {
+	return getOwnedRow[ReconGame](gm.s.rd, "recon game", id, owner)
 }
 
 // ReconGames returns up to limit of the owner's games with status, most
 // recently updated first.
-func (s *Store) ReconGames(owner string, status Status, limit int) ([]ReconGame, error) {
+func (gm Games) ReconGames(owner string, status Status, limit int) ([]ReconGame, error) {
 	var gs []ReconGame
-	err := s.rd.Where("owner = ? AND status = ?", owner, status).
+	err := gm.s.rd.Where("owner = ? AND status = ?", owner, status).
 		Order("updated_at DESC").Limit(limit).Find(&gs).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: recon games: %w", err)

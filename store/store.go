@@ -2,6 +2,31 @@
 // gorm. It knows nothing of HTTP: the web package decides what a game means
 // and calls store only to make it durable.
 //
+// # Facets
+//
+// A Store is the shared core: it opens and closes the connections, keeps
+// the settings (settings.go) and the alive mark (alive.go), runs the
+// write hooks and the transactions. What is kept for each concern is a
+// facet of it, a small type that holds the Store, so that every facet
+// reads and writes through the same connections, hooks and one writer:
+//
+//   - Store.Games: the games people play in the browser, chess against
+//     the engine (games.go, watch.go, openings.go) and Reconnaissance
+//     Chess (recon.go), with the unfinished and untouched games of both
+//     (unfinished.go, untouched.go); used by play, web, experience and
+//     review (a game by its ID);
+//   - Store.API: the HTTP API's accounts (users.go), games and
+//     invitations (apigames.go) and ratings (ratings.go); used by rbcapi
+//     and web;
+//   - Store.Learning: the engine's experience (experience.go,
+//     experience_notes.go); used by experience and web;
+//   - Store.Reviews: the reviews of finished games (analysis.go); used
+//     by review and web.
+//
+// A consumer names only the facets it uses, and no type carries every
+// table's methods. The game rows' reading, writing and ownership are
+// written once for all three kinds (rows.go).
+//
 // # PostgreSQL
 //
 // Open also takes a PostgreSQL URL (postgres://… or postgresql://…; the
@@ -19,8 +44,6 @@
 package store
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
@@ -35,76 +58,6 @@ import (
 
 // ErrNotFound is returned when a game does not exist (or belongs to someone else).
 var ErrNotFound = errors.New("store: not found")
-
-// Game is one game against the engine as it is stored: enough to rebuild it
-// exactly (start position plus moves) and to resume its clocks.
-type Game struct {
-	ID       string `gorm:"primaryKey;size:40"`
-	Owner    string `gorm:"index:idx_owner_status;size:64;not null"`
-	Variant  string `gorm:"size:16;not null"` // VariantStandard or VariantChess960
-	StartFEN string `gorm:"size:128;not null"`
-	// Moves is the list of moves in UCI notation separated by single
-	// spaces; UCI rather than SAN because it needs no position to parse.
-	Moves string `gorm:"type:text;not null;default:''"`
-	Human Color  `gorm:"size:8;not null"` // the person's colour
-	Level int    `gorm:"not null"`
-	// ClockInitialMS and ClockIncrementMS are zero for an untimed game.
-	ClockInitialMS   int64 `gorm:"not null;default:0"`
-	ClockIncrementMS int64 `gorm:"not null;default:0"`
-	// WhiteMS and BlackMS are the remaining times as last committed. Time
-	// while nobody is connected is never charged, so these plus the moves
-	// are the whole clock state.
-	WhiteMS    int64       `gorm:"not null;default:0"`
-	BlackMS    int64       `gorm:"not null;default:0"`
-	Status     Status      `gorm:"index:idx_owner_status;size:16;not null"`
-	Result     string      `gorm:"size:8;not null;default:'*'"`
-	Reason     Termination `gorm:"size:40;not null;default:''"`
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
-	FinishedAt *time.Time
-	// WatchToken is the unguessable token of the game's read-only
-	// spectator link (/watch/{token}), made on first use (EnsureWatchToken);
-	// NULL until then, and in rows older than the column.
-	WatchToken *string `gorm:"size:64;uniqueIndex:idx_games_watch_token"`
-	// ExperienceNotes are the notes of the engine's moves that came from
-	// experience, as JSON (Notes, SetNotes); empty when there are none.
-	ExperienceNotes string `gorm:"type:text;not null;default:''"`
-	// ClockSince is when the side to move's clock started running, WhiteMS
-	// and BlackMS holding the times at that moment; NULL while no clock
-	// runs. A server that stops cleanly stops the clocks (NULL), so a value
-	// found at a start is a crash's, and the time from it to the crash is
-	// charged (ClockCharge).
-	ClockSince *time.Time
-	// Opening is the opening the game ended in, in words, "B20 Sicilian
-	// Defense" (ECO code and name), or "" when it reached no named
-	// position; written when the game ends, so that the home page's list
-	// of finished games need not replay every game on every load. NULL
-	// while the game is played, and in rows older than the column until a
-	// list shows them (SaveOpenings). It is the name the table gave when it
-	// was written: a later table renames no stored game.
-	Opening *string `gorm:"size:200"`
-}
-
-// MoveList returns the stored moves as a slice of UCI strings.
-func (g *Game) MoveList() []string {
-	if strings.TrimSpace(g.Moves) == "" {
-		return nil
-	}
-	return strings.Fields(g.Moves)
-}
-
-// SetMoveList stores moves (UCI strings).
-func (g *Game) SetMoveList(moves []string) { g.Moves = strings.Join(moves, " ") }
-
-// Timed reports whether the game has a clock.
-func (g *Game) Timed() bool { return g.ClockInitialMS > 0 }
-
-// Setting is a key/value pair of server-wide state, such as the generated
-// session secret.
-type Setting struct {
-	Key   string `gorm:"primaryKey;size:64"`
-	Value string `gorm:"type:text;not null"`
-}
 
 // Store is the database handle. It is safe for concurrent use.
 //
@@ -197,7 +150,7 @@ func OpenWith(dsn string, o Options) (*Store, error) {
 		st.Close()
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	st.forgetCount()
+	st.Learning().forgetCount()
 	return st, nil
 }
 
@@ -348,154 +301,4 @@ func (s *Store) Close() error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// NewID returns a random game ID such as "g_3f9c0a1b2c3d4e5f6a7b".
-func NewID() string {
-	var b [10]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic("store: crypto/rand failed: " + err.Error())
-	}
-	return "g_" + hex.EncodeToString(b[:])
-}
-
-// CreateGame inserts g, giving it an ID when it has none.
-func (s *Store) CreateGame(g *Game) error {
-	if g.ID == "" {
-		g.ID = NewID()
-	}
-	if g.Owner == "" {
-		return errors.New("store: game without owner")
-	}
-	if g.Status == StatusUnset {
-		g.Status = StatusPlaying
-	}
-	if g.Result == "" {
-		g.Result = "*"
-	}
-	if g.WatchToken == nil {
-		// Made now so that opening the game page never writes; older
-		// rows get theirs on first use (EnsureWatchToken).
-		tok := NewWatchToken()
-		g.WatchToken = &tok
-	}
-	if err := s.db.Create(g).Error; err != nil {
-		return fmt.Errorf("store: create game: %w", err)
-	}
-	return nil
-}
-
-// mutableColumns are the columns a game changes after creation; the rest
-// (owner, variant, start, colours, level, clock settings) are fixed, and
-// leaving them out keeps the per-move UPDATE small and its indexes untouched.
-var mutableColumns = []string{"moves", "white_ms", "black_ms", "status", "result", "reason", "updated_at", "finished_at", "experience_notes", "opening", "clock_since"}
-
-// SaveGame writes the changing fields of g (which must exist): moves,
-// remaining times, status, result, reason, timestamps, experience notes
-// and opening. A game's host commits it before telling any browser about a
-// change.
-func (s *Store) SaveGame(g *Game) error {
-	g.UpdatedAt = s.now()
-	return saveRow(s.db, "game", g.ID, g, mutableColumns)
-}
-
-// GetGame loads a game by ID.
-func (s *Store) GetGame(id string) (*Game, error) { return getRow[Game](s.rd, "game", id) }
-
-// GetOwnedGame loads a game only if it belongs to owner; otherwise it
-// reports ErrNotFound, so that callers cannot tell someone else's game from
-// a missing one.
-func (s *Store) GetOwnedGame(id, owner string) (*Game, error) {
-	return getOwnedRow[Game](s.rd, "game", id, owner)
-}
-
-// LatestUnfinished returns the owner's most recently updated game still
-// being played, or ErrNotFound.
-func (s *Store) LatestUnfinished(owner string) (*Game, error) {
-	var g Game
-	err := s.rd.Where("owner = ? AND status = ?", owner, StatusPlaying).
-		Order("updated_at DESC").Take(&g).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: latest unfinished: %w", err)
-	}
-	return &g, nil
-}
-
-// FinishedGames returns up to limit of the owner's finished games, newest first.
-func (s *Store) FinishedGames(owner string, limit int) ([]Game, error) {
-	var gs []Game
-	// NULLS LAST, as SQLite orders them by itself (PostgreSQL puts them
-	// first): an old row without its finishing time.
-	err := s.rd.Where("owner = ? AND status = ?", owner, StatusOver).
-		Order("finished_at DESC NULLS LAST").Limit(limit).Find(&gs).Error
-	if err != nil {
-		return nil, fmt.Errorf("store: finished games: %w", err)
-	}
-	return gs, nil
-}
-
-// GetSetting returns a setting's value, or ErrNotFound.
-func (s *Store) GetSetting(key string) (string, error) {
-	var st Setting
-	err := s.rd.Where("key = ?", key).Take(&st).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return "", ErrNotFound
-	}
-	if err != nil {
-		return "", fmt.Errorf("store: get setting %s: %w", key, err)
-	}
-	return st.Value, nil
-}
-
-// SetSetting stores a setting, replacing any earlier value.
-func (s *Store) SetSetting(key, value string) error {
-	err := s.db.Save(&Setting{Key: key, Value: value}).Error
-	if err != nil {
-		return fmt.Errorf("store: set setting %s: %w", key, err)
-	}
-	return nil
-}
-
-// Secret returns the server's session secret, generating and storing a
-// random one on first use so that restarts keep everyone's sessions.
-func (s *Store) Secret() ([]byte, error) {
-	v, err := s.GetSetting("session_secret")
-	if err == nil {
-		b, derr := hex.DecodeString(v)
-		if derr == nil && len(b) >= 32 {
-			return b, nil
-		}
-	} else if !errors.Is(err, ErrNotFound) {
-		return nil, err
-	}
-	b := make([]byte, 64)
-	if _, err := rand.Read(b); err != nil {
-		return nil, fmt.Errorf("store: random secret: %w", err)
-	}
-	// Insert only if still absent, so that two servers starting on the
-	// same file agree on one secret; then read back whatever won.
-	err = s.db.Exec("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING",
-		"session_secret", hex.EncodeToString(b)).Error
-	if err != nil {
-		return nil, fmt.Errorf("store: save secret: %w", err)
-	}
-	v, err = s.GetSetting("session_secret")
-	if err != nil {
-		return nil, err
-	}
-	b, err = hex.DecodeString(v)
-	if err != nil || len(b) < 32 {
-		// A corrupt stored value: replace it rather than run without sessions.
-		b = make([]byte, 64)
-		if _, err := rand.Read(b); err != nil {
-			return nil, fmt.Errorf("store: random secret: %w", err)
-		}
-		if err := s.SetSetting("session_secret", hex.EncodeToString(b)); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
 }

@@ -17,7 +17,7 @@ func testGameRoundTrip(t *testing.T, bk backend) {
 	s, path := openTemp(t, bk)
 	g := &Game{Owner: "owner1", Variant: "standard", StartFEN: "startfen", Human: White, Level: 3,
 		ClockInitialMS: 300000, ClockIncrementMS: 3000, WhiteMS: 300000, BlackMS: 300000}
-	if err := s.CreateGame(g); err != nil {
+	if err := s.Games().CreateGame(g); err != nil {
 		t.Fatal(err)
 	}
 	if len(g.ID) < 10 || g.Status != StatusPlaying || g.Result != "*" {
@@ -25,7 +25,7 @@ func testGameRoundTrip(t *testing.T, bk backend) {
 	}
 	g.SetMoveList([]string{"e2e4", "e7e5"})
 	g.WhiteMS = 299000
-	if err := s.SaveGame(g); err != nil {
+	if err := s.Games().SaveGame(g); err != nil {
 		t.Fatal(err)
 	}
 	// A second handle on the same file sees the committed state, as a
@@ -35,7 +35,7 @@ func testGameRoundTrip(t *testing.T, bk backend) {
 		t.Fatal(err)
 	}
 	defer s2.Close()
-	got, err := s2.GetGame(g.ID)
+	got, err := s2.Games().GetGame(g.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func testOwnershipAndLists(t *testing.T, bk backend) {
 			g.FinishedAt = &now
 			g.Result = "1-0"
 		}
-		if err := s.CreateGame(g); err != nil {
+		if err := s.Games().CreateGame(g); err != nil {
 			t.Fatal(err)
 		}
 		return g
@@ -94,23 +94,23 @@ func testOwnershipAndLists(t *testing.T, bk backend) {
 		{"missing", "g_nope", "alice", ErrNotFound},
 	}
 	for _, tc := range tests {
-		_, err := s.GetOwnedGame(tc.id, tc.owner)
+		_, err := s.Games().GetOwnedGame(tc.id, tc.owner)
 		if !errors.Is(err, tc.wantErr) {
 			t.Errorf("%s: err %v, want %v", tc.name, err, tc.wantErr)
 		}
 	}
-	u, err := s.LatestUnfinished("alice")
+	u, err := s.Games().LatestUnfinished("alice")
 	if err != nil || u.ID != a2.ID {
 		t.Fatalf("LatestUnfinished = %v, %v; want %s", u, err, a2.ID)
 	}
-	if _, err := s.LatestUnfinished("carol"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Games().LatestUnfinished("carol"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("carol has no game, got %v", err)
 	}
-	fin, err := s.FinishedGames("alice", 10)
+	fin, err := s.Games().FinishedGames("alice", 10)
 	if err != nil || len(fin) != 1 || fin[0].ID != a1.ID {
 		t.Fatalf("FinishedGames = %v, %v", fin, err)
 	}
-	if err := s.SaveGame(&Game{ID: "g_missing", Owner: "x", Status: StatusPlaying}); !errors.Is(err, ErrNotFound) {
+	if err := s.Games().SaveGame(&Game{ID: "g_missing", Owner: "x", Status: StatusPlaying}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("saving a missing game: %v", err)
 	}
 }
@@ -187,22 +187,22 @@ func testSeedRange(t *testing.T, bk backend) {
 		ok   bool
 	}{{0, true}, {math.MaxInt64, true}, {math.MaxInt64 + 1, false}, {math.MaxUint64, false}} {
 		r := &ReconGame{Owner: "o", Human: White, Opponent: "random", Seed: tc.seed}
-		err := s.CreateReconGame(r)
+		err := s.Games().CreateReconGame(r)
 		if (err == nil) != tc.ok {
 			t.Errorf("recon game with seed %d: %v", tc.seed, err)
 		}
 		if err == nil {
-			if got, err := s.GetReconGame(r.ID); err != nil || got.Seed != tc.seed {
+			if got, err := s.Games().GetReconGame(r.ID); err != nil || got.Seed != tc.seed {
 				t.Errorf("seed %d read back as %v (%v)", tc.seed, got, err)
 			}
 		}
 		a := &APIGame{WhiteName: "a", BlackName: "b", Seed: tc.seed}
-		err = s.CreateAPIGame(a)
+		err = s.API().CreateAPIGame(a)
 		if (err == nil) != tc.ok {
 			t.Errorf("api game with seed %d: %v", tc.seed, err)
 		}
 		if err == nil {
-			if got, err := s.GetAPIGame(a.ID); err != nil || got.Seed != tc.seed {
+			if got, err := s.API().GetAPIGame(a.ID); err != nil || got.Seed != tc.seed {
 				t.Errorf("seed %d read back as %v (%v)", tc.seed, got, err)
 			}
 		}
@@ -217,7 +217,7 @@ func testReconGameRoundTrip(t *testing.T, bk backend) {
 	s, path := openTemp(t, bk)
 	g := &ReconGame{Owner: "o1", Human: Black, Opponent: "knightwatch:level=2", Seed: 7,
 		ClockInitialMS: 900000, ClockIncrementMS: 5000, WhiteMS: 900000, BlackMS: 900000}
-	if err := s.CreateReconGame(g); err != nil {
+	if err := s.Games().CreateReconGame(g); err != nil {
 		t.Fatal(err)
 	}
 	if len(g.ID) < 10 || g.ID[:2] != ReconIDPrefix || g.Status != StatusPlaying || g.Markers != "{}" {
@@ -226,7 +226,7 @@ func testReconGameRoundTrip(t *testing.T, bk backend) {
 	g.History = `{"type": "GameHistory"}`
 	g.Markers = `{"e5":"n"}`
 	g.BlackMS = 898000
-	if err := s.SaveReconGame(g); err != nil {
+	if err := s.Games().SaveReconGame(g); err != nil {
 		t.Fatal(err)
 	}
 	s2, err := Open(path)
@@ -234,20 +234,20 @@ func testReconGameRoundTrip(t *testing.T, bk backend) {
 		t.Fatal(err)
 	}
 	defer s2.Close()
-	got, err := s2.GetOwnedReconGame(g.ID, "o1")
+	got, err := s2.Games().GetOwnedReconGame(g.ID, "o1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.History != g.History || got.Markers != g.Markers || got.BlackMS != 898000 || got.Opponent != g.Opponent || got.Seed != 7 || !got.Timed() {
 		t.Errorf("after reopening: %+v", got)
 	}
-	if _, err := s2.GetOwnedReconGame(g.ID, "o2"); !errors.Is(err, ErrNotFound) {
+	if _, err := s2.Games().GetOwnedReconGame(g.ID, "o2"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("another owner: %v", err)
 	}
-	if list, err := s2.ReconGames("o1", StatusPlaying, 10); err != nil || len(list) != 1 {
+	if list, err := s2.Games().ReconGames("o1", StatusPlaying, 10); err != nil || len(list) != 1 {
 		t.Errorf("unfinished list: %v, %v", list, err)
 	}
-	if err := s2.SaveReconGame(&ReconGame{ID: "r_missing", Status: StatusPlaying}); !errors.Is(err, ErrNotFound) {
+	if err := s2.Games().SaveReconGame(&ReconGame{ID: "r_missing", Status: StatusPlaying}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("saving a missing game: %v", err)
 	}
 }
@@ -262,24 +262,24 @@ func testRateGame(t *testing.T, bk backend) {
 	users := make([]*User, 3)
 	for i := range users {
 		users[i] = &User{Name: fmt.Sprintf("u%d", i), PasswordHash: []byte("x")}
-		if err := s.CreateUser(users[i]); err != nil {
+		if err := s.API().CreateUser(users[i]); err != nil {
 			t.Fatal(err)
 		}
 	}
 	play := func(w, b *User, result string) {
 		t.Helper()
 		g := &APIGame{WhiteID: w.ID, BlackID: b.ID, WhiteName: w.Name, BlackName: b.Name, Ranked: true, Status: StatusOver, Result: result}
-		if err := s.CreateAPIGame(g); err != nil {
+		if err := s.API().CreateAPIGame(g); err != nil {
 			t.Fatal(err)
 		}
 		for i := 0; i < 2; i++ {
-			if err := s.RateGame(g.ID); err != nil {
+			if err := s.API().RateGame(g.ID); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	elo := func(u *User) float64 {
-		r, err := s.RatingOf(u.ID, 0)
+		r, err := ratingOf(s, u.ID, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -298,7 +298,7 @@ func testRateGame(t *testing.T, bk backend) {
 	if gain := elo(users[1]) - before; gain <= EloK/2 {
 		t.Errorf("an upset gained %.2f, want more than %.0f", gain, EloK/2)
 	}
-	r, _ := s.RatingOf(users[0].ID, 0)
+	r, _ := ratingOf(s, users[0].ID, 0)
 	if r.Games != 2 || r.Wins != 1 || r.Draws != 1 {
 		t.Errorf("record %+v", r)
 	}
@@ -316,10 +316,10 @@ func testWatchToken(t *testing.T, bk backend) {
 	seen := map[string]bool{}
 	for i := 0; i < 50; i++ {
 		g := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: White, Level: 1}
-		if err := s.CreateGame(g); err != nil {
+		if err := s.Games().CreateGame(g); err != nil {
 			t.Fatal(err)
 		}
-		tok, err := s.EnsureWatchToken(g.ID)
+		tok, err := s.Games().EnsureWatchToken(g.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -330,20 +330,20 @@ func testWatchToken(t *testing.T, bk backend) {
 			t.Fatalf("token %q repeated", tok)
 		}
 		seen[tok] = true
-		again, err := s.EnsureWatchToken(g.ID)
+		again, err := s.Games().EnsureWatchToken(g.ID)
 		if err != nil || again != tok {
 			t.Fatalf("second EnsureWatchToken = %q, %v; want %q", again, err, tok)
 		}
-		got, err := s.GameByWatchToken(tok)
+		got, err := s.Games().GameByWatchToken(tok)
 		if err != nil || got.ID != g.ID {
 			t.Fatalf("GameByWatchToken: %v, %v", got, err)
 		}
 		// A move's save leaves the token alone.
 		g.SetMoveList([]string{"e2e4"})
-		if err := s.SaveGame(g); err != nil {
+		if err := s.Games().SaveGame(g); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := s.GetGame(g.ID); got.WatchToken == nil || *got.WatchToken != tok {
+		if got, _ := s.Games().GetGame(g.ID); got.WatchToken == nil || *got.WatchToken != tok {
 			t.Fatalf("token lost after SaveGame")
 		}
 	}
@@ -351,11 +351,11 @@ func testWatchToken(t *testing.T, bk backend) {
 		t.Fatalf("WatchTokenBytes = %d: under 128 bits", WatchTokenBytes)
 	}
 	for _, bad := range []string{"", "x", NewWatchToken(), "' OR 1=1 --"} {
-		if _, err := s.GameByWatchToken(bad); !errors.Is(err, ErrNotFound) {
+		if _, err := s.Games().GameByWatchToken(bad); !errors.Is(err, ErrNotFound) {
 			t.Errorf("GameByWatchToken(%q) = %v, want ErrNotFound", bad, err)
 		}
 	}
-	if _, err := s.EnsureWatchToken("g_missing"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Games().EnsureWatchToken("g_missing"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("EnsureWatchToken(missing) = %v, want ErrNotFound", err)
 	}
 }
@@ -369,21 +369,21 @@ func TestWatchTokenOldRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	g, err := s.GetGame("g_old")
+	g, err := s.Games().GetGame("g_old")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if g.WatchToken != nil {
 		t.Fatalf("old row has token %q", *g.WatchToken)
 	}
-	tok, err := s.EnsureWatchToken("g_old")
+	tok, err := s.Games().EnsureWatchToken("g_old")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again, _ := s.EnsureWatchToken("g_old"); again != tok {
+	if again, _ := s.Games().EnsureWatchToken("g_old"); again != tok {
 		t.Fatalf("token changed: %q then %q", tok, again)
 	}
-	if got, err := s.GameByWatchToken(tok); err != nil || got.ID != "g_old" {
+	if got, err := s.Games().GameByWatchToken(tok); err != nil || got.ID != "g_old" {
 		t.Fatalf("GameByWatchToken: %v %v", got, err)
 	}
 }
@@ -404,7 +404,7 @@ func testHooks(t *testing.T, bk backend) {
 			wrote++
 			errs = append(errs, err)
 			if s != nil {
-				_, _, err := s.GameAnalysis("g")
+				_, _, err := s.Reviews().GameAnalysis("g")
 				readable = err == nil
 			}
 		},
@@ -420,20 +420,30 @@ func testHooks(t *testing.T, bk backend) {
 		t.Fatalf("a setting written: Writing ran %d times, Wrote %d with %v", writing, wrote, errs)
 	}
 	g := &Game{ID: "g", Owner: "o", Variant: "standard", StartFEN: "f", Human: White, Level: 1}
-	if err := s.CreateGame(g); err != nil {
+	if err := s.Games().CreateGame(g); err != nil {
 		t.Fatal(err)
 	}
 	errs = nil
-	if err := s.CreateGame(&Game{ID: "g", Owner: "o", Variant: "standard", StartFEN: "f", Human: White, Level: 1}); err == nil {
+	if err := s.Games().CreateGame(&Game{ID: "g", Owner: "o", Variant: "standard", StartFEN: "f", Human: White, Level: 1}); err == nil {
 		t.Fatal("a second game with the same ID was created")
 	}
 	if len(errs) == 0 || errs[len(errs)-1] == nil {
 		t.Errorf("a refused write: Wrote got %v", errs)
 	}
-	if err := s.SaveAnalysis(&Analysis{GameID: "g", Settings: "s", Positions: 1}, []AnalysisPly{{GameID: "g"}}, false); err != nil {
+	if err := s.Reviews().SaveAnalysis(&Analysis{GameID: "g", Settings: "s", Positions: 1}, []AnalysisPly{{GameID: "g"}}, false); err != nil {
 		t.Fatal(err)
 	}
 	if errs[len(errs)-1] != nil || !readable {
 		t.Errorf("after a transaction: the last Wrote with %v, its rows readable then: %v", errs[len(errs)-1], readable)
 	}
+}
+
+// ratingOf returns a version's rating; a version without games is at
+// StartRating.
+func ratingOf(s *Store, userID int64, version int) (*Rating, error) {
+	r, err := ratingTx(s.rd, userID, version)
+	if err != nil {
+		return nil, fmt.Errorf("store: rating: %w", err)
+	}
+	return r, nil
 }

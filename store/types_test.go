@@ -251,7 +251,7 @@ func TestOldRowsLoad(t *testing.T) {
 		}
 	}
 	for _, w := range games {
-		g, err := s.GetGame(w.id)
+		g, err := s.Games().GetGame(w.id)
 		if err != nil {
 			t.Errorf("%s: %v", w.id, err)
 			continue
@@ -261,7 +261,7 @@ func TestOldRowsLoad(t *testing.T) {
 		}
 	}
 	for _, w := range recons {
-		g, err := s.GetReconGame(w.id)
+		g, err := s.Games().GetReconGame(w.id)
 		if err != nil {
 			t.Errorf("%s: %v", w.id, err)
 			continue
@@ -271,7 +271,7 @@ func TestOldRowsLoad(t *testing.T) {
 		}
 	}
 	for i, w := range apis {
-		g, err := s.GetAPIGame(int64(i + 1))
+		g, err := s.API().GetAPIGame(int64(i + 1))
 		if err != nil {
 			t.Errorf("api %s: %v", w.id, err)
 			continue
@@ -281,16 +281,16 @@ func TestOldRowsLoad(t *testing.T) {
 		}
 	}
 	// The status queries find the old rows.
-	if g, err := s.LatestUnfinished("o"); err != nil || g.ID != "g1" {
+	if g, err := s.Games().LatestUnfinished("o"); err != nil || g.ID != "g1" {
 		t.Errorf("LatestUnfinished = %v, %v", g, err)
 	}
-	if gs, err := s.FinishedGames("o", 100); err != nil || len(gs) != len(games)-1 {
+	if gs, err := s.Games().FinishedGames("o", 100); err != nil || len(gs) != len(games)-1 {
 		t.Errorf("FinishedGames: %d games, %v", len(gs), err)
 	}
-	if gs, err := s.ReconGames("o", StatusOver, 100); err != nil || len(gs) != len(recons)-1 {
+	if gs, err := s.Games().ReconGames("o", StatusOver, 100); err != nil || len(gs) != len(recons)-1 {
 		t.Errorf("ReconGames: %d games, %v", len(gs), err)
 	}
-	if gs, err := s.RecentAPIGames(StatusAborted, 10); err != nil || len(gs) != 1 || gs[0].ID != 4 {
+	if gs, err := s.API().RecentAPIGames(StatusAborted, 10); err != nil || len(gs) != 1 || gs[0].ID != 4 {
 		t.Errorf("RecentAPIGames(aborted) = %v, %v", gs, err)
 	}
 }
@@ -301,23 +301,23 @@ func TestStoredText(t *testing.T) { onBoth(t, testStoredText) }
 func testStoredText(t *testing.T, bk backend) {
 	s, _ := openTemp(t, bk)
 	g := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: Black, Level: 1}
-	if err := s.CreateGame(g); err != nil {
+	if err := s.Games().CreateGame(g); err != nil {
 		t.Fatal(err)
 	}
 	g.Status, g.Reason = StatusOver, TerminationOf(game.TimeForfeit)
-	if err := s.SaveGame(g); err != nil {
+	if err := s.Games().SaveGame(g); err != nil {
 		t.Fatal(err)
 	}
 	r := &ReconGame{Owner: "o", Human: White, Opponent: "random"}
-	if err := s.CreateReconGame(r); err != nil {
+	if err := s.Games().CreateReconGame(r); err != nil {
 		t.Fatal(err)
 	}
 	a := &APIGame{WhiteName: "a", BlackName: "b"}
-	if err := s.CreateAPIGame(a); err != nil {
+	if err := s.API().CreateAPIGame(a); err != nil {
 		t.Fatal(err)
 	}
 	a.Status, a.Reason = StatusOver, WinReasonOf(recon.MoveLimit)
-	if err := s.SaveAPIGame(a); err != nil {
+	if err := s.API().SaveAPIGame(a); err != nil {
 		t.Fatal(err)
 	}
 	type row struct{ Human, Status, Reason string }
@@ -355,23 +355,23 @@ func TestUnknownStoredValue(t *testing.T) {
 	}
 	defer s.Close()
 	for _, id := range []string{"bad_status", "bad_human", "bad_reason"} {
-		if g, err := s.GetGame(id); err == nil {
+		if g, err := s.Games().GetGame(id); err == nil {
 			t.Errorf("%s loaded as %+v", id, g)
 		}
 	}
-	if g, err := s.GetReconGame("bad_recon_reason"); err == nil {
+	if g, err := s.Games().GetReconGame("bad_recon_reason"); err == nil {
 		t.Errorf("recon game loaded as %+v", g)
 	}
-	if g, err := s.GetAPIGame(1); err == nil {
+	if g, err := s.API().GetAPIGame(1); err == nil {
 		t.Errorf("api game loaded as %+v", g)
 	}
 	// Nor can such values be written.
 	g := &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: ColorOf(game.Color(7)), Level: 1}
-	if err := s.CreateGame(g); err == nil {
+	if err := s.Games().CreateGame(g); err == nil {
 		t.Error("created a game with colour 7")
 	}
 	g = &Game{Owner: "o", Variant: "standard", StartFEN: "x", Human: White, Level: 1, Status: Status(99)}
-	if err := s.CreateGame(g); err == nil {
+	if err := s.Games().CreateGame(g); err == nil {
 		t.Error("created a game with status 99")
 	}
 }

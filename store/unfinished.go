@@ -5,9 +5,9 @@ import "fmt"
 // UnfinishedGames returns up to limit of the owner's games against the
 // engine still being played, most recently active first (ties broken by
 // ID, so the order is stable), and how many there are in all.
-func (s *Store) UnfinishedGames(owner string, limit int) ([]Game, int64, error) {
+func (gm Games) UnfinishedGames(owner string, limit int) ([]Game, int64, error) {
 	var n int64
-	q := s.rd.Model(&Game{}).Where("owner = ? AND status = ?", owner, StatusPlaying)
+	q := gm.s.rd.Model(&Game{}).Where("owner = ? AND status = ?", owner, StatusPlaying)
 	if err := q.Count(&n).Error; err != nil {
 		return nil, 0, fmt.Errorf("store: count unfinished games: %w", err)
 	}
@@ -15,7 +15,7 @@ func (s *Store) UnfinishedGames(owner string, limit int) ([]Game, int64, error) 
 	if n == 0 || limit <= 0 {
 		return gs, n, nil
 	}
-	err := s.rd.Where("owner = ? AND status = ?", owner, StatusPlaying).
+	err := gm.s.rd.Where("owner = ? AND status = ?", owner, StatusPlaying).
 		Order("updated_at DESC, id").Limit(limit).Find(&gs).Error
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: unfinished games: %w", err)
@@ -24,9 +24,9 @@ func (s *Store) UnfinishedGames(owner string, limit int) ([]Game, int64, error) 
 }
 
 // UnfinishedReconGames is UnfinishedGames for Reconnaissance Chess.
-func (s *Store) UnfinishedReconGames(owner string, limit int) ([]ReconGame, int64, error) {
+func (gm Games) UnfinishedReconGames(owner string, limit int) ([]ReconGame, int64, error) {
 	var n int64
-	q := s.rd.Model(&ReconGame{}).Where("owner = ? AND status = ?", owner, StatusPlaying)
+	q := gm.s.rd.Model(&ReconGame{}).Where("owner = ? AND status = ?", owner, StatusPlaying)
 	if err := q.Count(&n).Error; err != nil {
 		return nil, 0, fmt.Errorf("store: count unfinished recon games: %w", err)
 	}
@@ -34,7 +34,7 @@ func (s *Store) UnfinishedReconGames(owner string, limit int) ([]ReconGame, int6
 	if n == 0 || limit <= 0 {
 		return gs, n, nil
 	}
-	err := s.rd.Where("owner = ? AND status = ?", owner, StatusPlaying).
+	err := gm.s.rd.Where("owner = ? AND status = ?", owner, StatusPlaying).
 		Order("updated_at DESC, id").Limit(limit).Find(&gs).Error
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: unfinished recon games: %w", err)
@@ -45,21 +45,21 @@ func (s *Store) UnfinishedReconGames(owner string, limit int) ([]ReconGame, int6
 // DeleteGame marks the owner's unfinished game deleted (a soft delete:
 // see StatusDeleted). It reports ErrNotFound when the game is missing,
 // someone else's, or not unfinished, leaving everything unchanged.
-func (s *Store) DeleteGame(id, owner string) error {
-	return s.softDelete(&Game{}, id, owner)
+func (gm Games) DeleteGame(id, owner string) error {
+	return gm.softDelete(&Game{}, id, owner)
 }
 
 // DeleteReconGame is DeleteGame for Reconnaissance Chess.
-func (s *Store) DeleteReconGame(id, owner string) error {
-	return s.softDelete(&ReconGame{}, id, owner)
+func (gm Games) DeleteReconGame(id, owner string) error {
+	return gm.softDelete(&ReconGame{}, id, owner)
 }
 
-func (s *Store) softDelete(model any, id, owner string) error {
+func (gm Games) softDelete(model any, id, owner string) error {
 	if owner == "" {
 		return ErrNotFound
 	}
-	now := s.now()
-	res := s.db.Model(model).Where("id = ? AND owner = ? AND status = ?", id, owner, StatusPlaying).
+	now := gm.s.now()
+	res := gm.s.db.Model(model).Where("id = ? AND owner = ? AND status = ?", id, owner, StatusPlaying).
 		Updates(map[string]any{"status": StatusDeleted, "updated_at": now, "finished_at": now})
 	if res.Error != nil {
 		return fmt.Errorf("store: delete game %s: %w", id, res.Error)

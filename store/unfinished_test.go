@@ -34,7 +34,7 @@ func testUnfinishedGames(t *testing.T, bk backend) {
 	for _, g := range seed {
 		rec := &Game{ID: "g_" + g.name, Owner: g.owner, Variant: "standard", StartFEN: "x", Human: White, Level: 1,
 			Status: g.status, CreatedAt: base, UpdatedAt: base.Add(time.Duration(g.at) * time.Minute)}
-		if err := s.CreateGame(rec); err != nil {
+		if err := s.Games().CreateGame(rec); err != nil {
 			t.Fatal(err)
 		}
 		ids[rec.ID] = g.name
@@ -55,7 +55,7 @@ func testUnfinishedGames(t *testing.T, bk backend) {
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%s-%d", tc.owner, tc.limit), func(t *testing.T) {
-			gs, n, err := s.UnfinishedGames(tc.owner, tc.limit)
+			gs, n, err := s.Games().UnfinishedGames(tc.owner, tc.limit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +80,7 @@ func testUnfinishedReconGames(t *testing.T, bk backend) {
 		t.Helper()
 		g := &ReconGame{ID: id, Owner: owner, Human: Black, Opponent: "random", Status: st,
 			CreatedAt: base, UpdatedAt: base.Add(time.Duration(at) * time.Minute)}
-		if err := s.CreateReconGame(g); err != nil {
+		if err := s.Games().CreateReconGame(g); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -99,7 +99,7 @@ func testUnfinishedReconGames(t *testing.T, bk backend) {
 		{"bob", 50, "[r_4]", 1},
 		{"carol", 50, "[]", 0},
 	} {
-		gs, n, err := s.UnfinishedReconGames(tc.owner, tc.limit)
+		gs, n, err := s.Games().UnfinishedReconGames(tc.owner, tc.limit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +122,7 @@ func testDeleteGame(t *testing.T, bk backend) {
 	mk := func(owner string, st Status) string {
 		t.Helper()
 		g := &Game{Owner: owner, Variant: "standard", StartFEN: "x", Human: White, Level: 1, Status: st}
-		if err := s.CreateGame(g); err != nil {
+		if err := s.Games().CreateGame(g); err != nil {
 			t.Fatal(err)
 		}
 		return g.ID
@@ -141,38 +141,38 @@ func testDeleteGame(t *testing.T, bk backend) {
 		{"twice", playing, "alice", ErrNotFound, StatusDeleted},
 	}
 	for _, tc := range tests {
-		err := s.DeleteGame(tc.id, tc.owner)
+		err := s.Games().DeleteGame(tc.id, tc.owner)
 		if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
 			t.Errorf("%s: err %v, want %v", tc.name, err, tc.wantErr)
 		}
 		if tc.wantStatus == StatusUnset {
 			continue
 		}
-		g, err := s.GetGame(tc.id)
+		g, err := s.Games().GetGame(tc.id)
 		if err != nil || g.Status != tc.wantStatus {
 			t.Errorf("%s: after: %v %v, want status %v", tc.name, g, err, tc.wantStatus)
 		}
 	}
-	if gs, n, _ := s.UnfinishedGames("alice", 50); len(gs) != 0 || n != 0 {
+	if gs, n, _ := s.Games().UnfinishedGames("alice", 50); len(gs) != 0 || n != 0 {
 		t.Errorf("deleted game still listed: %d %v", n, gs)
 	}
-	if g, _ := s.LatestUnfinished("alice"); g != nil {
+	if g, _ := s.Games().LatestUnfinished("alice"); g != nil {
 		t.Errorf("deleted game is still the one to continue: %s", g.ID)
 	}
-	if gs, _ := s.FinishedGames("alice", 50); len(gs) != 1 || gs[0].ID != over {
+	if gs, _ := s.Games().FinishedGames("alice", 50); len(gs) != 1 || gs[0].ID != over {
 		t.Errorf("finished games after the delete: %v", gs)
 	}
 	r := &ReconGame{Owner: "alice", Human: White, Opponent: "random"}
-	if err := s.CreateReconGame(r); err != nil {
+	if err := s.Games().CreateReconGame(r); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteReconGame(r.ID, "bob"); !errors.Is(err, ErrNotFound) {
+	if err := s.Games().DeleteReconGame(r.ID, "bob"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("bob deleted alice's recon game: %v", err)
 	}
-	if err := s.DeleteReconGame(r.ID, "alice"); err != nil {
+	if err := s.Games().DeleteReconGame(r.ID, "alice"); err != nil {
 		t.Fatal(err)
 	}
-	if g, err := s.GetReconGame(r.ID); err != nil || g.Status != StatusDeleted {
+	if g, err := s.Games().GetReconGame(r.ID); err != nil || g.Status != StatusDeleted {
 		t.Errorf("recon game after delete: %v %v", g, err)
 	}
 }

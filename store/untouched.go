@@ -34,8 +34,8 @@ const (
 
 // untouchedSQL returns the conditions of untouched games of each kind on
 // s's database.
-func (s *Store) untouchedSQL() (chess, recon string) {
-	if s.pg {
+func (gm Games) untouchedSQL() (chess, recon string) {
+	if gm.s.pg {
 		return untouchedChessPG, untouchedReconPG
 	}
 	return untouchedChessSQL, untouchedReconSQL
@@ -45,10 +45,10 @@ func (s *Store) untouchedSQL() (chess, recon string) {
 // before, in ID order after the ID after ("" for the first page): those
 // against the engine first, then those in Reconnaissance Chess (their IDs
 // start with "r_", after "g_").
-func (s *Store) UntouchedGames(before time.Time, after string, limit int) ([]string, error) {
-	chess, recon := s.untouchedSQL()
+func (gm Games) UntouchedGames(before time.Time, after string, limit int) ([]string, error) {
+	chess, recon := gm.untouchedSQL()
 	ids := []string{}
-	if err := s.rd.Model(&Game{}).Where(chess, before).Where("id > ?", after).
+	if err := gm.s.rd.Model(&Game{}).Where(chess, before).Where("id > ?", after).
 		Order("id").Limit(limit).Pluck("id", &ids).Error; err != nil {
 		return nil, fmt.Errorf("store: untouched games: %w", err)
 	}
@@ -56,7 +56,7 @@ func (s *Store) UntouchedGames(before time.Time, after string, limit int) ([]str
 		return ids, nil
 	}
 	var reconIDs []string
-	if err := s.rd.Model(&ReconGame{}).Where(recon, before).Where("id > ?", after).
+	if err := gm.s.rd.Model(&ReconGame{}).Where(recon, before).Where("id > ?", after).
 		Order("id").Limit(limit-len(ids)).Pluck("id", &reconIDs).Error; err != nil {
 		return nil, fmt.Errorf("store: untouched recon games: %w", err)
 	}
@@ -66,17 +66,17 @@ func (s *Store) UntouchedGames(before time.Time, after string, limit int) ([]str
 // DropUntouchedGames deletes the rows of the games ids (of either kind)
 // that are still untouched and were created before before, and returns
 // how many it deleted. Nothing else refers to an unfinished game's row.
-func (s *Store) DropUntouchedGames(ids []string, before time.Time) (int64, error) {
+func (gm Games) DropUntouchedGames(ids []string, before time.Time) (int64, error) {
 	if len(ids) == 0 {
 		return 0, nil
 	}
-	chess, recon := s.untouchedSQL()
+	chess, recon := gm.untouchedSQL()
 	var n int64
 	for _, t := range []struct {
 		model any
 		where string
 	}{{&Game{}, chess}, {&ReconGame{}, recon}} {
-		res := s.db.Where(t.where, before).Where("id IN ?", ids).Delete(t.model)
+		res := gm.s.db.Where(t.where, before).Where("id IN ?", ids).Delete(t.model)
 		if res.Error != nil {
 			return n, fmt.Errorf("store: drop untouched games: %w", res.Error)
 		}

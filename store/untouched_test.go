@@ -97,7 +97,7 @@ func testUntouchedGames(t *testing.T, bk backend) {
 			fen = game.StartFEN
 		}
 		g := &Game{Owner: "o", Variant: "standard", StartFEN: fen, Human: ColorOf(c.human), Level: 1, Moves: c.moves, Status: c.status}
-		if err := s.CreateGame(g); err != nil {
+		if err := s.Games().CreateGame(g); err != nil {
 			t.Fatal(err)
 		}
 		setCreated(&Game{}, g.ID, c.created)
@@ -112,7 +112,7 @@ func testUntouchedGames(t *testing.T, bk backend) {
 			history = reconRecord(t, c.steps)
 		}
 		g := &ReconGame{Owner: "o", Human: ColorOf(c.human), Opponent: "random", History: history, Status: c.status}
-		if err := s.CreateReconGame(g); err != nil {
+		if err := s.Games().CreateReconGame(g); err != nil {
 			t.Fatal(err)
 		}
 		setCreated(&ReconGame{}, g.ID, c.created)
@@ -125,7 +125,7 @@ func testUntouchedGames(t *testing.T, bk backend) {
 	// Two at a time, to go through the pages.
 	var got []string
 	for after := ""; ; {
-		page, err := s.UntouchedGames(before, after, 2)
+		page, err := s.Games().UntouchedGames(before, after, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,13 +149,13 @@ func testUntouchedGames(t *testing.T, bk backend) {
 	for id := range names {
 		all = append(all, id)
 	}
-	n, err := s.DropUntouchedGames(all, before)
+	n, err := s.Games().DropUntouchedGames(all, before)
 	if err != nil || n != int64(len(want)) {
 		t.Errorf("dropped %d (%v), want %d", n, err, len(want))
 	}
 	for id, name := range names {
-		_, gerr := s.GetGame(id)
-		_, rerr := s.GetReconGame(id)
+		_, gerr := s.Games().GetGame(id)
+		_, rerr := s.Games().GetReconGame(id)
 		exists := gerr == nil || rerr == nil
 		if _, untouched := want[id]; exists == untouched {
 			t.Errorf("%s: still there %v after the drop", name, exists)

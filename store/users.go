@@ -51,12 +51,12 @@ type User struct {
 func UserKey(name string) string { return strings.ToLower(name) }
 
 // CreateUser inserts u; ErrTaken when its name is in use.
-func (s *Store) CreateUser(u *User) error {
+func (a API) CreateUser(u *User) error {
 	u.NameKey = UserKey(u.Name)
 	if u.MaxGames == 0 {
 		u.MaxGames = 4
 	}
-	res := s.db.Clauses(clause.OnConflict{DoNothing: true}).Create(u)
+	res := a.s.db.Clauses(clause.OnConflict{DoNothing: true}).Create(u)
 	if res.Error != nil {
 		return fmt.Errorf("store: create user %q: %w", u.Name, res.Error)
 	}
@@ -67,9 +67,9 @@ func (s *Store) CreateUser(u *User) error {
 }
 
 // UserByName loads a user by name, in any case; ErrNotFound when none.
-func (s *Store) UserByName(name string) (*User, error) {
+func (a API) UserByName(name string) (*User, error) {
 	var u User
-	err := s.rd.Where("name_key = ?", UserKey(name)).Take(&u).Error
+	err := a.s.rd.Where("name_key = ?", UserKey(name)).Take(&u).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrNotFound
 	}
@@ -80,9 +80,9 @@ func (s *Store) UserByName(name string) (*User, error) {
 }
 
 // UserByID loads a user; ErrNotFound when none.
-func (s *Store) UserByID(id int64) (*User, error) {
+func (a API) UserByID(id int64) (*User, error) {
 	var u User
-	err := s.rd.Where("id = ?", id).Take(&u).Error
+	err := a.s.rd.Where("id = ?", id).Take(&u).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrNotFound
 	}
@@ -94,8 +94,8 @@ func (s *Store) UserByID(id int64) (*User, error) {
 
 // UpdateUser writes the changeable settings of u: max games, ranked,
 // version and last seen.
-func (s *Store) UpdateUser(u *User) error {
-	res := s.db.Model(&User{}).Where("id = ?", u.ID).
+func (a API) UpdateUser(u *User) error {
+	res := a.s.db.Model(&User{}).Where("id = ?", u.ID).
 		Select("max_games", "ranked", "version", "last_seen").Updates(u)
 	if res.Error != nil {
 		return fmt.Errorf("store: update user %d: %w", u.ID, res.Error)
@@ -108,8 +108,8 @@ func (s *Store) UpdateUser(u *User) error {
 
 // EndSessions ends every browser session of the user by moving its
 // session generation on.
-func (s *Store) EndSessions(id int64) error {
-	res := s.db.Model(&User{}).Where("id = ?", id).Update("session_gen", gorm.Expr("session_gen + 1"))
+func (a API) EndSessions(id int64) error {
+	res := a.s.db.Model(&User{}).Where("id = ?", id).Update("session_gen", gorm.Expr("session_gen + 1"))
 	if res.Error != nil {
 		return fmt.Errorf("store: end sessions of user %d: %w", id, res.Error)
 	}
@@ -120,30 +120,21 @@ func (s *Store) EndSessions(id int64) error {
 }
 
 // TouchUsers records that the users were seen at t.
-func (s *Store) TouchUsers(ids []int64, t time.Time) error {
+func (a API) TouchUsers(ids []int64, t time.Time) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	if err := s.db.Model(&User{}).Where("id IN ?", ids).Update("last_seen", t).Error; err != nil {
+	if err := a.s.db.Model(&User{}).Where("id IN ?", ids).Update("last_seen", t).Error; err != nil {
 		return fmt.Errorf("store: touch users: %w", err)
 	}
 	return nil
 }
 
 // Users returns every user seen since t or built in, by name.
-func (s *Store) Users(seenSince time.Time) ([]User, error) {
+func (a API) Users(seenSince time.Time) ([]User, error) {
 	var us []User
-	err := s.rd.Where("last_seen >= ? OR builtin <> ''", seenSince).Order("name_key").Find(&us).Error
+	err := a.s.rd.Where("last_seen >= ? OR builtin <> ''", seenSince).Order("name_key").Find(&us).Error
 	if err != nil {
-		return nil, fmt.Errorf("store: users: %w", err)
-	}
-	return us, nil
-}
-
-// AllUsers returns every user, by name.
-func (s *Store) AllUsers() ([]User, error) {
-	var us []User
-	if err := s.rd.Order("name_key").Find(&us).Error; err != nil {
 		return nil, fmt.Errorf("store: users: %w", err)
 	}
 	return us, nil

@@ -24,9 +24,9 @@ func NewWatchToken() string {
 
 // EnsureWatchToken returns game id's watch token, making and storing one
 // the first time. Two callers racing both get the one that was stored.
-func (s *Store) EnsureWatchToken(id string) (string, error) {
+func (gm Games) EnsureWatchToken(id string) (string, error) {
 	tok := NewWatchToken()
-	res := s.db.Model(&Game{}).Where("id = ? AND watch_token IS NULL", id).Update("watch_token", tok)
+	res := gm.s.db.Model(&Game{}).Where("id = ? AND watch_token IS NULL", id).Update("watch_token", tok)
 	if res.Error != nil {
 		return "", fmt.Errorf("store: watch token of %s: %w", id, res.Error)
 	}
@@ -34,7 +34,7 @@ func (s *Store) EnsureWatchToken(id string) (string, error) {
 		return tok, nil
 	}
 	var g Game
-	err := s.db.Select("id", "watch_token").Where("id = ?", id).Take(&g).Error
+	err := gm.s.db.Select("id", "watch_token").Where("id = ?", id).Take(&g).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return "", ErrNotFound
 	}
@@ -49,12 +49,12 @@ func (s *Store) EnsureWatchToken(id string) (string, error) {
 
 // GameByWatchToken loads the game whose watch token is tok, or
 // ErrNotFound (also for an empty or malformed token).
-func (s *Store) GameByWatchToken(tok string) (*Game, error) {
+func (gm Games) GameByWatchToken(tok string) (*Game, error) {
 	if len(tok) != base64.RawURLEncoding.EncodedLen(WatchTokenBytes) {
 		return nil, ErrNotFound
 	}
 	var g Game
-	err := s.rd.Where("watch_token = ?", tok).Take(&g).Error
+	err := gm.s.rd.Where("watch_token = ?", tok).Take(&g).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrNotFound
 	}

@@ -144,7 +144,7 @@ func storedGame(t *testing.T, st *store.Store, owner, variant, fen string, moves
 	rec := &store.Game{Owner: owner, Variant: variant, StartFEN: fen, Human: store.White, Level: 1,
 		Status: store.StatusOver, Result: string(o.Result), Reason: store.TerminationOf(o.Termination), FinishedAt: &now}
 	rec.SetMoveList(moves)
-	if err := st.CreateGame(rec); err != nil {
+	if err := st.Games().CreateGame(rec); err != nil {
 		t.Fatal(err)
 	}
 	return rec.ID
@@ -160,7 +160,7 @@ func (e *testEnv) waitReviewed(id string) (*store.Analysis, []store.AnalysisPly)
 	var plies []store.AnalysisPly
 	e.until("game "+id+" to be reviewed", func() bool {
 		var err error
-		a, plies, err = e.store.GameAnalysis(id)
+		a, plies, err = e.store.Reviews().GameAnalysis(id)
 		return err == nil && a.Complete && a.Settings == settings
 	})
 	return a, plies
@@ -311,7 +311,7 @@ func preparedStore(t *testing.T, fill func(st *store.Store)) string {
 	}
 	// Reviews begin now: the games fill makes finish at or after it, so
 	// all of them are reviewed.
-	if _, err := st.AnalysisSince(); err != nil {
+	if _, err := st.Reviews().AnalysisSince(); err != nil {
 		t.Fatal(err)
 	}
 	fill(st)
@@ -382,7 +382,7 @@ func TestReviewResumesAfterRestart(t *testing.T) {
 		for i := 0; i < 5; i++ {
 			saved = append(saved, store.AnalysisPly{GameID: half, Ply: i, CP: 777, Depth: 3, BestUCI: "a2a3", BestSAN: "a3"})
 		}
-		if err := st.SaveAnalysis(&store.Analysis{GameID: half, Settings: settings, Positions: len(moves) + 1}, saved, false); err != nil {
+		if err := st.Reviews().SaveAnalysis(&store.Analysis{GameID: half, Settings: settings, Positions: len(moves) + 1}, saved, false); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -408,14 +408,14 @@ func TestReviewResumesAfterRestart(t *testing.T) {
 	now := time.Now()
 	rec.Status, rec.Result, rec.Reason, rec.FinishedAt = store.StatusOver, "0-1", store.TerminationOf(game.Resignation), &now
 	rec.SetMoveList(moves[:4])
-	if err := e.store.SaveGame(rec); err != nil {
+	if err := e.store.Games().SaveGame(rec); err != nil {
 		t.Fatal(err)
 	}
 	var stale []store.AnalysisPly
 	for i := 0; i <= 4; i++ {
 		stale = append(stale, store.AnalysisPly{GameID: old, Ply: i, CP: 555})
 	}
-	if err := e.store.SaveAnalysis(&store.Analysis{GameID: old, Settings: "an older budget", Positions: 5, Complete: true}, stale, false); err != nil {
+	if err := e.store.Reviews().SaveAnalysis(&store.Analysis{GameID: old, Settings: "an older budget", Positions: 5, Complete: true}, stale, false); err != nil {
 		t.Fatal(err)
 	}
 	before := ms.count()
@@ -489,10 +489,10 @@ func TestReviewOddGames(t *testing.T) {
 		}
 		broken = storedGame(t, st, "o", VariantStandard, "", []string{"e2e5"}, resign)
 		del := &store.Game{Owner: "o", Variant: VariantStandard, StartFEN: game.NewPosition().FEN(), Human: store.White, Level: 1}
-		if err := st.CreateGame(del); err != nil {
+		if err := st.Games().CreateGame(del); err != nil {
 			t.Fatal(err)
 		}
-		if err := st.DeleteGame(del.ID, "o"); err != nil {
+		if err := st.Games().DeleteGame(del.ID, "o"); err != nil {
 			t.Fatal(err)
 		}
 		deleted = del.ID
@@ -505,7 +505,7 @@ func TestReviewOddGames(t *testing.T) {
 		})
 	}
 	for _, id := range []string{deleted, broken} {
-		if _, _, err := e.store.GameAnalysis(id); err != store.ErrNotFound {
+		if _, _, err := e.store.Reviews().GameAnalysis(id); err != store.ErrNotFound {
 			t.Errorf("game %s: review %v, want none", id, err)
 		}
 	}

@@ -199,11 +199,11 @@ func TestAPIUnderAttack(t *testing.T) {
 				t.Fatalf("invitation %d: %d %q", i, status, msg)
 			}
 		}
-		u, err := e.store.UserByName("dave")
+		u, err := e.store.API().UserByName("dave")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n, err := e.store.OpenAPIGames(u.ID); err != nil || n != rbcapi.MaxOpenGames || refused != 20 {
+		if n, err := e.store.API().OpenAPIGames(u.ID); err != nil || n != rbcapi.MaxOpenGames || refused != 20 {
 			t.Errorf("%d open games (%v), %d invitations refused; want %d and 20", n, err, refused, rbcapi.MaxOpenGames)
 		}
 	})

@@ -50,11 +50,11 @@ func TestAPIInvitationCapUnderRace(t *testing.T) {
 	}
 	close(start)
 	wg.Wait()
-	u, err := e.store.UserByName("dave")
+	u, err := e.store.API().UserByName("dave")
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := e.store.OpenAPIGames(u.ID)
+	n, err := e.store.API().OpenAPIGames(u.ID)
 	if err != nil || n != rbcapi.MaxOpenGames || created != rbcapi.MaxOpenGames || refused != extra || len(other) > 0 {
 		t.Errorf("%d invitations at once: %d open games (%v), %d created, %d refused, other answers %q; want %d, %d and %d",
 			rbcapi.MaxOpenGames+extra, n, err, created, refused, other, rbcapi.MaxOpenGames, rbcapi.MaxOpenGames, extra)

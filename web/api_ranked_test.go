@@ -193,7 +193,7 @@ wait:
 	}
 	users := map[string]int64{}
 	for _, name := range []string{"ann", "ben", "cid", "dot"} {
-		u, err := e.store.UserByName(name)
+		u, err := e.store.API().UserByName(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +202,7 @@ wait:
 	seen := map[int64]bool{}
 	perVersion := map[[2]int64]int{}
 	for _, name := range []string{"ann", "ben", "cid"} {
-		gs, err := e.store.UserAPIGames(users[name], store.StatusUnset, 1000)
+		gs, err := e.store.API().UserAPIGames(users[name], store.StatusUnset, 1000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,7 +224,7 @@ wait:
 	if games < target/2 {
 		t.Fatalf("only %d ranked games finished", games)
 	}
-	rows, err := e.store.Leaderboard(100)
+	rows, err := e.store.API().Leaderboard(100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestAPIRankedAlone(t *testing.T) {
 	ann.must("POST", fmt.Sprintf("/api/invitations/%d", inv[0]), nil, "game_id", &id)
 	var opponent string
 	ann.must("GET", fmt.Sprintf("/api/games/%d/opponent_name", id), nil, "opponent_name", &opponent)
-	bot, err := e.store.UserByName(opponent)
+	bot, err := e.store.API().UserByName(opponent)
 	if err != nil || bot.Builtin == "" {
 		t.Fatalf("opponent %q (%v) is not a built-in bot", opponent, err)
 	}
@@ -280,11 +280,11 @@ func TestAPIRankedAlone(t *testing.T) {
 	if !st["is_over"] {
 		ann.must("POST", fmt.Sprintf("/api/games/%d/resign", id), nil, "", nil)
 	}
-	g, err := e.store.GetAPIGame(id)
+	g, err := e.store.API().GetAPIGame(id)
 	if err != nil || !g.Ranked || !g.Rated {
 		t.Fatalf("game %+v (%v)", g, err)
 	}
-	rows, _ := e.store.Leaderboard(10)
+	rows, _ := e.store.API().Leaderboard(10)
 	if len(rows) != 2 || rows[0].Games != 1 || rows[1].Games != 1 {
 		t.Errorf("leaderboard %v", rows)
 	}
@@ -331,7 +331,7 @@ func TestAPIUnstartedGamesCalledOff(t *testing.T) {
 	if status, out := ben.call("POST", fmt.Sprintf("/api/games/%d/ready", id), map[string]any{}); status != 400 {
 		t.Errorf("ready in a called-off game: %d %s", status, out["error"])
 	}
-	if g, _ := e.store.GetAPIGame(id); g.Status != store.StatusAborted {
+	if g, _ := e.store.API().GetAPIGame(id); g.Status != store.StatusAborted {
 		t.Errorf("status %s", g.Status)
 	}
 	var over bool

@@ -42,7 +42,7 @@ func TestAPIBotStepSaveRetried(t *testing.T) {
 
 			farm.bot(t, 1).release()
 			e.until("several tries refused", func() bool { return refused.Load() >= 3 })
-			rec, err := e.store.GetAPIGame(id)
+			rec, err := e.store.API().GetAPIGame(id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,7 +59,7 @@ func TestAPIBotStepSaveRetried(t *testing.T) {
 			if ev := farm.events(); !slices.Equal(ev, []string{"bot1 sense", "bot1 move"}) {
 				t.Errorf("the bot was asked %v over its turn", ev)
 			}
-			rec, err = e.store.GetAPIGame(id)
+			rec, err = e.store.API().GetAPIGame(id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,7 +99,7 @@ func TestAPIFlagSaveRetried(t *testing.T) {
 	// the end's saves.
 	fault.set(true)
 	e.until("the end on time refused several times", func() bool { return refused.Load() >= 3 })
-	rec, err := e.store.GetAPIGame(id)
+	rec, err := e.store.API().GetAPIGame(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,10 +108,10 @@ func TestAPIFlagSaveRetried(t *testing.T) {
 	}
 	fault.set(false)
 	e.until("the end on time saved", func() bool {
-		rec, err := e.store.GetAPIGame(id)
+		rec, err := e.store.API().GetAPIGame(id)
 		return err == nil && rec.Status == store.StatusOver
 	})
-	rec, _ = e.store.GetAPIGame(id)
+	rec, _ = e.store.API().GetAPIGame(id)
 	if rec.Reason.WinReason != recon.Timeout || rec.Result != "1-0" {
 		t.Errorf("saved as %s %s (white %s, history %s), want 1-0 on TIMEOUT", rec.Result, rec.Reason, rec.WhiteName, rec.History)
 	}

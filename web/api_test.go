@@ -37,7 +37,7 @@ func checkHistory(t *testing.T, e *testEnv, id int64, data []byte) *recon.Histor
 	if _, err := recon.Playback(h, recon.PlaybackOptions{}); err != nil {
 		t.Fatalf("game %d history does not replay: %v", id, err)
 	}
-	rec, err := e.store.GetAPIGame(id)
+	rec, err := e.store.API().GetAPIGame(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestAPITwoClients(t *testing.T) {
 // leave alone.
 func snapshot(t *testing.T, e *testEnv, id int64) string {
 	t.Helper()
-	rec, err := e.store.GetAPIGame(id)
+	rec, err := e.store.API().GetAPIGame(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +319,7 @@ func TestAPIClock(t *testing.T) {
 		var rec *store.APIGame
 		e.until(fmt.Sprintf("game %d to be over", id), func() bool {
 			var err error
-			if rec, err = e.store.GetAPIGame(id); err != nil {
+			if rec, err = e.store.API().GetAPIGame(id); err != nil {
 				t.Fatal(err)
 			}
 			return rec.Status == store.StatusOver
@@ -403,7 +403,7 @@ func TestAPIAccounts(t *testing.T) {
 	alice.must("POST", "/api/users/me/version", nil, "version", &me.Version)
 	alice.must("POST", "/api/users/me/version", nil, "version", &me.Version)
 	alice.must("GET", "/api/users/me/version", nil, "version", &me.Version)
-	u, err := e.store.UserByName("alice")
+	u, err := e.store.API().UserByName("alice")
 	if err != nil || u.MaxGames != 7 || !u.Ranked || u.Version != 2 || me.Version != 2 || u.Email != "a@x" {
 		t.Errorf("stored %+v (%v), reported %+v", u, err, me)
 	}
@@ -425,7 +425,7 @@ func TestAPIAccounts(t *testing.T) {
 			t.Errorf("POST %s %s: %d, want 400", tc.path, tc.body, status)
 		}
 	}
-	if u2, _ := e.store.UserByName("alice"); u2.MaxGames != 7 || !u2.Ranked {
+	if u2, _ := e.store.API().UserByName("alice"); u2.MaxGames != 7 || !u2.Ranked {
 		t.Errorf("refused settings changed the user: %+v", u2)
 	}
 	if status, _ := alice.call("GET", "/api/nothing", nil); status != http.StatusNotFound {

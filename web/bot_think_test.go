@@ -48,7 +48,7 @@ func TestReconBotTurnInPool(t *testing.T) {
 				}
 				return
 			}
-			rec, err := e.store.GetReconGame(id)
+			rec, err := e.store.Games().GetReconGame(id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +164,7 @@ func TestAPIBotTurnInPool(t *testing.T) {
 			give := holdSearchers(e, 2)
 			alice := e.apiClient("alice", "correct horse")
 			alice.register()
-			u, err := e.store.UserByName("alice")
+			u, err := e.store.API().UserByName("alice")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -77,7 +77,7 @@ func (s *botsPages) botsData(r *http.Request) (*BotsData, error) {
 			d.Builtin = append(d.Builtin, o)
 		}
 	}
-	us, err := s.store.Users(time.Now().Add(-rbcapi.ActiveWindow))
+	us, err := s.store.API().Users(time.Now().Add(-rbcapi.ActiveWindow))
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func (s *botsPages) botsData(r *http.Request) (*BotsData, error) {
 			return nil, err
 		}
 	}
-	leaders, err := s.store.Leaderboard(100)
+	leaders, err := s.store.API().Leaderboard(100)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (s *botsPages) botsData(r *http.Request) (*BotsData, error) {
 		status store.Status
 		out    *[]APIGameView
 	}{{store.StatusPlaying, &d.Playing}, {store.StatusOver, &d.Finished}} {
-		gs, err := s.store.RecentAPIGames(list.status, botsListSize)
+		gs, err := s.store.API().RecentAPIGames(list.status, botsListSize)
 		if err != nil {
 			return nil, err
 		}
@@ -129,16 +129,16 @@ func (s *botsPages) personalBotsData(d *BotsData, u *store.User, active []store.
 			d.Opponents = append(d.Opponents, a.Name)
 		}
 	}
-	ids, err := s.store.PendingInvitations(u.ID)
+	ids, err := s.store.API().PendingInvitations(u.ID)
 	if err != nil {
 		return err
 	}
 	for _, id := range ids {
-		inv, err := s.store.GetInvitation(id)
+		inv, err := s.store.API().GetInvitation(id)
 		if err != nil {
 			return err
 		}
-		g, err := s.store.GetAPIGame(inv.GameID)
+		g, err := s.store.API().GetAPIGame(inv.GameID)
 		if err != nil {
 			return err
 		}
@@ -154,7 +154,7 @@ func (s *botsPages) personalBotsData(d *BotsData, u *store.User, active []store.
 		}
 		d.Invitations = append(d.Invitations, v)
 	}
-	gs, err := s.store.UserAPIGames(u.ID, store.StatusUnset, 50)
+	gs, err := s.store.API().UserAPIGames(u.ID, store.StatusUnset, 50)
 	if err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func (s *botsPages) finishedAPIGame(w http.ResponseWriter, r *http.Request) (*st
 	ok := err == nil && id > 0
 	var g *store.APIGame
 	if ok {
-		g, err = s.store.GetAPIGame(id)
+		g, err = s.store.API().GetAPIGame(id)
 	}
 	switch {
 	case !ok || errors.Is(err, store.ErrNotFound):

@@ -138,7 +138,7 @@ func (s *botsPages) handleBotsPlay(w http.ResponseWriter, r *http.Request) {
 // account's open game sockets, and signs the session out.
 func (s *botsPages) setSignedOut(w http.ResponseWriter, r *http.Request) error {
 	if u := s.signedInUser(r); u != nil {
-		if err := s.store.EndSessions(u.ID); err != nil {
+		if err := s.store.API().EndSessions(u.ID); err != nil {
 			return err
 		}
 		s.sockets.closeUserSockets(u.ID)

@@ -117,7 +117,7 @@ func TestPlayAPIGameInBrowser(t *testing.T) {
 	if end.TrueFEN == "" || end.ReplayURL != fmt.Sprintf("/bots/games/%d/replay", id) || end.Result == "*" {
 		t.Errorf("end state %+v", end)
 	}
-	rec, err := e.store.GetAPIGame(id)
+	rec, err := e.store.API().GetAPIGame(id)
 	if err != nil || rec.Status != store.StatusOver {
 		t.Fatalf("stored %+v %v", rec, err)
 	}

@@ -117,7 +117,7 @@ func TestChess960NumberShown(t *testing.T) {
 	}
 	for i := 0; i < 5; i++ {
 		id := e.newGame(c, form("white", "1", "chess960", "none"))
-		rec, err := e.store.GetGame(id)
+		rec, err := e.store.Games().GetGame(id)
 		if err != nil {
 			t.Fatal(err)
 		}

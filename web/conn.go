@@ -104,10 +104,10 @@ func (s *sockets) handleWS(w http.ResponseWriter, r *http.Request) {
 	viewer := live.WhiteViewer
 	if strings.HasPrefix(id, store.ReconIDPrefix) {
 		var rr *store.ReconGame
-		if rr, err = s.store.GetOwnedReconGame(id, owner); err == nil {
+		if rr, err = s.store.Games().GetOwnedReconGame(id, owner); err == nil {
 			viewer = live.PlayerOf(rr.Human.Color)
 		}
-	} else if rec, err = s.store.GetOwnedGame(id, owner); err == nil {
+	} else if rec, err = s.store.Games().GetOwnedGame(id, owner); err == nil {
 		viewer = live.PlayerOf(rec.Human.Color)
 	}
 	if err != nil {

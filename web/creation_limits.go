@@ -95,11 +95,11 @@ func (cl *createLimits) maxUnfinishedGames() int {
 func (cl *createLimits) checkCreate(owner, addr string, now time.Time) (*createRefusal, error) {
 	cfg, st := &cl.site.cfg, cl.site.store
 	if max := cl.maxUnfinishedGames(); max > 0 {
-		_, n, err := st.UnfinishedGames(owner, 0)
+		_, n, err := st.Games().UnfinishedGames(owner, 0)
 		if err != nil {
 			return nil, err
 		}
-		_, nr, err := st.UnfinishedReconGames(owner, 0)
+		_, nr, err := st.Games().UnfinishedReconGames(owner, 0)
 		if err != nil {
 			return nil, err
 		}

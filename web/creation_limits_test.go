@@ -88,9 +88,9 @@ func TestCreationLimits(t *testing.T) {
 					// Deleting one (the home page's Delete) makes room.
 					var err error
 					if p.recon {
-						err = e.store.DeleteReconGame(ids[2], e.ownerOf(c))
+						err = e.store.Games().DeleteReconGame(ids[2], e.ownerOf(c))
 					} else {
-						err = e.store.DeleteGame(ids[2], e.ownerOf(c))
+						err = e.store.Games().DeleteGame(ids[2], e.ownerOf(c))
 					}
 					if err != nil {
 						t.Fatal(err)

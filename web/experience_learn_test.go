@@ -80,7 +80,7 @@ func TestLearnerLearnsEveryGame(t *testing.T) {
 	wg.Wait()
 	e.waitLearnt(games)
 	pos, _ := game.ParseFEN(mateInOne)
-	rows, err := e.store.ExperienceFor(pos.Hash())
+	rows, err := e.store.Learning().ExperienceFor(pos.Hash())
 	if err != nil || len(rows) != 1 {
 		t.Fatalf("rows %+v, %v", rows, err)
 	}
@@ -125,7 +125,7 @@ func TestLearnerCatchesUp(t *testing.T) {
 			g := &store.Game{Owner: "o", Variant: VariantStandard, StartFEN: mateInOne, Human: store.White, Level: 1,
 				Status: store.StatusOver, Result: "1-0", Reason: store.TerminationOf(game.Checkmate), FinishedAt: &now}
 			g.SetMoveList(moves)
-			if err := st.CreateGame(g); err != nil {
+			if err := st.Games().CreateGame(g); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -137,12 +137,12 @@ func TestLearnerCatchesUp(t *testing.T) {
 		} else {
 			// With the experience off no learner is built (envOpts): nothing
 			// can learn, so there is nothing to wait for.
-			if s, _ := e.store.ExperienceSummary(); s.Games != 0 || s.Rows != 0 {
+			if s, _ := e.store.Learning().ExperienceSummary(); s.Games != 0 || s.Rows != 0 {
 				t.Errorf("experience off, yet learnt: %+v", s)
 			}
 		}
 		pos, _ := game.ParseFEN(mateInOne)
-		rows, _ := e.store.ExperienceFor(pos.Hash())
+		rows, _ := e.store.Learning().ExperienceFor(pos.Hash())
 		c := e.browser()
 		f := form("black", "1", "standard", "none")
 		f.Set("fen", mateInOne)

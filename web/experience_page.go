@@ -33,12 +33,12 @@ type LearntView struct {
 }
 
 func (s *gamePages) handleExperiencePage(w http.ResponseWriter, r *http.Request) {
-	st, err := s.store.ExperienceSummary()
+	st, err := s.store.Learning().ExperienceSummary()
 	if err != nil {
 		s.serverError(w, err)
 		return
 	}
-	games, err := s.store.RecentLearntGames(experienceListSize)
+	games, err := s.store.Learning().RecentLearntGames(experienceListSize)
 	if err != nil {
 		s.serverError(w, err)
 		return

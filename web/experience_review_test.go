@@ -47,7 +47,7 @@ func TestReviewTeachesExperience(t *testing.T) {
 	for _, wt := range wants {
 		var got *store.Experience
 		e.until(fmt.Sprintf("analysed experience of %s in %x", wt.move, wt.key), func() bool {
-			rows, err := e.store.ExperienceFor(wt.key)
+			rows, err := e.store.Learning().ExperienceFor(wt.key)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -108,7 +108,7 @@ func (e *testEnv) playAgainstEngine(c *http.Client, human string, level int, nex
 func (e *testEnv) waitLearnt(n int64) {
 	e.t.Helper()
 	e.until(fmt.Sprintf("the learner to learn from %d games", n), func() bool {
-		st, err := e.store.ExperienceSummary()
+		st, err := e.store.Learning().ExperienceSummary()
 		if err != nil {
 			e.t.Fatal(err)
 		}

@@ -35,7 +35,7 @@ func (s *gamePages) ownedGame(w http.ResponseWriter, r *http.Request) (*store.Ga
 		s.serverError(w, err)
 		return nil, false
 	}
-	g, err := s.store.GetOwnedGame(r.PathValue("id"), owner)
+	g, err := s.store.Games().GetOwnedGame(r.PathValue("id"), owner)
 	if errors.Is(err, store.ErrNotFound) {
 		s.missing(w, r, notYoursFile, notYoursFiles)
 		return nil, false
@@ -57,7 +57,7 @@ func (s *gamePages) handleGamePage(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, err)
 		return
 	}
-	g, err := s.store.GetOwnedGame(r.PathValue("id"), owner)
+	g, err := s.store.Games().GetOwnedGame(r.PathValue("id"), owner)
 	if errors.Is(err, store.ErrNotFound) {
 		// Someone else's game and a missing one look the same, in words.
 		s.notFoundPage(w, notYoursTitle, notYoursText)

@@ -608,7 +608,7 @@ func TestNoHiddenPieceInBrowserGames(t *testing.T) {
 			ps.act(st)
 			next = st.Seq + 1
 		}
-		rec, err := e.store.GetReconGame(id)
+		rec, err := e.store.Games().GetReconGame(id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -821,7 +821,7 @@ func TestNoHiddenPieceInAPIGames(t *testing.T) {
 		for _, s := range seats {
 			s.look(rng)
 		}
-		rec, err := e.store.GetAPIGame(id)
+		rec, err := e.store.API().GetAPIGame(id)
 		if err != nil || rec.Status != store.StatusOver {
 			t.Fatalf("game %d: %v %v", id, rec.Status, err)
 		}
@@ -910,7 +910,7 @@ func TestNoHiddenPieceInAPIGamesAgainstBots(t *testing.T) {
 			ps.act(st)
 			next = st.Seq + 1
 		}
-		rec, err := e.store.GetAPIGame(id)
+		rec, err := e.store.API().GetAPIGame(id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -135,13 +135,13 @@ func (s *homePages) homeData(owner, errText string) (*HomeData, error) {
 	if err := s.unfinishedList(d, owner); err != nil {
 		return nil, err
 	}
-	if g, err := s.store.LatestUnfinished(owner); err == nil {
+	if g, err := s.store.Games().LatestUnfinished(owner); err == nil {
 		sum := s.summary(g)
 		d.Continue = &sum
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return nil, err
 	}
-	fin, err := s.store.FinishedGames(owner, finishedListSize)
+	fin, err := s.store.Games().FinishedGames(owner, finishedListSize)
 	if err != nil {
 		return nil, err
 	}
@@ -194,11 +194,11 @@ func reconSummary(g *store.ReconGame) ReconSummary {
 
 // reconLists fills the home page's lists of the owner's games.
 func (s *homePages) reconLists(d *HomeData, owner string) error {
-	playing, err := s.store.ReconGames(owner, store.StatusPlaying, finishedListSize)
+	playing, err := s.store.Games().ReconGames(owner, store.StatusPlaying, finishedListSize)
 	if err != nil {
 		return err
 	}
-	done, err := s.store.ReconGames(owner, store.StatusOver, finishedListSize)
+	done, err := s.store.Games().ReconGames(owner, store.StatusOver, finishedListSize)
 	if err != nil {
 		return err
 	}

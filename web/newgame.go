@@ -205,7 +205,7 @@ func (s *homePages) handleCreate(w http.ResponseWriter, r *http.Request) {
 		Owner: owner, Variant: f.variant, StartFEN: f.start.FEN(), Human: store.ColorOf(f.human), Level: f.level,
 		ClockInitialMS: f.initialMS, ClockIncrementMS: f.incMS, WhiteMS: f.initialMS, BlackMS: f.initialMS,
 	}
-	if err := s.store.CreateGame(rec); err != nil {
+	if err := s.store.Games().CreateGame(rec); err != nil {
 		s.saveFailed(w, owner, err)
 		return
 	}
@@ -268,7 +268,7 @@ func (s *homePages) createRecon(r *http.Request, owner string) (*store.ReconGame
 		Owner: owner, Human: human, Opponent: opponent, Seed: play.NewSeed(),
 		ClockInitialMS: initialMS, ClockIncrementMS: incMS, WhiteMS: initialMS, BlackMS: initialMS,
 	}
-	if err := s.store.CreateReconGame(rec); err != nil {
+	if err := s.store.Games().CreateReconGame(rec); err != nil {
 		return nil, err
 	}
 	return rec, nil

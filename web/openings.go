@@ -36,7 +36,7 @@ func (s *homePages) nameFinished(games []store.Game) {
 		}
 		missing[g.ID] = name
 	}
-	if err := s.store.SaveOpenings(missing); err != nil {
+	if err := s.store.Games().SaveOpenings(missing); err != nil {
 		s.logf("home: %v", err)
 	}
 }

@@ -81,7 +81,7 @@ func BenchmarkHomeOpenings(b *testing.B) {
 		srv := realHomeServer(b)
 		for i := range games {
 			g := games[i]
-			if err := srv.store.CreateGame(&g); err != nil {
+			if err := srv.store.Games().CreateGame(&g); err != nil {
 				b.Fatal(err)
 			}
 		}

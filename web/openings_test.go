@@ -204,7 +204,7 @@ func TestFinishedGameStoresOpening(t *testing.T) {
 	c := e.browser()
 	fromList := func(moves string) string {
 		rec := &store.Game{Owner: e.ownerOf(c), Variant: VariantStandard, StartFEN: game.StartFEN, Moves: moves, Human: store.White, Level: 1}
-		if err := e.store.CreateGame(rec); err != nil {
+		if err := e.store.Games().CreateGame(rec); err != nil {
 			t.Fatal(err)
 		}
 		if err := e.games.Resign(rec.ID, rec.Owner); err != nil {
@@ -223,7 +223,7 @@ func TestFinishedGameStoresOpening(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rec, err := e.store.GetGame(tc.end())
+			rec, err := e.store.Games().GetGame(tc.end())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -268,7 +268,7 @@ func TestHomeListStoresOldGamesOpenings(t *testing.T) {
 		finished := time.Now().Add(-time.Duration(i) * time.Minute)
 		rec := &store.Game{Owner: owner, Variant: VariantStandard, StartFEN: game.StartFEN, Moves: tc.moves, Human: store.White, Level: 1,
 			Status: store.StatusOver, Result: "0-1", Reason: store.TerminationOf(game.Resignation), FinishedAt: &finished, Opening: tc.opening}
-		if err := e.store.CreateGame(rec); err != nil {
+		if err := e.store.Games().CreateGame(rec); err != nil {
 			t.Fatal(err)
 		}
 		ids[tc.name], want[tc.name] = rec.ID, lastNamedOf(t, rec)
@@ -293,7 +293,7 @@ func TestHomeListStoresOldGamesOpenings(t *testing.T) {
 			if got, ok := listed[id]; !ok || got != want[tc.name] {
 				t.Errorf("listed as %q (%v), want %q", got, ok, want[tc.name])
 			}
-			rec, err := e.store.GetGame(id)
+			rec, err := e.store.Games().GetGame(id)
 			if err != nil {
 				t.Fatal(err)
 			}

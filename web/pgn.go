@@ -72,7 +72,7 @@ func (s *gamePages) writePGN(w io.Writer, rec *store.Game, site string) error {
 		return err
 	}
 	if rec.Status == store.StatusOver {
-		row, plies, err := s.store.GameAnalysis(rec.ID)
+		row, plies, err := s.store.Reviews().GameAnalysis(rec.ID)
 		switch {
 		case err == nil && row.Complete && len(plies) == g.Len()+1:
 			annotatePGN(pg, plies)

@@ -26,7 +26,7 @@ func (s *gamePages) ownedReconGame(w http.ResponseWriter, r *http.Request) (*sto
 		s.serverError(w, err)
 		return nil, false
 	}
-	g, err := s.store.GetOwnedReconGame(r.PathValue("id"), owner)
+	g, err := s.store.Games().GetOwnedReconGame(r.PathValue("id"), owner)
 	if errors.Is(err, store.ErrNotFound) {
 		s.missing(w, r, notYoursFile, notYoursFiles)
 		return nil, false
@@ -44,7 +44,7 @@ func (s *gamePages) handleReconPage(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, err)
 		return
 	}
-	g, err := s.store.GetOwnedReconGame(r.PathValue("id"), owner)
+	g, err := s.store.Games().GetOwnedReconGame(r.PathValue("id"), owner)
 	if errors.Is(err, store.ErrNotFound) {
 		s.notFoundPage(w, notYoursTitle, notYoursText) // as for a chess game's page
 		return

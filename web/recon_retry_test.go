@@ -17,7 +17,7 @@ import (
 // stored Reconnaissance Chess record.
 func (e *testEnv) reconActions(id string) (int, *store.ReconGame) {
 	e.t.Helper()
-	rec, err := e.store.GetReconGame(id)
+	rec, err := e.store.Games().GetReconGame(id)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -153,12 +153,12 @@ func TestReconFlagSaveRetried(t *testing.T) {
 	fault := newDBFault(t, e)
 	c := e.browser()
 	id := e.newRecon(c, "white", "random", "5+3")
-	rec, err := e.store.GetReconGame(id)
+	rec, err := e.store.Games().GetReconGame(id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec.WhiteMS = 150
-	if err := e.store.SaveReconGame(rec); err != nil {
+	if err := e.store.Games().SaveReconGame(rec); err != nil {
 		t.Fatal(err)
 	}
 	fault.set(true)

@@ -180,7 +180,7 @@ func TestReconFramesRevealNothing(t *testing.T) {
 				w.send(map[string]any{"type": "move", "move": mv, "seq": st.Seq})
 			}
 		}
-		rec, err := e.store.GetReconGame(id)
+		rec, err := e.store.Games().GetReconGame(id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -405,7 +405,7 @@ func TestReconNewGameForm(t *testing.T) {
 		}
 	}
 	id := e.newRecon(c, "random", "", "")
-	rec, err := e.store.GetReconGame(id)
+	rec, err := e.store.Games().GetReconGame(id)
 	if err != nil || rec.Opponent != play.ReconOpponents[0].Spec || rec.ClockInitialMS != 900000 || rec.ClockIncrementMS != 5000 {
 		t.Errorf("defaults: %+v, %v", rec, err)
 	}

@@ -150,7 +150,7 @@ func TestFlagSaveRetried(t *testing.T) {
 	rec := e.row(id)
 	rec.SetMoveList([]string{"e2e4", "e7e5"})
 	rec.WhiteMS = 150
-	if err := e.store.SaveGame(rec); err != nil {
+	if err := e.store.Games().SaveGame(rec); err != nil {
 		t.Fatal(err)
 	}
 	fault.set(true)

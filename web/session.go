@@ -117,7 +117,7 @@ func (s *site) signedInUser(r *http.Request) *store.User {
 		return nil
 	}
 	gen, _ := sess.Values[genKey].(int64) // absent in cookies older than generations: 0
-	u, err := s.store.UserByID(id)
+	u, err := s.store.API().UserByID(id)
 	if err != nil || u.Builtin != "" || u.SessionGen != gen {
 		return nil
 	}

@@ -148,11 +148,11 @@ func (s *homePages) unfinishedList(d *HomeData, owner string) error {
 	if owner == "" {
 		return nil
 	}
-	gs, n, err := s.store.UnfinishedGames(owner, unfinishedListSize)
+	gs, n, err := s.store.Games().UnfinishedGames(owner, unfinishedListSize)
 	if err != nil {
 		return err
 	}
-	rs, rn, err := s.store.UnfinishedReconGames(owner, unfinishedListSize)
+	rs, rn, err := s.store.Games().UnfinishedReconGames(owner, unfinishedListSize)
 	if err != nil {
 		return err
 	}

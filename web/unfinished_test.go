@@ -163,7 +163,7 @@ func TestListResign(t *testing.T) {
 			t.Errorf("%s: %d, want %d", tc.name, code, tc.want)
 		}
 	}
-	if g, _ := e.store.GetGame(id); g.Status != store.StatusPlaying {
+	if g, _ := e.store.Games().GetGame(id); g.Status != store.StatusPlaying {
 		t.Fatalf("refused resigns changed the game: %+v", g)
 	}
 
@@ -176,7 +176,7 @@ func TestListResign(t *testing.T) {
 	if st.Result != "0-1" || st.Reason != "resignation" {
 		t.Errorf("tab sees %s %s", st.Result, st.Reason)
 	}
-	g, _ := e.store.GetGame(id)
+	g, _ := e.store.Games().GetGame(id)
 	if g.Status != store.StatusOver || g.Result != "0-1" || g.Reason.String() != "resignation" || g.FinishedAt == nil {
 		t.Errorf("stored %v %s %s", g.Status, g.Result, g.Reason)
 	}
@@ -187,7 +187,7 @@ func TestListResign(t *testing.T) {
 	if code, _ := e.postList(alice, other, "resign", ""); code != http.StatusSeeOther {
 		t.Fatalf("resign without a tab: %d", code)
 	}
-	if g, _ := e.store.GetGame(other); g.Status != store.StatusOver || g.Result != "1-0" || g.Reason.String() != "resignation" {
+	if g, _ := e.store.Games().GetGame(other); g.Status != store.StatusOver || g.Result != "1-0" || g.Reason.String() != "resignation" {
 		t.Errorf("stored %v %s %s", g.Status, g.Result, g.Reason)
 	}
 	_, body, _ := e.get(alice, "/?done=resigned")
@@ -218,7 +218,7 @@ func TestListDelete(t *testing.T) {
 	if code, _ := e.postList(alice, id, "delete", "http://evil.example"); code != http.StatusForbidden {
 		t.Errorf("cross-origin delete: %d, want 403", code)
 	}
-	if g, _ := e.store.GetGame(id); g.Status != store.StatusPlaying {
+	if g, _ := e.store.Games().GetGame(id); g.Status != store.StatusPlaying {
 		t.Fatalf("refused deletes changed the game: %+v", g)
 	}
 	code, loc := e.postList(alice, id, "delete", "")
@@ -232,7 +232,7 @@ func TestListDelete(t *testing.T) {
 	if _, ok := w.next(5 * time.Second); ok {
 		t.Error("the tab's socket stayed open after the delete")
 	}
-	g, err := e.store.GetGame(id)
+	g, err := e.store.Games().GetGame(id)
 	if err != nil || g.Status != store.StatusDeleted {
 		t.Fatalf("stored after delete: %+v %v", g, err)
 	}
@@ -265,7 +265,7 @@ func TestListDelete(t *testing.T) {
 	if code, _ := e.postList(alice, keep, "delete", ""); code != http.StatusConflict {
 		t.Errorf("deleting a finished game: %d, want 409", code)
 	}
-	if g, _ := e.store.GetGame(keep); g.Status != store.StatusOver {
+	if g, _ := e.store.Games().GetGame(keep); g.Status != store.StatusOver {
 		t.Errorf("finished game after a refused delete: %v", g.Status)
 	}
 }
@@ -282,7 +282,7 @@ func TestListReconActions(t *testing.T) {
 	if code, _ := e.postList(alice, a, "resign", ""); code != http.StatusSeeOther {
 		t.Fatalf("resign: %d", code)
 	}
-	if g, _ := e.store.GetReconGame(a); g.Status != store.StatusOver || g.Result != "0-1" || g.Reason.String() != "RESIGN" {
+	if g, _ := e.store.Games().GetReconGame(a); g.Status != store.StatusOver || g.Result != "0-1" || g.Reason.String() != "RESIGN" {
 		t.Errorf("stored %v %s %s", g.Status, g.Result, g.Reason)
 	}
 	w := e.mustDial(alice, b)
@@ -296,7 +296,7 @@ func TestListReconActions(t *testing.T) {
 	if f := w.reconWait("redirect", nil, func(f reconFrame) bool { return f.Type == "redirect" }); !strings.Contains(string(f.Raw), "/?done=deleted") {
 		t.Errorf("tab got %s", f.Raw)
 	}
-	if g, _ := e.store.GetReconGame(b); g.Status != store.StatusDeleted {
+	if g, _ := e.store.Games().GetReconGame(b); g.Status != store.StatusDeleted {
 		t.Errorf("stored %v", g.Status)
 	}
 	if code, _, h := e.get(alice, "/game/"+b); code != http.StatusSeeOther || h.Get("Location") != "/?done=deleted" {
@@ -398,7 +398,7 @@ func TestListActionsAskFirst(t *testing.T) {
 		if resp.StatusCode != http.StatusSeeOther || loc != "/?confirm="+action+"&game="+id+"#list-confirm" {
 			t.Fatalf("unconfirmed %s: %d %q", action, resp.StatusCode, loc)
 		}
-		if g, _ := e.store.GetGame(id); g.Status != store.StatusPlaying {
+		if g, _ := e.store.Games().GetGame(id); g.Status != store.StatusPlaying {
 			t.Fatalf("unconfirmed %s changed the game: %v", action, g.Status)
 		}
 		_, body, _ := e.get(alice, strings.TrimSuffix(loc, "#list-confirm"))

@@ -31,8 +31,8 @@ func (e *testEnv) backdate(at time.Time, ids ...string) {
 
 // gameExists reports whether game id (either kind) has a row.
 func (e *testEnv) gameExists(id string) bool {
-	_, gerr := e.store.GetGame(id)
-	_, rerr := e.store.GetReconGame(id)
+	_, gerr := e.store.Games().GetGame(id)
+	_, rerr := e.store.Games().GetReconGame(id)
 	return gerr == nil || rerr == nil
 }
 

@@ -47,7 +47,7 @@ func (s *gamePages) watchURL(r *http.Request, g *store.Game) (string, error) {
 		tok = *g.WatchToken
 	} else {
 		var err error
-		if tok, err = s.store.EnsureWatchToken(g.ID); err != nil {
+		if tok, err = s.store.Games().EnsureWatchToken(g.ID); err != nil {
 			return "", err
 		}
 	}
@@ -69,7 +69,7 @@ const (
 // watchedGame loads the game of the request's watch token, or nil after
 // answering with the friendly 404 page.
 func (s *site) watchedGame(w http.ResponseWriter, r *http.Request) *store.Game {
-	g, err := s.store.GameByWatchToken(r.PathValue("token"))
+	g, err := s.store.Games().GameByWatchToken(r.PathValue("token"))
 	if err == nil && g.Status == store.StatusDeleted {
 		err = store.ErrNotFound
 	}

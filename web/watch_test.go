@@ -119,14 +119,14 @@ func TestWatchSocketRefusesMoves(t *testing.T) {
 			t.Fatalf("%s: socket ended with %v, want close 1008", msg, err)
 		}
 	}
-	g, err := e.store.GetGame(id)
+	g, err := e.store.Games().GetGame(id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if g.Moves != "" || g.Status.String() != "playing" {
 		t.Fatalf("after spectators' commands: moves %q, status %s", g.Moves, g.Status)
 	}
-	games, _ := e.store.FinishedGames(g.Owner, 10)
+	games, _ := e.store.Games().FinishedGames(g.Owner, 10)
 	if len(games) != 0 {
 		t.Fatal("a spectator ended the game")
 	}

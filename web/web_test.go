@@ -26,7 +26,7 @@ func comparableState(s *play.StateMessage) play.StateMessage {
 
 func (e *testEnv) row(id string) *store.Game {
 	e.t.Helper()
-	g, err := e.store.GetGame(id)
+	g, err := e.store.Games().GetGame(id)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -473,7 +473,7 @@ func TestNewGameFormValidation(t *testing.T) {
 			t.Errorf("%s: %s %s", tc.name, resp.Status, body)
 		}
 	}
-	if g, err := e.store.LatestUnfinished(e.ownerOf(c)); err == nil {
+	if g, err := e.store.Games().LatestUnfinished(e.ownerOf(c)); err == nil {
 		t.Fatalf("a rejected form created game %s", g.ID)
 	}
 	// A foreign Origin is refused outright.
@@ -558,7 +558,7 @@ func TestRematchSwapsColours(t *testing.T) {
 	w.send(`{"type":"rematch"}`)
 	m := w.waitFor("redirect", func(m anyMsg) bool { return m.Type == "redirect" })
 	newID := strings.TrimPrefix(m.URL, "/game/")
-	g, err := e.store.GetOwnedGame(newID, e.ownerOf(c))
+	g, err := e.store.Games().GetOwnedGame(newID, e.ownerOf(c))
 	if err != nil || newID == id {
 		t.Fatalf("rematch %q: %v", m.URL, err)
 	}
@@ -575,7 +575,7 @@ func TestFlagFall(t *testing.T) {
 	rec := e.row(id)
 	rec.SetMoveList([]string{"e2e4", "e7e5"})
 	rec.WhiteMS = 50 // White to move with 50 ms left
-	if err := e.store.SaveGame(rec); err != nil {
+	if err := e.store.Games().SaveGame(rec); err != nil {
 		t.Fatal(err)
 	}
 	w := e.mustDial(c, id)
@@ -596,7 +596,7 @@ func TestClockNotChargedWhileAway(t *testing.T) {
 	id := e.newGame(c, form("white", "1", "standard", "5+3"))
 	rec := e.row(id)
 	rec.SetMoveList([]string{"e2e4", "e7e5"})
-	if err := e.store.SaveGame(rec); err != nil {
+	if err := e.store.Games().SaveGame(rec); err != nil {
 		t.Fatal(err)
 	}
 	w := e.mustDial(c, id)

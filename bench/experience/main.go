@@ -190,7 +190,7 @@ func replay(t *tally, path string, level int, seed uint64, human game.Color, lin
 		if err != nil {
 			return err
 		}
-		_, err = st.RecordGame(rec.ID, lessons)
+		_, err = st.Learning().RecordGame(rec.ID, lessons)
 		return err
 	}
 	var recs func(*game.Position) []engine.MoveRecord
@@ -206,7 +206,7 @@ func replay(t *tally, path string, level int, seed uint64, human game.Color, lin
 			return err
 		}
 		recs = func(pos *game.Position) []engine.MoveRecord {
-			rows, err := st.ExperienceFor(pos.Hash())
+			rows, err := st.Learning().ExperienceFor(pos.Hash())
 			if err != nil {
 				panic(err)
 			}
