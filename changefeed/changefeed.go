@@ -6,7 +6,7 @@
 // back), and every server keeps one Listener, which hands each change to
 // its Handler.
 //
-// A notification says only which game and which version of it: the
+// A notification says only which game and which revision of it: the
 // servers read the committed state from the database, so a notification
 // lost or merged with another costs a read, never a wrong state. While a
 // listener is cut off from the database it hears nothing; when it is back
@@ -34,16 +34,16 @@ const NotifySQL = "SELECT pg_notify($1, $2)"
 // a game ID is at most 40 characters (store.Game's column).
 const maxPayload = 200
 
-// Change is one committed change of a game: its ID and the version its
+// Change is one committed change of a game: its ID and the revision its
 // record has from that commit on.
 type Change struct {
-	Game    string
-	Version int64
+	Game     string
+	Revision int64
 }
 
 // Payload encodes c as a notification's payload: the game ID, a space
-// and the version in decimal.
-func (c Change) Payload() string { return c.Game + " " + strconv.FormatInt(c.Version, 10) }
+// and the revision in decimal.
+func (c Change) Payload() string { return c.Game + " " + strconv.FormatInt(c.Revision, 10) }
 
 // ErrPayload is wrapped by Parse's errors.
 var ErrPayload = errors.New("changefeed: malformed payload")
@@ -59,9 +59,9 @@ func Parse(s string) (Change, error) {
 	if !ok || id == "" || strings.ContainsAny(id, " \t\r\n") {
 		return Change{}, fmt.Errorf("%w: %q", ErrPayload, s)
 	}
-	version, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || version < 0 || strconv.FormatInt(version, 10) != v {
-		return Change{}, fmt.Errorf("%w: version in %q", ErrPayload, s)
+	revision, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || revision < 0 || strconv.FormatInt(revision, 10) != v {
+		return Change{}, fmt.Errorf("%w: revision in %q", ErrPayload, s)
 	}
-	return Change{Game: id, Version: version}, nil
+	return Change{Game: id, Revision: revision}, nil
 }

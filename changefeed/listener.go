@@ -13,7 +13,7 @@ import (
 // the listener's goroutine: they must return soon (a server's hosts read
 // the database in goroutines of their own).
 type Handler interface {
-	// Changed: game c.Game was committed at version c.Version.
+	// Changed: game c.Game was committed at revision c.Revision.
 	Changed(c Change)
 	// Resync: the listener was cut off and is back; changes made meanwhile
 	// were not heard, so every game held must be read again.

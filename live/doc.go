@@ -39,17 +39,17 @@
 // ends.
 //
 // On a site of several servers on one database, any server may hold a host
-// of the same game. Such a game is Shared: each commit makes a new version
-// of its record, and a commit made from an older version fails with
+// of the same game. Such a game is Shared: each commit makes a new revision
+// of its record, and a commit made from an older revision fails with
 // ErrConflict, so of two servers racing on one game exactly one wins; the
 // loser reads the game again and tells its subscribers. A server hears of
 // the others' commits on the site's change feed (package changefeed) and
 // passes them on (Registry.Changed, Registry.Resync after a cut in the
-// feed); a host that reads a newer version follows it as any change: an
+// feed); a host that reads a newer revision follows it as any change: an
 // automaton's turn it overtook is withdrawn, a step waiting to be saved is
 // dropped, everyone is told. What is not shared yet: each server's clock
 // policy counts only its own players, and each runs its own automata (the
-// versions keep their moves to one a turn, not their thinking).
+// revisions keep their moves to one a turn, not their thinking).
 //
 // # Goroutines
 //

@@ -12,35 +12,35 @@ var ErrConflict = errors.New("live: the game changed on another server")
 
 // Shared is a Game that other servers commit too: a site of several
 // servers on one database, where any of them may hold a host of the same
-// game. Each commit makes a new version of the record, and only from the
-// version the game was built from: a Commit made from an older one fails
+// game. Each commit makes a new revision of the record, and only from the
+// revision the game was built from: a Commit made from an older one fails
 // with an error wrapping ErrConflict and changes nothing, so of two
 // servers racing on one game exactly one wins.
 type Shared interface {
 	Game
-	// Version is the version of the committed record the game is built
+	// Revision is the revision of the committed record the game is built
 	// from (read or committed last).
-	Version() int64
+	Revision() int64
 	// Reload rebuilds the game from its record as committed now, the
 	// clock included.
 	Reload() error
 }
 
-// Changed tells the host that its game was committed at version on
+// Changed tells the host that its game was committed at revision on
 // another server (the site's change feed): when that is newer than its
 // own, the host reads the game again and tells every subscriber. Its own
 // commits, heard back, change nothing.
-func (h *Host) Changed(version int64) {
+func (h *Host) Changed(revision int64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	s, ok := h.g.(Shared)
-	if !ok || h.closed || version <= s.Version() {
+	if !ok || h.closed || revision <= s.Revision() {
 		return
 	}
 	h.reloadLocked(time.Now())
 }
 
-// Resync has the host read its game again, whatever its version: the
+// Resync has the host read its game again, whatever its revision: the
 // change feed was cut, and what changed meanwhile was not heard.
 func (h *Host) Resync() {
 	h.mu.Lock()
@@ -53,18 +53,18 @@ func (h *Host) Resync() {
 
 // reloadLocked reads the game again and follows it up as any committed
 // change: an automaton's turn it overtook is withdrawn, a step waiting to
-// be saved is dropped (it was made from an older version), the clock and
+// be saved is dropped (it was made from an older revision), the clock and
 // the automata go on and every subscriber is told. When the read fails the
 // game stays as it was; the next change heard, or the next commit's
 // conflict, reads again.
 func (h *Host) reloadLocked(now time.Time) {
 	s := h.g.(Shared)
-	before := s.Version()
+	before := s.Revision()
 	if err := s.Reload(); err != nil {
 		h.logf("reading the game again: %v", err)
 		return
 	}
-	if s.Version() == before {
+	if s.Revision() == before {
 		return
 	}
 	h.dropPendingLocked()
@@ -74,9 +74,9 @@ func (h *Host) reloadLocked(now time.Time) {
 
 // Changed hands a change heard on the site's change feed to the host of
 // game id, if this server holds one (Host.Changed).
-func (r *Registry) Changed(id string, version int64) {
+func (r *Registry) Changed(id string, revision int64) {
 	if h := r.Get(id); h != nil {
-		h.Changed(version)
+		h.Changed(revision)
 	}
 }
 

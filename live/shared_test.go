@@ -10,19 +10,19 @@ import (
 )
 
 // sharedStore is one database that several servers' toys commit to: a
-// record and its version, which a commit from an older version may not
+// record and its revision, which a commit from an older revision may not
 // overwrite.
 type sharedStore struct {
 	toyStore
-	version int64
-	rec     toyRecord
+	revision int64
+	rec      toyRecord
 }
 
 // sharedToy is a toyGame that other servers commit too (Shared).
 type sharedToy struct {
 	*toyGame
 	db       *sharedStore
-	version  int64
+	revision int64
 	reloads  int
 	failRead bool
 }
@@ -35,21 +35,21 @@ func newSharedToy(db *sharedStore, limit int) *sharedToy {
 	return g
 }
 
-func (g *sharedToy) Version() int64 { return g.version }
+func (g *sharedToy) Revision() int64 { return g.revision }
 
 func (g *sharedToy) Mark() func() {
-	restore, version := g.toyGame.Mark(), g.version
-	return func() { restore(); g.version = version }
+	restore, revision := g.toyGame.Mark(), g.revision
+	return func() { restore(); g.revision = revision }
 }
 
 func (g *sharedToy) Commit(now time.Time) error {
 	g.db.mu.Lock()
 	defer g.db.mu.Unlock()
-	if g.db.version != g.version {
-		return fmt.Errorf("toy: committed at %d, built from %d: %w", g.db.version, g.version, ErrConflict)
+	if g.db.revision != g.revision {
+		return fmt.Errorf("toy: committed at %d, built from %d: %w", g.db.revision, g.revision, ErrConflict)
 	}
-	g.db.version++
-	g.version = g.db.version
+	g.db.revision++
+	g.revision = g.db.revision
 	g.db.rec = toyRecord{total: g.total, ply: g.ply, result: g.result}
 	return nil
 }
@@ -62,7 +62,7 @@ func (g *sharedToy) Reload() error {
 	}
 	g.reloads++
 	g.total, g.ply, g.result = g.db.rec.total, g.db.rec.ply, g.db.rec.result
-	g.version = g.db.version
+	g.revision = g.db.revision
 	return nil
 }
 
@@ -73,8 +73,8 @@ func newSharedHost(t *testing.T, g *sharedToy) *Host {
 }
 
 // TestTwoServersRaceOnOneGame: two servers hold a host of the same game;
-// each player's change is made from the version its host has. Of two
-// changes from the same version exactly one is committed; the other is
+// each player's change is made from the revision its host has. Of two
+// changes from the same revision exactly one is committed; the other is
 // refused with ErrConflict, the loser's host reads the game again and its
 // subscribers see the winner's change.
 func TestTwoServersRaceOnOneGame(t *testing.T) {
@@ -94,16 +94,16 @@ func TestTwoServersRaceOnOneGame(t *testing.T) {
 	}
 	err := hb.Act(func(now time.Time) error { return gb.add(game.White, 7, now) })
 	if !errors.Is(err, ErrConflict) {
-		t.Fatalf("server B's move from the old version: %v, want ErrConflict", err)
+		t.Fatalf("server B's move from the old revision: %v, want ErrConflict", err)
 	}
-	if db.version != 1 || db.rec.total != 5 || db.rec.ply != 1 {
-		t.Fatalf("the database has version %d, %+v; want A's move alone at version 1", db.version, db.rec)
+	if db.revision != 1 || db.rec.total != 5 || db.rec.ply != 1 {
+		t.Fatalf("the database has revision %d, %+v; want A's move alone at revision 1", db.revision, db.rec)
 	}
 	// B read the game again: its player sees A's move, and B's next change
 	// is made from it.
 	wb.waitFor(t, "A's move on server B", has("ply 1 total 5"))
-	if gb.Version() != 1 {
-		t.Errorf("server B's game is at version %d, want 1", gb.Version())
+	if gb.Revision() != 1 {
+		t.Errorf("server B's game is at revision %d, want 1", gb.Revision())
 	}
 	if err := hb.Act(func(now time.Time) error { return gb.add(game.Black, 1, now) }); err != nil {
 		t.Fatalf("server B's move after reading again: %v", err)
@@ -118,8 +118,8 @@ func TestTwoServersRaceOnOneGame(t *testing.T) {
 	}
 	ha.Changed(2)
 	wa.waitFor(t, "B's move on server A", has("ply 2 total 6"))
-	if ga.Version() != 2 {
-		t.Errorf("server A's game is at version %d, want 2", ga.Version())
+	if ga.Revision() != 2 {
+		t.Errorf("server A's game is at revision %d, want 2", ga.Revision())
 	}
 }
 
@@ -151,8 +151,8 @@ func TestResyncReadsAgain(t *testing.T) {
 	ga.failRead = true
 	ha.mu.Unlock()
 	r.Resync()
-	if ga.Version() != 0 {
-		t.Fatalf("a failed read changed the game to version %d", ga.Version())
+	if ga.Revision() != 0 {
+		t.Fatalf("a failed read changed the game to revision %d", ga.Revision())
 	}
 	ha.mu.Lock()
 	ga.failRead = false
@@ -184,14 +184,14 @@ func TestChangeElsewhereWithdrawsTheTurn(t *testing.T) {
 	}
 	turn := <-bot.started
 	// Server B, which has not heard of A's move yet, cannot move from the
-	// old version; having read the game again, it plays Black's move.
+	// old revision; having read the game again, it plays Black's move.
 	if err := hb.Act(func(now time.Time) error { return gb.add(game.White, 4, now) }); !errors.Is(err, ErrConflict) {
-		t.Fatalf("B's move from the old version: %v", err)
+		t.Fatalf("B's move from the old revision: %v", err)
 	}
 	if err := hb.Act(func(now time.Time) error { return gb.add(game.Black, 9, now) }); err != nil {
 		t.Fatal(err)
 	}
-	ha.Changed(gb.Version())
+	ha.Changed(gb.Revision())
 	<-turn.Context().Done()
 	close(bot.go_)
 	if <-bot.steps {
