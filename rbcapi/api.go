@@ -45,8 +45,6 @@ const (
 	DefaultIncrement = 5 * time.Second
 	// DefaultMatchEvery is Config.MatchEvery's default.
 	DefaultMatchEvery = 5 * time.Second
-	// apiIDPrefix starts the registry's key of every API game (apiKey).
-	apiIDPrefix = "api_"
 )
 
 // Config configures an API. Store and Games are required; the rest has
@@ -121,7 +119,7 @@ func New(cfg Config, reg *live.Registry) (*API, error) {
 	if err := a.ensureBuiltinUsers(); err != nil {
 		return nil, err
 	}
-	reg.Kind(apiIDPrefix, a.loadKey)
+	reg.Kind(store.APIIDPrefix, a.loadKey)
 	if err := a.resumeGames(); err != nil {
 		return nil, err
 	}

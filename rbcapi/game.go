@@ -33,7 +33,7 @@ type apiGame struct {
 }
 
 // apiKey is the registry's key of API game id.
-func apiKey(id int64) string { return fmt.Sprintf("%s%d", apiIDPrefix, id) }
+func apiKey(id int64) string { return store.APIGameKey(id) }
 
 // apiConfig returns the arbiter configuration of a stored API game.
 func apiConfig(rec *store.APIGame) recon.Config {
@@ -60,7 +60,7 @@ func apiHistory(rec *store.APIGame) (*recon.History, error) {
 // loadKey builds the host of the API game whose registry key is key (the
 // registry's loader of the API's games).
 func (a *API) loadKey(key string) (*live.Host, error) {
-	id, err := strconv.ParseInt(strings.TrimPrefix(key, apiIDPrefix), 10, 64)
+	id, err := strconv.ParseInt(strings.TrimPrefix(key, store.APIIDPrefix), 10, 64)
 	if err != nil {
 		return nil, store.ErrNotFound
 	}

@@ -3,10 +3,19 @@ package store
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"gorm.io/gorm"
 )
+
+// APIIDPrefix starts the key an API game has beside the browser's games
+// (APIGameKey): in a server's registry of live games and on the change
+// feed, where the browser's games go by their own IDs.
+const APIIDPrefix = "api_"
+
+// APIGameKey is the key of API game id beside the browser's games.
+func APIGameKey(id int64) string { return APIIDPrefix + strconv.FormatInt(id, 10) }
 
 // APIGame is one Reconnaissance Chess game of the HTTP API between two
 // users (either may be one of Knightwatch's own bots). Its record is the
@@ -34,6 +43,11 @@ type APIGame struct {
 	// from WhiteMS/BlackMS (the last commit of a game in play), NULL
 	// before the start, after the end and after a clean stop.
 	ClockSince *time.Time
+	// Revision counts the record's commits since it was created: a save
+	// is made from the revision it read and makes the next, and one made
+	// from an older revision (another server committed first) is refused
+	// with ErrConflict. Each kind's live host keeps it (live.Shared).
+	Revision   int64  `gorm:"not null;default:0"`
 	WhiteReady bool   `gorm:"not null;default:false"`
 	BlackReady bool   `gorm:"not null;default:false"`
 	History    string `gorm:"type:text;not null;default:''"`
@@ -140,7 +154,7 @@ var apiGameMutableColumns = []string{"white_ms", "black_ms", "clock_since", "whi
 // SaveAPIGame writes the changing fields of g (which must exist).
 func (a API) SaveAPIGame(g *APIGame) error {
 	g.UpdatedAt = a.s.now()
-	return saveRow(a.s.db, "api game", g.ID, g, apiGameMutableColumns)
+	return saveRevised(a.s, "api game", g.ID, g, apiGameMutableColumns)
 }
 
 // GetAPIGame loads a game; ErrNotFound when none.

@@ -72,6 +72,11 @@ type Game struct {
 	// list shows them (SaveOpenings). It is the name the table gave when it
 	// was written: a later table renames no stored game.
 	Opening *string `gorm:"size:200"`
+	// Revision counts the record's commits since it was created: a save
+	// is made from the revision it read and makes the next, and one made
+	// from an older revision (another server committed first) is refused
+	// with ErrConflict. Each kind's live host keeps it (live.Shared).
+	Revision int64 `gorm:"not null;default:0"`
 }
 
 // MoveList returns the stored moves as a slice of UCI strings.
@@ -134,7 +139,7 @@ var mutableColumns = []string{"moves", "white_ms", "black_ms", "status", "result
 // change.
 func (gm Games) SaveGame(g *Game) error {
 	g.UpdatedAt = gm.s.now()
-	return saveRow(gm.s.db, "game", g.ID, g, mutableColumns)
+	return saveRevised(gm.s, "game", g.ID, g, mutableColumns)
 }
 
 // GetGame loads a game by ID.

@@ -36,6 +36,11 @@ type ReconGame struct {
 	// ClockSince is as Game's: when the mover's clock started running
 	// from WhiteMS/BlackMS, NULL while it stands still.
 	ClockSince *time.Time
+	// Revision counts the record's commits since it was created: a save
+	// is made from the revision it read and makes the next, and one made
+	// from an older revision (another server committed first) is refused
+	// with ErrConflict. Each kind's live host keeps it (live.Shared).
+	Revision   int64     `gorm:"not null;default:0"`
 	Status     Status    `gorm:"index:idx_recon_owner_status;size:16;not null"`
 	Result     string    `gorm:"size:8;not null;default:'*'"`
 	Reason     WinReason `gorm:"size:40;not null;default:''"` // stored as the reference's name, e.g. KING_CAPTURE
@@ -100,7 +105,7 @@ var reconMutableColumns = []string{"white_ms", "black_ms", "history", "markers",
 // SaveReconGame writes the changing fields of g (which must exist).
 func (gm Games) SaveReconGame(g *ReconGame) error {
 	g.UpdatedAt = gm.s.now()
-	return saveRow(gm.s.db, "recon game", g.ID, g, reconMutableColumns)
+	return saveRevised(gm.s, "recon game", g.ID, g, reconMutableColumns)
 }
 
 // GetReconGame loads a game by ID.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"gorm.io/gorm"
+
+	"knightwatch/changefeed"
 )
 
 // The three kinds of game record (chess, Reconnaissance Chess in the
@@ -26,19 +28,71 @@ func getRow[T any](db *gorm.DB, what string, id any) (*T, error) {
 	return &row, nil
 }
 
-// saveRow writes columns of row, the row of T whose ID is id (which must
-// exist: ErrNotFound otherwise). The values are row's as they are: gorm's
-// own updated_at (SkipHooks; no model here has hooks) would be a moment
-// later than the one row holds, and row would not read back as written.
-func saveRow[T any](db *gorm.DB, what string, id any, row *T, columns []string) error {
-	res := db.Session(&gorm.Session{SkipHooks: true}).Model(new(T)).Where("id = ?", id).Select(columns).Updates(row)
-	if res.Error != nil {
-		return fmt.Errorf("store: save %s %v: %w", what, id, res.Error)
+// revised is a game record with a Revision (Game, ReconGame, APIGame):
+// its address, and the key the change feed names it by.
+type revised interface {
+	revision() *int64
+	feedKey() string
+}
+
+func (g *Game) revision() *int64      { return &g.Revision }
+func (g *ReconGame) revision() *int64 { return &g.Revision }
+func (g *APIGame) revision() *int64   { return &g.Revision }
+func (g *Game) feedKey() string       { return g.ID }
+func (g *ReconGame) feedKey() string  { return g.ID }
+func (g *APIGame) feedKey() string    { return APIGameKey(g.ID) }
+
+// saveRevised is saveRow for a game record, made from the revision row
+// holds: the row is written, with the next revision, only if the database
+// still has that one; else nothing is written and the error wraps
+// ErrConflict (another server committed first), or ErrNotFound when the
+// row is gone. On success row holds the new revision. Only columns are
+// written, with row's values as they are: gorm's own updated_at
+// (SkipHooks; no model here has hooks) would be a moment later than the
+// one row holds, and row would not read back as written. On PostgreSQL the
+// same transaction tells the other servers (changefeed), so that a change
+// is heard exactly when it is committed.
+func saveRevised[T any, P interface {
+	*T
+	revised
+}](s *Store, what string, id any, row P, columns []string) error {
+	rev := row.revision()
+	from := *rev
+	*rev = from + 1
+	cols := append(columns[:len(columns):len(columns)], "revision")
+	write := func(tx *gorm.DB) error {
+		res := tx.Session(&gorm.Session{SkipHooks: true}).Model(new(T)).Where("id = ? AND revision = ?", id, from).Select(cols).Updates(row)
+		if res.Error != nil {
+			return fmt.Errorf("store: save %s %v: %w", what, id, res.Error)
+		}
+		if res.RowsAffected == 0 {
+			var n int64
+			if err := tx.Model(new(T)).Where("id = ?", id).Count(&n).Error; err != nil {
+				return fmt.Errorf("store: save %s %v: %w", what, id, err)
+			}
+			if n == 0 {
+				return fmt.Errorf("store: save %s %v: %w", what, id, ErrNotFound)
+			}
+			return fmt.Errorf("store: save %s %v from revision %d: %w", what, id, from, ErrConflict)
+		}
+		if s.pg {
+			c := changefeed.Change{Game: row.feedKey(), Revision: from + 1}
+			if err := tx.Exec(changefeed.NotifySQL, changefeed.Channel, c.Payload()).Error; err != nil {
+				return fmt.Errorf("store: save %s %v: telling the other servers: %w", what, id, err)
+			}
+		}
+		return nil
 	}
-	if res.RowsAffected == 0 {
-		return fmt.Errorf("store: save %s %v: %w", what, id, ErrNotFound)
+	var err error
+	if s.pg {
+		err = s.transaction(write)
+	} else {
+		err = write(s.db) // one statement on the one writer: nothing to tell
 	}
-	return nil
+	if err != nil {
+		*rev = from
+	}
+	return err
 }
 
 // ownedRow is a record that belongs to an owner (a browser's session).

@@ -59,6 +59,11 @@ import (
 // ErrNotFound is returned when a game does not exist (or belongs to someone else).
 var ErrNotFound = errors.New("store: not found")
 
+// ErrConflict is wrapped by a game record's save made from a revision the
+// database no longer has: another server committed the game first, and
+// nothing was written.
+var ErrConflict = errors.New("store: the game was committed elsewhere since it was read")
+
 // Store is the database handle. It is safe for concurrent use.
 //
 // It holds two pools on the same database: db, a single read-write

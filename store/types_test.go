@@ -27,9 +27,9 @@ var oldGameTables = map[string]string{
 // old rows load):
 // tableSQL leaves them out, after checking that they are there.
 var addedColumns = map[string][]string{
-	"games":       {"`watch_token` text", "`experience_notes` text NOT NULL DEFAULT \"\"", "`opening` text", "`clock_since` datetime"},
-	"recon_games": {"`clock_since` datetime"},
-	"api_games":   {"`clock_since` datetime"},
+	"games":       {"`watch_token` text", "`experience_notes` text NOT NULL DEFAULT \"\"", "`opening` text", "`clock_since` datetime", "`revision` integer NOT NULL DEFAULT 0"},
+	"recon_games": {"`clock_since` datetime", "`revision` integer NOT NULL DEFAULT 0"},
+	"api_games":   {"`clock_since` datetime", "`revision` integer NOT NULL DEFAULT 0"},
 }
 
 func tableSQL(t *testing.T, db *gorm.DB, name string) string {

@@ -1,6 +1,10 @@
 package store
 
-import "fmt"
+import (
+	"fmt"
+
+	"gorm.io/gorm"
+)
 
 // UnfinishedGames returns up to limit of the owner's games against the
 // engine still being played, most recently active first (ties broken by
@@ -60,7 +64,8 @@ func (gm Games) softDelete(model any, id, owner string) error {
 	}
 	now := gm.s.now()
 	res := gm.s.db.Model(model).Where("id = ? AND owner = ? AND status = ?", id, owner, StatusPlaying).
-		Updates(map[string]any{"status": StatusDeleted, "updated_at": now, "finished_at": now})
+		Updates(map[string]any{"status": StatusDeleted, "updated_at": now, "finished_at": now,
+			"revision": gorm.Expr("revision + 1")}) // a host of it elsewhere may not save over the deletion
 	if res.Error != nil {
 		return fmt.Errorf("store: delete game %s: %w", id, res.Error)
 	}
