@@ -147,7 +147,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	parts, closeParts, err := buildParts(st, partsFlags{syzygy: *syzygyPath, experience: *experience, experienceRows: *experienceRows,
+	parts, closeParts, err := buildParts(st, partsFlags{database: *database, syzygy: *syzygyPath, experience: *experience, experienceRows: *experienceRows,
 		analysisNodes: *analysisNodes, noEngine: *noEngine, rbcClock: clock, rbcIncrement: increment}, logger)
 	if err != nil {
 		return err

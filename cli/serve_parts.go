@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"context"
 	"log"
 	"time"
 
+	"knightwatch/changefeed"
 	"knightwatch/enginepool"
 	"knightwatch/experience"
 	"knightwatch/live"
@@ -17,6 +19,9 @@ import (
 // partsFlags are serve's settings of the parts of the web app that are
 // not HTTP.
 type partsFlags struct {
+	// database is --db: on PostgreSQL the registry follows the other
+	// servers' commits through the change feed.
+	database       string
 	syzygy         string // --syzygy
 	experience     bool   // --experience
 	experienceRows int    // --experience-rows
@@ -87,5 +92,21 @@ func buildParts(st *store.Store, f partsFlags, logger *log.Logger) (parts web.Pa
 	// Closed first (the web server closes it too, collecting its tabs):
 	// no game is left hosted, its automaton thinking, once the parts go.
 	closers = append(closers, func() { parts.Registry.Close() })
+	if store.IsPostgres(f.database) {
+		// Closed before the registry: nothing reloads a game meanwhile.
+		l, err := changefeed.Listen(context.Background(), f.database, feedToRegistry{parts.Registry}, changefeed.Options{Logf: logger.Printf})
+		if err != nil {
+			return web.Parts{}, nil, err
+		}
+		closers = append(closers, func() { l.Close() })
+	}
 	return parts, closeAll, nil
 }
+
+// feedToRegistry hands what the change feed hears to the registry: the
+// hosts this server holds of games another server committed read them
+// again.
+type feedToRegistry struct{ r *live.Registry }
+
+func (f feedToRegistry) Changed(c changefeed.Change) { f.r.Changed(c.Game, c.Revision) }
+func (f feedToRegistry) Resync()                     { f.r.Resync() }

@@ -58,7 +58,10 @@ func (h *Host) Resync() {
 // game stays as it was; the next change heard, or the next commit's
 // conflict, reads again.
 func (h *Host) reloadLocked(now time.Time) {
-	s := h.g.(Shared)
+	s, ok := h.g.(Shared)
+	if !ok {
+		return // a game no other server commits: a conflict cannot be
+	}
 	before := s.Revision()
 	if err := s.Reload(); err != nil {
 		h.logf("reading the game again: %v", err)

@@ -1,6 +1,8 @@
 package play
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"knightwatch/game"
@@ -137,9 +139,48 @@ func (g *chessGame) Commit(now time.Time) error {
 		rec.ClockSince = &t
 	}
 	if err := g.games.cfg.Store.Games().SaveGame(&rec); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return fmt.Errorf("%w: %w", live.ErrConflict, err)
+		}
 		return err
 	}
 	g.rec = rec
+	return nil
+}
+
+// Revision is the committed record's (live.Shared: another server may
+// hold the game too).
+func (g *chessGame) Revision() int64 { return g.rec.Revision }
+
+// Reload rebuilds the game from its record as another server committed
+// it: the moves, the outcome and the clock, running since the moment the
+// record says when it runs there (no crash to charge: that server is
+// alive). The engine's evaluations and a draw offer being weighed are
+// this server's, and go. A deleted game is not read (ErrDeleted): its
+// host stays as it was until it closes.
+func (g *chessGame) Reload() error {
+	rec, err := g.games.cfg.Store.Games().GetGame(g.rec.ID)
+	if err != nil {
+		return err
+	}
+	if rec.Status == store.StatusDeleted {
+		return ErrDeleted
+	}
+	gg, human, err := buildGame(rec)
+	if err != nil {
+		return err
+	}
+	ms := time.Millisecond
+	left := [2]time.Duration{time.Duration(rec.WhiteMS) * ms, time.Duration(rec.BlackMS) * ms}
+	var since time.Time
+	if rec.ClockSince != nil {
+		since = *rec.ClockSince
+	}
+	g.cancelDraw()
+	g.evals = nil
+	g.rec, g.g, g.human = *rec, gg, human
+	g.clock = game.RestoreClock(time.Duration(rec.ClockInitialMS)*ms, time.Duration(rec.ClockIncrementMS)*ms, left,
+		rec.ClockSince != nil, gg.PositionAt(gg.Len()).Side(), since)
 	return nil
 }
 
@@ -300,3 +341,6 @@ func (g *chessGame) Notice(n live.Notice) []byte {
 	}
 	return encodeNotice(SavedAgainNotice)
 }
+
+// A game against the engine is shared with the other servers of a site.
+var _ live.Shared = (*chessGame)(nil)

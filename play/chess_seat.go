@@ -76,6 +76,8 @@ func chessRefusal(err error, unsaved string) *ProtoError {
 		return Errorf(CodeServer, "%s", FlagUnsavedNotice)
 	case errors.Is(err, live.ErrTimeUp):
 		return Errorf(CodeGameOver, "time is up")
+	case errors.Is(err, live.ErrConflict):
+		return Errorf(CodeStale, "%s", ConflictWords)
 	case errors.As(err, &stale):
 		return Errorf(CodeStale, "%s", stale.Error())
 	case errors.As(err, &perr):

@@ -101,6 +101,8 @@ func reconRefusal(err error, unsaved string) *ProtoError {
 		return Errorf(CodeServer, "%s", FlagUnsavedNotice)
 	case errors.Is(err, live.ErrTimeUp):
 		return Errorf(CodeGameOver, "the game is over")
+	case errors.Is(err, live.ErrConflict):
+		return Errorf(CodeStale, "%s", ConflictWords)
 	case errors.As(err, &stale):
 		return Errorf(CodeStale, "%s", stale.Error())
 	case errors.As(err, &perr):

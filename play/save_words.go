@@ -26,3 +26,8 @@ const (
 	RematchUnsavedText  = "The server cannot save right now; the rematch was not created. Try again in a moment."
 	DrawUnsavedText     = "The engine accepts the draw, but the server cannot save right now; offer the draw again in a moment."
 )
+
+// ConflictWords is what a player is told when their action was made on a
+// game another server had just moved on (live.ErrConflict): the game as it
+// now stands comes with it.
+const ConflictWords = "the game moved on elsewhere meanwhile; here it is as it stands"

@@ -7,6 +7,7 @@ import (
 
 	"knightwatch/game"
 	"knightwatch/live"
+	"knightwatch/play"
 	"knightwatch/recon"
 	"knightwatch/store"
 )
@@ -84,6 +85,8 @@ func (t *table) act(f func(g *apiGame, now time.Time) error) *Error {
 			return errorf(http.StatusInternalServerError, "could not save the game; try again")
 		case errors.Is(err, live.ErrTimeUp), errors.Is(err, live.ErrEndUnsaved):
 			return errorf(http.StatusBadRequest, "the game is over")
+		case errors.Is(err, live.ErrConflict):
+			return errorf(http.StatusConflict, "%s", play.ConflictWords)
 		case errors.As(err, &e):
 			return e
 		}
