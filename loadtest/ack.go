@@ -23,6 +23,9 @@ type AckConfig struct {
 	// Pause is the longest random pause between a game's messages, so
 	// that the load is a crowd of players rather than a lock-step loop.
 	Pause time.Duration
+	// DB is the server's database: a SQLite path or a PostgreSQL URL of
+	// an empty database ("": a SQLite file in the run's folder).
+	DB string
 }
 
 // AckReport is what Ack measured: the latency of every acknowledged
@@ -54,7 +57,7 @@ func Ack(cfg AckConfig) (*AckReport, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	srv, err := startServer(cfg.Bin, dir, "--no-engine")
+	srv, err := startServer(cfg.Bin, dir, cfg.DB, "--no-engine")
 	if err != nil {
 		return nil, err
 	}

@@ -102,7 +102,7 @@ func Crash(cfg CrashConfig) (*CrashReport, error) {
 	rep := &CrashReport{Config: cfg, Machine: Machine()}
 	start := time.Now()
 	defer func() { rep.Elapsed = time.Since(start) }()
-	srv, err := startServer(cfg.Bin, dir)
+	srv, err := startServer(cfg.Bin, dir, "")
 	if err != nil {
 		return nil, err
 	}

@@ -72,7 +72,7 @@ func Idle(cfg IdleConfig) (*IdleReport, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	srv, err := startServer(cfg.Bin, dir)
+	srv, err := startServer(cfg.Bin, dir, "")
 	if err != nil {
 		return nil, err
 	}

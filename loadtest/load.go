@@ -26,8 +26,11 @@ type LoadConfig struct {
 	Clock         string        // the new-game form's clock; default "5+3"
 	Think         time.Duration // longest random pause before each action
 	Seed          uint64
-	ServerArgs    []string  // more serve flags
-	Log           io.Writer // progress lines; nil: none
+	ServerArgs    []string // more serve flags
+	// DB is the server's database: a SQLite path or a PostgreSQL URL of
+	// an empty database ("": a SQLite file in the run's folder).
+	DB  string
+	Log io.Writer // progress lines; nil: none
 }
 
 func (c *LoadConfig) check() error {
@@ -106,7 +109,7 @@ func Run(cfg LoadConfig) (*LoadReport, error) {
 	if rep.Fsync, err = fsyncLatency(dir, 200); err != nil {
 		return nil, err
 	}
-	srv, err := startServer(cfg.Bin, dir, cfg.ServerArgs...)
+	srv, err := startServer(cfg.Bin, dir, cfg.DB, cfg.ServerArgs...)
 	if err != nil {
 		return nil, err
 	}

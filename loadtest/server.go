@@ -20,9 +20,10 @@ type server struct {
 }
 
 // startServer starts bin's `serve` on free loopback ports with the
-// database dir/kw.db (kept across restarts) and the log dir/server.log,
-// with any more serve flags in args.
-func startServer(bin, dir string, args ...string) (*server, error) {
+// database db (a SQLite path or a PostgreSQL URL; "": dir/kw.db, kept
+// across restarts) and the log dir/server.log, with any more serve flags
+// in args.
+func startServer(bin, dir, db string, args ...string) (*server, error) {
 	addr, err := e2e.FreeAddr()
 	if err != nil {
 		return nil, err
@@ -41,7 +42,10 @@ func startServer(bin, dir string, args ...string) (*server, error) {
 		all = append(all, "--new-games-per-addr", "0")
 	}
 	all = append(all, args...)
-	s, err := e2e.StartServer(bin, filepath.Join(dir, "kw.db"), addr, filepath.Join(dir, "server.log"), all...)
+	if db == "" {
+		db = filepath.Join(dir, "kw.db")
+	}
+	s, err := e2e.StartServer(bin, db, addr, filepath.Join(dir, "server.log"), all...)
 	if err != nil {
 		return nil, err
 	}

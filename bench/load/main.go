@@ -126,9 +126,27 @@ func runLoad(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
 	games := fs.Int("games", 100, "players at once, each its own visitor")
 	bin := fs.String("bin", "", "the knightwatch binary to load (default: build this tree)")
+	db := fs.String("db", "", dbFlagHelp)
 	lf := addLoadFlags(fs)
 	fs.Parse(args)
-	return withBinaryOr(*bin, func(bin string) (printer, error) { return loadtest.Run(lf.config(bin, *games)) })
+	dsn, stop, err := database(*db)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	return withBinaryOr(*bin, func(bin string) (printer, error) {
+		before, pg, err := readPG(dsn)
+		if err != nil {
+			return nil, err
+		}
+		cfg := lf.config(bin, *games)
+		cfg.DB = dsn
+		rep, err := loadtest.Run(cfg)
+		if pg && rep != nil {
+			return withPG(rep, dsn, before, rep.PlayerMoves+rep.EngineMoves+rep.ReconActions, "move or recon action"), err
+		}
+		return rep, err
+	})
 }
 
 func runStep(args []string) error {
@@ -170,9 +188,23 @@ func runAck(args []string) error {
 	rounds := fs.Int("rounds", 20, "move + take-back rounds per game")
 	pause := fs.Duration("pause", 100*time.Millisecond, "longest random pause between a game's messages")
 	bin := fs.String("bin", "", "the knightwatch binary to measure (default: build this tree)")
+	db := fs.String("db", "", dbFlagHelp)
 	fs.Parse(args)
+	dsn, stop, err := database(*db)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	return withBinaryOr(*bin, func(bin string) (printer, error) {
-		return loadtest.Ack(loadtest.AckConfig{Bin: bin, Games: *games, Rounds: *rounds, Pause: *pause})
+		before, pg, err := readPG(dsn)
+		if err != nil {
+			return nil, err
+		}
+		rep, err := loadtest.Ack(loadtest.AckConfig{Bin: bin, Games: *games, Rounds: *rounds, Pause: *pause, DB: dsn})
+		if pg && rep != nil {
+			return withPG(rep, dsn, before, int64(rep.Latency.N), "acknowledged change"), err
+		}
+		return rep, err
 	})
 }
 

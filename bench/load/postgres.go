@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"knightwatch/pgtest"
+)
+
+// dbFlagHelp is the -db flag's help, for the modes that take it.
+const dbFlagHelp = `the server's database: "" (a SQLite file in the run's folder), a PostgreSQL URL of an empty database, or "postgres" (a throwaway cluster started here, with fsync off: the figures are the server's and the database's work, not a disk's)`
+
+// database resolves -db: the value to hand the server, and a function
+// that stops what was started for it.
+func database(db string) (dsn string, stop func(), err error) {
+	if db != "postgres" {
+		return db, func() {}, nil
+	}
+	c, err := pgtest.Start("")
+	if err != nil {
+		return "", nil, err
+	}
+	dsn, err = c.NewDatabase("kw_bench")
+	if err != nil {
+		c.Stop()
+		return "", nil, err
+	}
+	return dsn, func() { c.Stop() }, nil
+}
+
+// pgCounters are PostgreSQL's counters of one database.
+type pgCounters struct {
+	commits, inserted, updated, deleted, fetched int64
+}
+
+// readPG reads the database's counters (pg_stat_database), after asking
+// the statistics collector for its latest; ok is false for a database
+// that is not PostgreSQL.
+func readPG(dsn string) (c pgCounters, ok bool, err error) {
+	if !strings.HasPrefix(dsn, "postgres://") && !strings.HasPrefix(dsn, "postgresql://") {
+		return c, false, nil
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return c, true, err
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "SELECT pg_stat_clear_snapshot()"); err != nil {
+		return c, true, err
+	}
+	err = conn.QueryRow(ctx, `SELECT xact_commit, tup_inserted, tup_updated, tup_deleted, tup_fetched
+FROM pg_stat_database WHERE datname = current_database()`).Scan(&c.commits, &c.inserted, &c.updated, &c.deleted, &c.fetched)
+	return c, true, err
+}
+
+// printPG prints what the database did between before and after, in all
+// and per unit (an acknowledged change, a move), when the run was on
+// PostgreSQL. The counters include the statistics' own few reads, and the
+// server's work outside the measured span (its start, the warm-up).
+func printPG(w io.Writer, before, after pgCounters, units int64, unit string) {
+	d := pgCounters{after.commits - before.commits, after.inserted - before.inserted, after.updated - before.updated,
+		after.deleted - before.deleted, after.fetched - before.fetched}
+	fmt.Fprintf(w, "postgresql (the whole run): %d commits, %d rows inserted, %d updated, %d deleted, %d fetched\n",
+		d.commits, d.inserted, d.updated, d.deleted, d.fetched)
+	if units > 0 {
+		per := func(n int64) float64 { return float64(n) / float64(units) }
+		fmt.Fprintf(w, "postgresql per %s (%d): %.2f commits, %.2f rows inserted, %.2f updated, %.2f fetched\n",
+			unit, units, per(d.commits), per(d.inserted), per(d.updated), per(d.fetched))
+	}
+}
+
+// pgReport is a run's report followed by what PostgreSQL did meanwhile.
+type pgReport struct {
+	rep   printer
+	lines func(w io.Writer)
+}
+
+func (r *pgReport) Print(w io.Writer) {
+	r.rep.Print(w)
+	r.lines(w)
+}
+
+// withPG reads the database's counters now, at the end of a run begun
+// at before, and returns rep with them.
+func withPG(rep printer, dsn string, before pgCounters, units int64, unit string) *pgReport {
+	after, _, err := readPG(dsn)
+	return &pgReport{rep, func(w io.Writer) {
+		if err != nil {
+			fmt.Fprintf(w, "postgresql: %v\n", err)
+			return
+		}
+		printPG(w, before, after, units, unit)
+	}}
+}
