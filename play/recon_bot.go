@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"knightwatch/game"
@@ -18,8 +19,15 @@ import (
 type ReconBot struct {
 	games *Games
 	id    string // the game's, for logs and the test hook
-	bot   recon.Player
 	color game.Color
+	// mu guards bot, playing and retired: another server's commit read
+	// again (Replace) gives the bot a new player while a withdrawn turn
+	// may still be thinking with the old one, which is closed only once
+	// that turn is over.
+	mu      sync.Mutex
+	bot     recon.Player
+	playing bool
+	retired []recon.Player
 	// rules holds the host's arbiter, read and changed only in the turn's
 	// Read and Step (under the host's lock).
 	rules *ReconRules
@@ -42,16 +50,67 @@ func (gs *Games) newReconBot(id string, player recon.Player, color game.Color, r
 }
 
 // Player returns the bot's player.
-func (b *ReconBot) Player() recon.Player { return b.bot }
+func (b *ReconBot) Player() recon.Player {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.bot
+}
 
-// Close closes the bot's player.
-func (b *ReconBot) Close() { CloseBot(b.bot) }
+// Replace gives the bot player p, fed the game as it now stands (read
+// again after another server's commit). The player it replaces is closed
+// at once, or when the turn using it is over.
+func (b *ReconBot) Replace(p recon.Player) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	old := b.bot
+	b.bot = p
+	if b.playing {
+		b.retired = append(b.retired, old)
+	} else {
+		CloseBot(old)
+	}
+}
+
+// Close closes the bot's player (the host calls it after the last turn).
+func (b *ReconBot) Close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	CloseBot(b.bot)
+	for _, p := range b.retired {
+		CloseBot(p)
+	}
+	b.retired = nil
+}
+
+// startTurn returns the player a turn plays with; endTurn closes the
+// players replaced meanwhile.
+func (b *ReconBot) startTurn() recon.Player {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.playing = true
+	return b.bot
+}
+
+func (b *ReconBot) endTurn() {
+	b.mu.Lock()
+	retired := b.retired
+	b.playing, b.retired = false, nil
+	b.mu.Unlock()
+	for _, p := range retired {
+		CloseBot(p)
+	}
+}
 
 // Play plays the bot's turn: the opponent's capture and the sense, then
 // the sense's result and the move, each a step in the engine pool, each
 // applied through t.
 func (b *ReconBot) Play(t *live.Turn) {
-	g := b.rules.Arbiter // the arbiter stays the same object for the game's life
+	// The arbiter stays the same object for the game's life (a game read
+	// again is copied into it); the player is the turn's, whatever
+	// replaces it meanwhile.
+	g := b.rules.Arbiter
+	player := b.startTurn()
+	defer b.endTurn()
 	var (
 		phase        recon.Phase
 		capture      game.Square
@@ -73,9 +132,9 @@ func (b *ReconBot) Play(t *live.Turn) {
 	var sensed recon.SenseResult
 	if phase == recon.PhaseSense {
 		var s game.Square
-		if !b.games.botStep(ctx, b.owner, b.bot, clock, func(think context.Context, left time.Duration) {
-			b.bot.OpponentMoveResult(capture)
-			s = b.bot.ChooseSense(think, senseActions, moveActions, left)
+		if !b.games.botStep(ctx, b.owner, player, clock, func(think context.Context, left time.Duration) {
+			player.OpponentMoveResult(capture)
+			s = player.ChooseSense(think, senseActions, moveActions, left)
 		}) {
 			return
 		}
@@ -92,11 +151,11 @@ func (b *ReconBot) Play(t *live.Turn) {
 		}
 	}
 	var m game.Move
-	if !b.games.botStep(ctx, b.owner, b.bot, clock, func(think context.Context, left time.Duration) {
+	if !b.games.botStep(ctx, b.owner, player, clock, func(think context.Context, left time.Duration) {
 		if phase == recon.PhaseSense {
-			b.bot.SenseResult(sensed)
+			player.SenseResult(sensed)
 		}
-		m = b.bot.ChooseMove(think, moveActions, left)
+		m = player.ChooseMove(think, moveActions, left)
 	}) {
 		return
 	}
@@ -123,7 +182,7 @@ func (b *ReconBot) Play(t *live.Turn) {
 	}) {
 		return
 	}
-	b.bot.MoveResult(res)
+	player.MoveResult(res)
 }
 
 // hookBotAction runs the BotAction hook of the tests.

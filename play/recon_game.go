@@ -2,6 +2,7 @@ package play
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"time"
@@ -21,6 +22,7 @@ type reconGame struct {
 	rec     store.ReconGame // the committed record
 	human   game.Color
 	markers map[string]string
+	bot     *ReconBot // the opponent, whose player a reload replaces
 }
 
 // loadReconHost reads Reconnaissance Chess game id and builds its host:
@@ -46,6 +48,23 @@ func (gs *Games) loadReconHost(id string) (*live.Host, error) {
 
 // newReconGame rebuilds rec's game and its bot.
 func (gs *Games) newReconGame(rec *store.ReconGame) (*reconGame, *ReconBot, error) {
+	arb, player, err := gs.restoreRecon(rec, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	human := rec.Human.Color
+	g := &reconGame{ReconRules: ReconRules{Arbiter: arb}, games: gs, rec: *rec, human: human, markers: readMarkers(rec.Markers)}
+	g.bot = gs.newReconBot(rec.ID, player, human.Other(), &g.ReconRules, rec.Owner)
+	g.bot.pause = true
+	return g, g.bot, nil
+}
+
+// restoreRecon rebuilds rec's arbiter and a new bot fed its side of it.
+// After a crash (crashed) the mover is charged the thinking the crash cut
+// short and the clock stands still until its host starts it; read again
+// after another server's commit, the clock runs as the record says, from
+// the moment it says.
+func (gs *Games) restoreRecon(rec *store.ReconGame, crashed bool) (*recon.Game, recon.Player, error) {
 	human := rec.Human.Color
 	player, err := gs.cfg.NewBot(rec.Opponent, rec.Seed)
 	if err != nil {
@@ -62,19 +81,63 @@ func (gs *Games) newReconGame(rec *store.ReconGame) (*reconGame, *ReconBot, erro
 			return nil, nil, fmt.Errorf("game %s: %w", rec.ID, err)
 		}
 	}
-	arb, err := gs.RestoreArbiter(reconConfig(rec), h, rec.WhiteMS, rec.BlackMS, rec.ClockSince, player, human.Other())
+	since := rec.ClockSince
+	if !crashed {
+		since = nil // nothing to charge
+	}
+	arb, err := gs.RestoreArbiter(reconConfig(rec), h, rec.WhiteMS, rec.BlackMS, since, player, human.Other())
 	if err != nil {
 		CloseBot(player)
 		return nil, nil, fmt.Errorf("game %s: %w", rec.ID, err)
 	}
-	g := &reconGame{ReconRules: ReconRules{Arbiter: arb}, games: gs, rec: *rec, human: human, markers: map[string]string{}}
-	if err := json.Unmarshal([]byte(rec.Markers), &g.markers); err != nil {
-		g.markers = map[string]string{}
+	if !crashed && rec.ClockSince != nil {
+		if mover, on := (&ReconRules{Arbiter: arb}).Turn(); on {
+			arb.Clock().Start(mover, *rec.ClockSince)
+		}
 	}
-	bot := gs.newReconBot(rec.ID, player, human.Other(), &g.ReconRules, rec.Owner)
-	bot.pause = true
-	return g, bot, nil
+	return arb, player, nil
 }
+
+// readMarkers decodes a record's markers; a record's that cannot be read
+// are none.
+func readMarkers(s string) map[string]string {
+	m := map[string]string{}
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		return map[string]string{}
+	}
+	return m
+}
+
+// Revision is the committed record's (live.Shared: another server may
+// hold the game too).
+func (g *reconGame) Revision() int64 { return g.rec.Revision }
+
+// Reload rebuilds the game from its record as another server committed
+// it: the arbiter (copied into the one the bot holds), the clock running
+// as the record says, the notes, and the bot, a new player fed the game
+// as it stands (the one it replaces is closed once no turn uses it). A
+// deleted game is not read (ErrDeleted).
+func (g *reconGame) Reload() error {
+	rec, err := g.games.cfg.Store.Games().GetReconGame(g.rec.ID)
+	if err != nil {
+		return err
+	}
+	if rec.Status == store.StatusDeleted {
+		return ErrDeleted
+	}
+	arb, player, err := g.games.restoreRecon(rec, false)
+	if err != nil {
+		return err
+	}
+	*g.Arbiter = *arb
+	g.rec, g.markers = *rec, readMarkers(rec.Markers)
+	g.bot.Replace(player)
+	return nil
+}
+
+// A Reconnaissance Chess game in the browser is shared with the other
+// servers of a site.
+var _ live.Shared = (*reconGame)(nil)
 
 // Mark puts the arbiter, the notes and the record back.
 func (g *reconGame) Mark() func() {
@@ -95,6 +158,9 @@ func (g *reconGame) Commit(now time.Time) error {
 		rec.Status, rec.Result, rec.Reason, rec.FinishedAt = FinishedFields(o, now)
 	}
 	if err := g.games.cfg.Store.Games().SaveReconGame(&rec); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return fmt.Errorf("%w: %w", live.ErrConflict, err)
+		}
 		return err
 	}
 	g.rec = rec

@@ -2,6 +2,7 @@ package rbcapi
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -30,6 +31,7 @@ type apiGame struct {
 	// started with the game.
 	bot      *play.ReconBot
 	botColor game.Color
+	botSpec  string // the built-in bot's, for a new player when the game is read again
 }
 
 // apiKey is the registry's key of API game id.
@@ -91,7 +93,7 @@ func (a *API) loadHost(id int64) (*live.Host, error) {
 			if player, err = games.NewPlayer(u.Builtin, rec.Seed); err != nil {
 				return nil, fmt.Errorf("api game %d: bot: %w", id, err)
 			}
-			g.botColor = game.Color(c)
+			g.botColor, g.botSpec = game.Color(c), u.Builtin
 			g.bot = games.NewReconBot(fmt.Sprintf("api game %d", id), player, g.botColor, &g.ReconRules,
 				fmt.Sprintf("api-user:%d", g.ids[g.botColor.Other()]))
 			autos[c] = g.bot
@@ -149,11 +151,63 @@ func (g *apiGame) Commit(now time.Time) error {
 		rec.Status, rec.Result, rec.Reason, rec.FinishedAt = play.FinishedFields(o, now)
 	}
 	if err := g.a.cfg.Store.API().SaveAPIGame(&rec); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return fmt.Errorf("%w: %w", live.ErrConflict, err)
+		}
 		return err
 	}
 	g.rec = rec
 	return nil
 }
+
+// Revision is the committed record's (live.Shared: another server may
+// hold the game too).
+func (g *apiGame) Revision() int64 { return g.rec.Revision }
+
+// Reload rebuilds the game from its record as another server committed
+// it: the arbiter (copied into the one the bot holds), the clock running
+// as the record says, and the built-in seat's bot, a new player fed the
+// game as it stands (the one it replaces is closed once no turn uses it).
+func (g *apiGame) Reload() error {
+	rec, err := g.a.cfg.Store.API().GetAPIGame(g.rec.ID)
+	if err != nil {
+		return err
+	}
+	games := g.a.cfg.Games
+	var player recon.Player
+	if g.bot != nil {
+		if player, err = games.NewPlayer(g.botSpec, rec.Seed); err != nil {
+			return fmt.Errorf("api game %d: bot: %w", rec.ID, err)
+		}
+	}
+	arb := recon.NewGame(apiConfig(rec), rec.WhiteName, rec.BlackName)
+	if rec.Status != store.StatusWaiting && rec.Status != store.StatusAborted {
+		h, err := apiHistory(rec)
+		if err == nil {
+			arb, err = games.RestoreArbiter(apiConfig(rec), h, rec.WhiteMS, rec.BlackMS, nil, player, g.botColor)
+		}
+		if err != nil {
+			if player != nil {
+				play.CloseBot(player)
+			}
+			return fmt.Errorf("api game %d: %w", rec.ID, err)
+		}
+		if rec.ClockSince != nil {
+			if mover, on := (&play.ReconRules{Arbiter: arb}).Turn(); on {
+				arb.Clock().Start(mover, *rec.ClockSince)
+			}
+		}
+	}
+	*g.Arbiter = *arb
+	g.rec = *rec
+	if player != nil {
+		g.bot.Replace(player)
+	}
+	return nil
+}
+
+// An API game is shared with the other servers of a site.
+var _ live.Shared = (*apiGame)(nil)
 
 // ended runs after the commit that ended the game or called it off (under
 // the host's lock): a ranked game is rated (failing that, the
