@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log"
 	"sync"
 	"time"
@@ -204,6 +205,9 @@ func (h *Host) changeLocked(now time.Time, f func(now time.Time) error) error {
 	restore := h.g.Mark()
 	if err := f(now); err != nil {
 		restore()
+		if !errors.Is(err, ErrNothing) && !errors.Is(err, errNotOut) && h.staleLocked(now) {
+			return fmt.Errorf("%w (refused on the older copy: %w)", ErrConflict, err)
+		}
 		return err
 	}
 	// The clock as it runs after the change is what the record says, so

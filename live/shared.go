@@ -24,6 +24,25 @@ type Shared interface {
 	// Reload rebuilds the game from its record as committed now, the
 	// clock included.
 	Reload() error
+	// Latest reads the revision the record is committed at now.
+	Latest() (int64, error)
+}
+
+// staleLocked reports, for a shared game whose change the rules refused,
+// whether the refusal came from a copy another server had moved on: then
+// the host reads the game again (and tells everyone), and the change is
+// the caller's to make again on the game as it stands.
+func (h *Host) staleLocked(now time.Time) bool {
+	s, ok := h.g.(Shared)
+	if !ok {
+		return false
+	}
+	latest, err := s.Latest()
+	if err != nil || latest <= s.Revision() {
+		return false
+	}
+	h.reloadLocked(now)
+	return true
 }
 
 // Changed tells the host that its game was committed at revision on

@@ -72,6 +72,12 @@ func newSharedHost(t *testing.T, g *sharedToy) *Host {
 	return h
 }
 
+func (g *sharedToy) Latest() (int64, error) {
+	g.db.mu.Lock()
+	defer g.db.mu.Unlock()
+	return g.db.revision, nil
+}
+
 // TestTwoServersRaceOnOneGame: two servers hold a host of the same game;
 // each player's change is made from the revision its host has. Of two
 // changes from the same revision exactly one is committed; the other is

@@ -342,5 +342,8 @@ func (g *chessGame) Notice(n live.Notice) []byte {
 	return encodeNotice(SavedAgainNotice)
 }
 
+// Latest reads the revision the record is committed at now.
+func (g *chessGame) Latest() (int64, error) { return g.games.cfg.Store.Games().GameRevision(g.rec.ID) }
+
 // A game against the engine is shared with the other servers of a site.
 var _ live.Shared = (*chessGame)(nil)

@@ -85,7 +85,7 @@ func (gs *Games) restoreRecon(rec *store.ReconGame, crashed bool) (*recon.Game, 
 	if !crashed {
 		since = nil // nothing to charge
 	}
-	arb, err := gs.RestoreArbiter(reconConfig(rec), h, rec.WhiteMS, rec.BlackMS, since, player, human.Other())
+	arb, err := gs.RestoreArbiter(reconConfig(rec), h, false, rec.WhiteMS, rec.BlackMS, since, player, human.Other())
 	if err != nil {
 		CloseBot(player)
 		return nil, nil, fmt.Errorf("game %s: %w", rec.ID, err)
@@ -133,6 +133,11 @@ func (g *reconGame) Reload() error {
 	g.rec, g.markers = *rec, readMarkers(rec.Markers)
 	g.bot.Replace(player)
 	return nil
+}
+
+// Latest reads the revision the record is committed at now.
+func (g *reconGame) Latest() (int64, error) {
+	return g.games.cfg.Store.Games().ReconGameRevision(g.rec.ID)
 }
 
 // A Reconnaissance Chess game in the browser is shared with the other

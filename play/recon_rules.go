@@ -75,12 +75,17 @@ func ClockRecord(c *game.Clock) (whiteMS, blackMS int64, since *time.Time) {
 
 // RestoreArbiter rebuilds a record's arbiter with cfg: its history h
 // replayed (bot, when not nil, the player of botColor, fed its side of
-// it), each side's time set, the mover's charged for the thinking a crash
-// cut short (since: when the record says its clock started running; nil:
+// it; openTurn: the last move's turn not ended, recon.RestoreOpenTurn),
+// each side's time set, the mover's charged for the thinking a crash cut
+// short (since: when the record says its clock started running; nil:
 // stopped), the clock stopped until its host starts it.
-func (gs *Games) RestoreArbiter(cfg recon.Config, h *recon.History, whiteMS, blackMS int64, since *time.Time, bot recon.Player, botColor game.Color) (*recon.Game, error) {
+func (gs *Games) RestoreArbiter(cfg recon.Config, h *recon.History, openTurn bool, whiteMS, blackMS int64, since *time.Time, bot recon.Player, botColor game.Color) (*recon.Game, error) {
 	clocks := [2]time.Duration{time.Duration(whiteMS) * time.Millisecond, time.Duration(blackMS) * time.Millisecond}
-	g, err := recon.Restore(cfg, h, clocks, bot, botColor)
+	restore := recon.Restore
+	if openTurn {
+		restore = recon.RestoreOpenTurn
+	}
+	g, err := restore(cfg, h, clocks, bot, botColor)
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,13 @@ import (
 // MatchRound.
 func newTestAPI(t *testing.T) (*live.Registry, *httptest.Server, *store.Store) {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "kw.db"))
+	return newTestAPIOn(t, filepath.Join(t.TempDir(), "kw.db"))
+}
+
+// newTestAPIOn is newTestAPI on the database dsn.
+func newTestAPIOn(t *testing.T, dsn string) (*live.Registry, *httptest.Server, *store.Store) {
+	t.Helper()
+	st, err := store.Open(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

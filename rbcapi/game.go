@@ -104,7 +104,7 @@ func (a *API) loadHost(id int64) (*live.Host, error) {
 	} else {
 		h, err := apiHistory(rec)
 		if err == nil {
-			g.Arbiter, err = games.RestoreArbiter(apiConfig(rec), h, rec.WhiteMS, rec.BlackMS, rec.ClockSince, player, g.botColor)
+			g.Arbiter, err = games.RestoreArbiter(apiConfig(rec), h, rec.TurnOpen, rec.WhiteMS, rec.BlackMS, rec.ClockSince, player, g.botColor)
 		}
 		if err != nil {
 			if player != nil {
@@ -146,6 +146,7 @@ func (g *apiGame) Commit(now time.Time) error {
 	if g.started() {
 		rec.History = string(recon.MarshalHistory(g.Arbiter.History()))
 		rec.WhiteMS, rec.BlackMS, rec.ClockSince = play.ClockRecord(g.Arbiter.Clock())
+		rec.TurnOpen = g.Arbiter.Phase() == recon.PhaseEndTurn
 	}
 	if o := g.Arbiter.Outcome(); o.Over() && rec.Status != store.StatusOver {
 		rec.Status, rec.Result, rec.Reason, rec.FinishedAt = play.FinishedFields(o, now)
@@ -184,7 +185,7 @@ func (g *apiGame) Reload() error {
 	if rec.Status != store.StatusWaiting && rec.Status != store.StatusAborted {
 		h, err := apiHistory(rec)
 		if err == nil {
-			arb, err = games.RestoreArbiter(apiConfig(rec), h, rec.WhiteMS, rec.BlackMS, nil, player, g.botColor)
+			arb, err = games.RestoreArbiter(apiConfig(rec), h, rec.TurnOpen, rec.WhiteMS, rec.BlackMS, nil, player, g.botColor)
 		}
 		if err != nil {
 			if player != nil {
@@ -205,6 +206,9 @@ func (g *apiGame) Reload() error {
 	}
 	return nil
 }
+
+// Latest reads the revision the record is committed at now.
+func (g *apiGame) Latest() (int64, error) { return g.a.cfg.Store.API().APIGameRevision(g.rec.ID) }
 
 // An API game is shared with the other servers of a site.
 var _ live.Shared = (*apiGame)(nil)

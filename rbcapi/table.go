@@ -62,8 +62,17 @@ func (t *table) read(f func(g *apiGame, m live.Moment)) error {
 	}
 }
 
-// act applies f, a player's change, through the game's host.
+// conflictRetries is how often act makes a change again on the game as
+// another server left it: the call was the client's to make, and a
+// program is not expected to know that a second server answered it.
+const conflictRetries = 3
+
+// act applies f, a player's change, through the game's host. A change
+// refused because another server had just moved the game on (the host has
+// read it again) is made again on the game as it stands, where the rules
+// decide it.
 func (t *table) act(f func(g *apiGame, now time.Time) error) *Error {
+	conflicts := 0
 	for {
 		h, err := t.host()
 		if err != nil {
@@ -86,6 +95,9 @@ func (t *table) act(f func(g *apiGame, now time.Time) error) *Error {
 		case errors.Is(err, live.ErrTimeUp), errors.Is(err, live.ErrEndUnsaved):
 			return errorf(http.StatusBadRequest, "the game is over")
 		case errors.Is(err, live.ErrConflict):
+			if conflicts++; conflicts <= conflictRetries {
+				continue
+			}
 			return errorf(http.StatusConflict, "%s", play.ConflictWords)
 		case errors.As(err, &e):
 			return e
@@ -170,7 +182,7 @@ func (t *table) ready(c game.Color, now time.Time) *Error {
 		if g.bot != nil {
 			player = g.bot.Player()
 		}
-		arb, err := g.a.cfg.Games.RestoreArbiter(apiConfig(&g.rec), &recon.History{Names: g.names}, g.rec.ClockInitialMS, g.rec.ClockInitialMS, nil, player, g.botColor)
+		arb, err := g.a.cfg.Games.RestoreArbiter(apiConfig(&g.rec), &recon.History{Names: g.names}, false, g.rec.ClockInitialMS, g.rec.ClockInitialMS, nil, player, g.botColor)
 		if err != nil {
 			g.a.logf("game %d: start: %v", t.id, err)
 			return errorf(http.StatusInternalServerError, "could not start the game")

@@ -274,6 +274,45 @@ func TestRestore(t *testing.T) {
 	}
 }
 
+// TestRestoreOpenTurn: a record cut after a move whose turn was not
+// ended (the API's move before its end_turn) restores, with
+// RestoreOpenTurn, to that turn's end-turn phase, the mover still to end
+// it; Restore ends it, as a record's turns are.
+func TestRestoreOpenTurn(t *testing.T) {
+	clk := newFakeClock()
+	g := NewGame(Config{Clock: time.Minute, Increment: time.Second, MoveLimit: 100, Now: clk.now}, "w", "b")
+	g.Start()
+	playTurn(t, g, game.E7, "e2e4")
+	if _, err := g.Sense(game.E2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Move(mustMove(t, "e7e5")); err != nil { // black moves, and has yet to end the turn
+		t.Fatal(err)
+	}
+	h, err := UnmarshalHistory(MarshalHistory(g.History()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	open, err := RestoreOpenTurn(g.Config(), h, g.Clocks(), nil, game.White)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ob, gb := open.Board(), g.Board()
+	if open.Turn() != game.Black || open.Phase() != PhaseEndTurn || ob.FEN() != gb.FEN() {
+		t.Errorf("restored open: %s to %s, %s; want black to end its turn, %s", open.Turn(), open.Phase(), ob.FEN(), gb.FEN())
+	}
+	if err := open.EndTurn(); err != nil || open.Turn() != game.White {
+		t.Errorf("ending the restored turn: %v, %s to act", err, open.Turn())
+	}
+	closed, err := Restore(g.Config(), h, g.Clocks(), nil, game.White)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if closed.Turn() != game.White || closed.Phase() != PhaseSense {
+		t.Errorf("restored: %s to %s; want white to sense", closed.Turn(), closed.Phase())
+	}
+}
+
 // TestForfeit checks that a forfeit ends the game on time for the side
 // that gave up, on either side's turn, charging the mover's running turn.
 func TestForfeit(t *testing.T) {

@@ -99,6 +99,8 @@ type feed struct {
 	color game.Color
 	time  time.Duration
 	warn  func(turn Turn, what, bot, record string)
+	// openTurn leaves the last turn open after its move (RestoreOpenTurn).
+	openTurn bool
 }
 
 // replay plays the senses and requested moves of h on g (new and started)
@@ -116,7 +118,7 @@ func replay(ctx context.Context, g *Game, h *History, f feed) ([]Turn, error) {
 		bot.Start(f.color, g.Board(), h.Names[f.color.Other()])
 	}
 	turns := h.Turns()
-	for _, t := range turns {
+	for i, t := range turns {
 		c, n := t.Color, t.Number
 		if g.IsOver() {
 			return nil, &Mismatch{Turn: t, Field: "outcome", Expected: "the game to go on", Got: g.Outcome().String()}
@@ -169,7 +171,7 @@ func replay(ctx context.Context, g *Game, h *History, f feed) ([]Turn, error) {
 		if ours {
 			bot.MoveResult(res)
 		}
-		if !g.IsOver() {
+		if !g.IsOver() && !(f.openTurn && i == len(turns)-1) {
 			if err := g.EndTurn(); err != nil {
 				return nil, err
 			}

@@ -20,6 +20,18 @@ import (
 // holds what it knew; its choices are asked for under a context that is
 // already cancelled (the record says what was chosen) and not compared.
 func Restore(cfg Config, h *History, clocks [2]time.Duration, bot Player, botColor game.Color) (*Game, error) {
+	return restore(cfg, h, clocks, bot, botColor, false)
+}
+
+// RestoreOpenTurn is Restore for a record whose last move's turn has not
+// ended: the mover moved and has yet to end the turn (the reconchess API
+// takes the two as separate calls, and the history has no mark for the
+// end of a turn). The arbiter stands in that turn's end-turn phase.
+func RestoreOpenTurn(cfg Config, h *History, clocks [2]time.Duration, bot Player, botColor game.Color) (*Game, error) {
+	return restore(cfg, h, clocks, bot, botColor, true)
+}
+
+func restore(cfg Config, h *History, clocks [2]time.Duration, bot Player, botColor game.Color, openTurn bool) (*Game, error) {
 	if err := h.Validate(); err != nil {
 		return nil, err
 	}
@@ -27,7 +39,7 @@ func Restore(cfg Config, h *History, clocks [2]time.Duration, bot Player, botCol
 	g.Start()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := replay(ctx, g, h, feed{bot: bot, color: botColor, time: clocks[botColor]}); err != nil {
+	if _, err := replay(ctx, g, h, feed{bot: bot, color: botColor, time: clocks[botColor], openTurn: openTurn}); err != nil {
 		return nil, err
 	}
 	if (h.Outcome.Reason == Timeout || h.Outcome.Reason == Resign) && !g.IsOver() {

@@ -47,7 +47,12 @@ type APIGame struct {
 	// is made from the revision it read and makes the next, and one made
 	// from an older revision (another server committed first) is refused
 	// with ErrConflict. Each kind's live host keeps it (live.Shared).
-	Revision   int64  `gorm:"not null;default:0"`
+	Revision int64 `gorm:"not null;default:0"`
+	// TurnOpen is set while the mover has moved and not yet ended the
+	// turn (the API's two calls): History has that move, and a server
+	// reading the game (a restart, another server) leaves the turn open
+	// (recon.RestoreOpenTurn).
+	TurnOpen   bool   `gorm:"not null;default:false"`
 	WhiteReady bool   `gorm:"not null;default:false"`
 	BlackReady bool   `gorm:"not null;default:false"`
 	History    string `gorm:"type:text;not null;default:''"`
@@ -149,7 +154,7 @@ func (a API) createAPIGame(check func(tx *gorm.DB) error, g *APIGame, invs []*In
 	return nil
 }
 
-var apiGameMutableColumns = []string{"white_ms", "black_ms", "clock_since", "white_ready", "black_ready", "history", "markers", "status", "result", "reason", "updated_at", "finished_at"}
+var apiGameMutableColumns = []string{"white_ms", "black_ms", "clock_since", "white_ready", "black_ready", "history", "turn_open", "markers", "status", "result", "reason", "updated_at", "finished_at"}
 
 // SaveAPIGame writes the changing fields of g (which must exist).
 func (a API) SaveAPIGame(g *APIGame) error {
@@ -259,4 +264,9 @@ func (a API) CloseGameInvitations(gameID int64) error {
 		return fmt.Errorf("store: close invitations of game %d: %w", gameID, err)
 	}
 	return nil
+}
+
+// APIGameRevision reads the revision API game id is committed at.
+func (a API) APIGameRevision(id int64) (int64, error) {
+	return revisionOf[APIGame](a.s.rd, "api game", id)
 }

@@ -179,3 +179,7 @@ func (gm Games) FinishedGames(owner string, limit int) ([]Game, error) {
 	}
 	return gs, nil
 }
+
+// GameRevision reads the revision game id is committed at: a server
+// whose copy is older reads the game again (live.Shared).
+func (gm Games) GameRevision(id string) (int64, error) { return revisionOf[Game](gm.s.rd, "game", id) }

@@ -130,3 +130,9 @@ func (gm Games) ReconGames(owner string, status Status, limit int) ([]ReconGame,
 	}
 	return gs, nil
 }
+
+// ReconGameRevision reads the revision Reconnaissance Chess game id is
+// committed at.
+func (gm Games) ReconGameRevision(id string) (int64, error) {
+	return revisionOf[ReconGame](gm.s.rd, "recon game", id)
+}

@@ -117,3 +117,16 @@ func getOwnedRow[T any, P interface {
 	}
 	return row, nil
 }
+
+// revisionOf reads the committed revision of the row of T whose ID is id,
+// on the readers; ErrNotFound when there is none.
+func revisionOf[T any](db *gorm.DB, what string, id any) (int64, error) {
+	var revs []int64
+	if err := db.Model(new(T)).Where("id = ?", id).Limit(1).Pluck("revision", &revs).Error; err != nil {
+		return 0, fmt.Errorf("store: revision of %s %v: %w", what, id, err)
+	}
+	if len(revs) == 0 {
+		return 0, ErrNotFound
+	}
+	return revs[0], nil
+}

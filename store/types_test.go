@@ -29,7 +29,7 @@ var oldGameTables = map[string]string{
 var addedColumns = map[string][]string{
 	"games":       {"`watch_token` text", "`experience_notes` text NOT NULL DEFAULT \"\"", "`opening` text", "`clock_since` datetime", "`revision` integer NOT NULL DEFAULT 0"},
 	"recon_games": {"`clock_since` datetime", "`revision` integer NOT NULL DEFAULT 0"},
-	"api_games":   {"`clock_since` datetime", "`revision` integer NOT NULL DEFAULT 0"},
+	"api_games":   {"`clock_since` datetime", "`revision` integer NOT NULL DEFAULT 0", "`turn_open` numeric NOT NULL DEFAULT false"},
 }
 
 func tableSQL(t *testing.T, db *gorm.DB, name string) string {

@@ -1,0 +1,122 @@
+package rbcapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"knightwatch/changefeed"
+	"knightwatch/live"
+	"knightwatch/pgtest"
+	"knightwatch/recon"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// following hands a change feed's news to a registry, as serve does.
+type following struct{ r *live.Registry }
+
+func (f following) Changed(c changefeed.Change) { f.r.Changed(c.Game, c.Revision) }
+func (f following) Resync()                     { f.r.Resync() }
+
+// TestAPIGameOnTwoServers: two servers on one PostgreSQL database behind
+// a balancer that sends each call to the other: a user plays a game
+// against a built-in bot, every call answered, whichever server holds
+// which copy of the game; the bot plays each of its turns once; the
+// history both servers give back is the database's, and replays.
+func TestAPIGameOnTwoServers(t *testing.T) {
+	dsn := pgtest.DB(t)
+	var servers [2]struct {
+		reg  *live.Registry
+		call func(method, path string, body any) (int, map[string]json.RawMessage)
+	}
+	for i := range servers {
+		reg, ts, _ := newTestAPIOn(t, dsn)
+		l, err := changefeed.Listen(context.Background(), dsn, following{reg}, changefeed.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { l.Close() })
+		servers[i].reg = reg
+		servers[i].call = func(method, path string, body any) (int, map[string]json.RawMessage) {
+			return call(t, ts, "alice", "password-a", method, path, body)
+		}
+	}
+	n := 0
+	next := func(method, path string, body any) map[string]json.RawMessage {
+		t.Helper()
+		n++
+		code, out := servers[n%2].call(method, path, body)
+		if code != 200 {
+			t.Fatalf("call %d, %s %s on server %d: %d %s", n, method, path, n%2, code, out["error"])
+		}
+		return out
+	}
+	if code, out := servers[0].call("POST", "/api/users/", map[string]string{"username": "alice", "email": "", "affiliation": "", "password": "password-a"}); code != 200 {
+		t.Fatalf("register: %d %s", code, out["error"])
+	}
+	var id int64
+	if err := json.Unmarshal(next("POST", "/api/invitations/", map[string]any{"opponent": "random", "color": true})["game_id"], &id); err != nil {
+		t.Fatal(err)
+	}
+	g := fmt.Sprintf("/api/games/%d/", id)
+	next("POST", g+"ready", nil)
+	// Three of the user's turns, each call on the other server from the
+	// one before; between them the bot's turn, which both servers run;
+	// then the user resigns on the fourth.
+	for turn := 0; turn < 4; turn++ {
+		for {
+			var mine struct {
+				IsMyTurn bool `json:"is_my_turn"`
+			}
+			out := next("GET", g+"is_my_turn", nil)
+			if err := json.Unmarshal(out["is_my_turn"], &mine.IsMyTurn); err != nil {
+				t.Fatal(err)
+			}
+			if mine.IsMyTurn {
+				break
+			}
+			// The bot's turn: wait for whichever server plays it.
+			for _, s := range servers {
+				if h := s.reg.Get(apiKey(id)); h != nil {
+					<-h.Settled()
+				}
+			}
+		}
+		if turn == 3 {
+			next("POST", g+"resign", nil)
+			break
+		}
+		next("POST", g+"sense", map[string]any{"square": nil})
+		next("POST", g+"move", map[string]any{"requested_move": nil})
+		next("POST", g+"end_turn", nil)
+	}
+	var hists [2]string
+	for i, s := range servers {
+		code, out := s.call("GET", g+"game_history", nil)
+		if code != 200 {
+			t.Fatalf("history on server %d: %d %s", i, code, out["error"])
+		}
+		hists[i] = string(out["game_history"])
+	}
+	if hists[0] != hists[1] {
+		t.Errorf("the servers give two histories:\n%s\n%s", hists[0], hists[1])
+	}
+	var raw string
+	if err := json.Unmarshal([]byte(hists[0]), &raw); err != nil {
+		raw = hists[0]
+	}
+	h, err := recon.UnmarshalHistory([]byte(raw))
+	if err != nil {
+		t.Fatalf("the history does not read: %v\n%s", err, raw)
+	}
+	if _, err := recon.Restore(recon.Config{Clock: time.Minute, Increment: time.Second, MoveLimit: 100}, h, [2]time.Duration{time.Minute, time.Minute}, nil, 0); err != nil {
+		t.Errorf("the history does not replay: %v", err)
+	}
+	if w, b := len(h.RequestedMoves[0]), len(h.RequestedMoves[1]); w != 3 || b != 3 {
+		t.Errorf("the history has %d moves of the user's and %d of the bot's; want 3 of each (each bot turn played once)", w, b)
+	}
+}
