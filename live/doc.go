@@ -47,7 +47,9 @@
 // passes them on (Registry.Changed, Registry.Resync after a cut in the
 // feed); a host that reads a newer revision follows it as any change: an
 // automaton's turn it overtook is withdrawn, a step waiting to be saved is
-// dropped, everyone is told. What is not shared yet: each server's clock
+// dropped, everyone is told. A change the rules refuse on a copy whose
+// record has moved on reads it again and reports ErrConflict too (the
+// caller may make it again). What is not shared yet: each server's clock
 // policy counts only its own players, and each runs its own automata (the
 // revisions keep their moves to one a turn, not their thinking).
 //
