@@ -35,6 +35,13 @@ func newTestAPI(t *testing.T) (*live.Registry, *httptest.Server, *store.Store) {
 // newTestAPIOn is newTestAPI on the database dsn.
 func newTestAPIOn(t *testing.T, dsn string) (*live.Registry, *httptest.Server, *store.Store) {
 	t.Helper()
+	reg, ts, st, _ := newTestAPIWith(t, dsn)
+	return reg, ts, st
+}
+
+// newTestAPIWith is newTestAPIOn with the API itself, for its rounds.
+func newTestAPIWith(t *testing.T, dsn string) (*live.Registry, *httptest.Server, *store.Store, *API) {
+	t.Helper()
 	st, err := store.Open(dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +67,7 @@ func newTestAPIOn(t *testing.T, dsn string) (*live.Registry, *httptest.Server, *
 		games.Close()
 		st.Close()
 	})
-	return reg, ts, st
+	return reg, ts, st, a
 }
 
 // call makes one call as user:pass (user "": none) and decodes the JSON

@@ -68,6 +68,33 @@ func (a *API) MatchRound(now time.Time) {
 		}
 	}
 	a.pairRanked(now)
+	a.takeUpQuietGames(now)
+}
+
+// QuietAfter is how long a game in play may go without a commit before a
+// server that does not hold it takes it up: on a site of several servers,
+// the server that held it may have stopped, and a game on the server's
+// clock must go on (its bot play, its flag fall) whoever else is left.
+// One server holds every game it has started or resumed, so there this
+// finds nothing.
+const QuietAfter = 10 * time.Second
+
+// takeUpQuietGames hosts here the games in play that no commit has
+// touched for QuietAfter and this server does not hold.
+func (a *API) takeUpQuietGames(now time.Time) {
+	ids, err := a.cfg.Store.API().QuietAPIGames(now.Add(-QuietAfter))
+	if err != nil {
+		a.logf("matchmaker: %v", err)
+		return
+	}
+	for _, id := range ids {
+		if a.reg.Get(apiKey(id)) != nil {
+			continue
+		}
+		if _, err := a.reg.Open(apiKey(id)); err != nil {
+			a.logf("matchmaker: taking up game %d: %v", id, err)
+		}
+	}
 }
 
 // pairRanked starts ranked games: each active user with ranked play on and

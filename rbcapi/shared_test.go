@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"testing"
 	"time"
@@ -118,5 +119,53 @@ func TestAPIGameOnTwoServers(t *testing.T) {
 	}
 	if w, b := len(h.RequestedMoves[0]), len(h.RequestedMoves[1]); w != 3 || b != 3 {
 		t.Errorf("the history has %d moves of the user's and %d of the bot's; want 3 of each (each bot turn played once)", w, b)
+	}
+}
+
+// TestQuietGameTakenUp: a game in play held by a server that stopped is
+// taken up by another's matchmaker round once no commit has touched it
+// for QuietAfter, not before, and goes on there: its clock runs and the
+// player's calls are answered.
+func TestQuietGameTakenUp(t *testing.T) {
+	dsn := pgtest.DB(t)
+	regA, tsA, _ := newTestAPIOn(t, dsn)
+	regB, tsB, _, apiB := newTestAPIWith(t, dsn)
+	as := func(ts *httptest.Server, method, path string, body any) map[string]json.RawMessage {
+		t.Helper()
+		code, out := call(t, ts, "bea", "password-b", method, path, body)
+		if code != 200 {
+			t.Fatalf("%s %s: %d %s", method, path, code, out["error"])
+		}
+		return out
+	}
+	if code, out := call(t, tsA, "", "", "POST", "/api/users/", map[string]string{"username": "bea", "email": "", "affiliation": "", "password": "password-b"}); code != 200 {
+		t.Fatalf("register: %d %s", code, out["error"])
+	}
+	var id int64
+	if err := json.Unmarshal(as(tsA, "POST", "/api/invitations/", map[string]any{"opponent": "random", "color": false})["game_id"], &id); err != nil {
+		t.Fatal(err)
+	}
+	g := fmt.Sprintf("/api/games/%d/", id)
+	as(tsA, "POST", g+"ready", nil)
+	<-regA.Get(apiKey(id)).Settled() // the bot, White, has played its first turn
+	regA.Close()                     // server A stops
+
+	apiB.MatchRound(time.Now())
+	if regB.Get(apiKey(id)) != nil {
+		t.Fatal("a game committed a moment ago was taken up as if its server had stopped")
+	}
+	apiB.MatchRound(time.Now().Add(QuietAfter + time.Second))
+	h := regB.Get(apiKey(id))
+	if h == nil {
+		t.Fatal("a quiet game in play was not taken up")
+	}
+	var running bool
+	h.Read(func(lg live.Game, _ live.Moment) { _, running = lg.Clock().Running() })
+	if !running {
+		t.Error("the game's clock does not run on the server that took it up")
+	}
+	var mine bool
+	if err := json.Unmarshal(as(tsB, "GET", g+"is_my_turn", nil)["is_my_turn"], &mine); err != nil || !mine {
+		t.Errorf("after the take-up, is it bea's turn: %v (%v)", mine, err)
 	}
 }

@@ -270,3 +270,15 @@ func (a API) CloseGameInvitations(gameID int64) error {
 func (a API) APIGameRevision(id int64) (int64, error) {
 	return revisionOf[APIGame](a.s.rd, "api game", id)
 }
+
+// QuietAPIGames returns the API games in play whose record has not changed
+// since t: on a site of several servers, those a server that stopped may
+// have held alone, for another to take up.
+func (a API) QuietAPIGames(t time.Time) ([]int64, error) {
+	var ids []int64
+	err := a.s.rd.Model(&APIGame{}).Where("status = ? AND updated_at < ?", StatusPlaying, t).Order("id").Pluck("id", &ids).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: quiet api games: %w", err)
+	}
+	return ids, nil
+}
