@@ -199,9 +199,16 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	}
 	// Every move is already committed; shutting down only stops the
 	// clocks of open games and closes their connections.
-	shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	shutCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	err = hs.Shutdown(shutCtx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		// Requests still arriving, or connections that never sent one,
+		// after the grace: nothing of theirs is committed, so they are cut
+		// and the stop is as clean as any (exit 0 for a process manager).
+		logger.Printf("closing the connections still open after %v", shutdownGrace)
+		err = hs.Close()
+	}
 	srv.Close()
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
@@ -209,6 +216,10 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	fmt.Fprintln(stdout, "Knightwatch stopped")
 	return nil
 }
+
+// shutdownGrace is how long a stopping server lets requests in progress
+// finish before it cuts them.
+const shutdownGrace = 5 * time.Second
 
 // webFolders returns the templates and static folders of the web assets,
 // failing when either is missing so a broken build cannot serve blank pages.
