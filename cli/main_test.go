@@ -2,8 +2,10 @@ package cli
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
+	"knightwatch/e2e"
 	"knightwatch/pgtest"
 )
 
@@ -20,4 +22,26 @@ func TestMain(m *testing.M) {
 		os.Exit(Run(repoAssets, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(pgtest.Main(m))
+}
+
+// startChildServer starts this test binary as `serve` (TestMain) on
+// database db and a free loopback port, with the reviews off; it is
+// killed when the test ends.
+func startChildServer(t *testing.T, db string) *e2e.Server {
+	t.Helper()
+	addr, err := e2e.FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(childEnv, "1")
+	srv, err := e2e.StartServer(exe, db, addr, filepath.Join(t.TempDir(), "server.log"), "--analysis-nodes", "0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Kill() })
+	return srv
 }

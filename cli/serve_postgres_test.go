@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,7 +12,6 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"knightwatch/e2e"
 	"knightwatch/pgtest"
 	"knightwatch/store"
 )
@@ -74,20 +71,7 @@ func nextState(t *testing.T, c *websocket.Conn, ply int) playerState {
 // move it had acknowledged, the visitor's session still its own.
 func TestServeOnPostgres(t *testing.T) {
 	dsn := pgtest.DB(t)
-	addr, err := e2e.FreeAddr()
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv(childEnv, "1") // the server is this binary (TestMain)
-	srv, err := e2e.StartServer(exe, dsn, addr, filepath.Join(t.TempDir(), "server.log"), "--analysis-nodes", "0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Kill() })
+	srv := startChildServer(t, dsn)
 
 	jar, err := cookiejar.New(nil)
 	if err != nil {

@@ -2,12 +2,9 @@ package cli
 
 import (
 	"net"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
-
-	"knightwatch/e2e"
 )
 
 // TestStopWithConnectionsHeld: SIGTERM stops the server cleanly (exit 0,
@@ -15,22 +12,9 @@ import (
 // send a request, which the HTTP server's shutdown cannot wait out: they
 // are cut after the grace. It exited 1 before.
 func TestStopWithConnectionsHeld(t *testing.T) {
-	addr, err := e2e.FreeAddr()
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv(childEnv, "1") // the server is this binary (TestMain)
-	srv, err := e2e.StartServer(exe, filepath.Join(t.TempDir(), "kw.db"), addr, filepath.Join(t.TempDir(), "server.log"), "--analysis-nodes", "0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Kill() })
+	srv := startChildServer(t, filepath.Join(t.TempDir(), "kw.db"))
 	for range 3 {
-		c, err := net.Dial("tcp", addr)
+		c, err := net.Dial("tcp", srv.Addr)
 		if err != nil {
 			t.Fatal(err)
 		}

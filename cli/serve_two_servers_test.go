@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -28,24 +26,7 @@ import (
 // end on the same game, the database's.
 func TestTwoServersOneGame(t *testing.T) {
 	dsn := pgtest.DB(t)
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv(childEnv, "1") // the servers are this binary (TestMain)
-	var srvs [2]*e2e.Server
-	for i := range srvs {
-		addr, err := e2e.FreeAddr()
-		if err != nil {
-			t.Fatal(err)
-		}
-		srvs[i], err = e2e.StartServer(exe, dsn, addr, filepath.Join(t.TempDir(), "server.log"), "--analysis-nodes", "0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := srvs[i]
-		t.Cleanup(func() { s.Kill() })
-	}
+	srvs := [2]*e2e.Server{startChildServer(t, dsn), startChildServer(t, dsn)}
 
 	jar, err := cookiejar.New(nil)
 	if err != nil {

@@ -65,25 +65,38 @@ func (gs *Games) chessMessage(s *Seat, g *chessGame, m Message) {
 // chessRefusal words a refused action of the person; nil when the game
 // has closed.
 func chessRefusal(err error, unsaved string) *ProtoError {
+	if perr, ok := hostRefusal(err, unsaved, "time is up"); ok {
+		return perr
+	}
 	var perr *ProtoError
 	var stale errStalePly
 	switch {
-	case errors.Is(err, live.ErrClosed):
-		return nil
-	case errors.Is(err, live.ErrUnsaved):
-		return Errorf(CodeServer, "%s", unsaved)
-	case errors.Is(err, live.ErrEndUnsaved):
-		return Errorf(CodeServer, "%s", FlagUnsavedNotice)
-	case errors.Is(err, live.ErrTimeUp):
-		return Errorf(CodeGameOver, "time is up")
-	case errors.Is(err, live.ErrConflict):
-		return Errorf(CodeStale, "%s", ConflictWords)
 	case errors.As(err, &stale):
 		return Errorf(CodeStale, "%s", stale.Error())
 	case errors.As(err, &perr):
 		return perr
 	}
 	return Errorf(CodeServer, "%v", err)
+}
+
+// hostRefusal words the refusals of the game's host (live's errors), the
+// same in chess and in Reconnaissance Chess but for timeUp, the words when
+// the mover's time had run out; ok is false for any other error. A nil
+// refusal with ok means the game has closed.
+func hostRefusal(err error, unsaved, timeUp string) (perr *ProtoError, ok bool) {
+	switch {
+	case errors.Is(err, live.ErrClosed):
+		return nil, true
+	case errors.Is(err, live.ErrUnsaved):
+		return Errorf(CodeServer, "%s", unsaved), true
+	case errors.Is(err, live.ErrEndUnsaved):
+		return Errorf(CodeServer, "%s", FlagUnsavedNotice), true
+	case errors.Is(err, live.ErrTimeUp):
+		return Errorf(CodeGameOver, "%s", timeUp), true
+	case errors.Is(err, live.ErrConflict):
+		return Errorf(CodeStale, "%s", ConflictWords), true
+	}
+	return nil, false
 }
 
 // chessRematch creates the rematch of rec (colours swapped), when the

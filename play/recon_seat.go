@@ -90,19 +90,12 @@ func (gs *Games) reconMessage(s *Seat, g *reconGame, m ReconMessage) {
 // reconRefusal words a refused action of the person: the host's own
 // refusals, a stale message, the arbiter's; nil when the game has closed.
 func reconRefusal(err error, unsaved string) *ProtoError {
+	if perr, ok := hostRefusal(err, unsaved, "the game is over"); ok {
+		return perr
+	}
 	var perr *ProtoError
 	var stale errStale
 	switch {
-	case errors.Is(err, live.ErrClosed):
-		return nil
-	case errors.Is(err, live.ErrUnsaved):
-		return Errorf(CodeServer, "%s", unsaved)
-	case errors.Is(err, live.ErrEndUnsaved):
-		return Errorf(CodeServer, "%s", FlagUnsavedNotice)
-	case errors.Is(err, live.ErrTimeUp):
-		return Errorf(CodeGameOver, "the game is over")
-	case errors.Is(err, live.ErrConflict):
-		return Errorf(CodeStale, "%s", ConflictWords)
 	case errors.As(err, &stale):
 		return Errorf(CodeStale, "%s", stale.Error())
 	case errors.As(err, &perr):

@@ -129,23 +129,14 @@ func runLoad(args []string) error {
 	db := fs.String("db", "", dbFlagHelp)
 	lf := addLoadFlags(fs)
 	fs.Parse(args)
-	dsn, stop, err := database(*db)
-	if err != nil {
-		return err
-	}
-	defer stop()
-	return withBinaryOr(*bin, func(bin string) (printer, error) {
-		before, pg, err := readPG(dsn)
-		if err != nil {
-			return nil, err
-		}
+	return measureOn(*bin, *db, "move or recon action", func(bin, dsn string) (printer, int64, error) {
 		cfg := lf.config(bin, *games)
 		cfg.DB = dsn
 		rep, err := loadtest.Run(cfg)
-		if pg && rep != nil {
-			return withPG(rep, dsn, before, rep.PlayerMoves+rep.EngineMoves+rep.ReconActions, "move or recon action"), err
+		if rep == nil {
+			return nil, 0, err
 		}
-		return rep, err
+		return rep, rep.PlayerMoves + rep.EngineMoves + rep.ReconActions, err
 	})
 }
 
@@ -190,21 +181,12 @@ func runAck(args []string) error {
 	bin := fs.String("bin", "", "the knightwatch binary to measure (default: build this tree)")
 	db := fs.String("db", "", dbFlagHelp)
 	fs.Parse(args)
-	dsn, stop, err := database(*db)
-	if err != nil {
-		return err
-	}
-	defer stop()
-	return withBinaryOr(*bin, func(bin string) (printer, error) {
-		before, pg, err := readPG(dsn)
-		if err != nil {
-			return nil, err
-		}
+	return measureOn(*bin, *db, "acknowledged change", func(bin, dsn string) (printer, int64, error) {
 		rep, err := loadtest.Ack(loadtest.AckConfig{Bin: bin, Games: *games, Rounds: *rounds, Pause: *pause, DB: dsn})
-		if pg && rep != nil {
-			return withPG(rep, dsn, before, int64(rep.Latency.N), "acknowledged change"), err
+		if rep == nil {
+			return nil, 0, err
 		}
-		return rep, err
+		return rep, int64(rep.Latency.N), err
 	})
 }
 

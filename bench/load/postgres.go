@@ -74,6 +74,28 @@ func printPG(w io.Writer, before, after pgCounters, units int64, unit string) {
 	}
 }
 
+// measureOn runs run (a measurement and how many units it counted) with
+// the binary bin (withBinaryOr) on the database -db names, and on
+// PostgreSQL follows its report with what the database did per unit.
+func measureOn(bin, db, unit string, run func(bin, dsn string) (rep printer, units int64, err error)) error {
+	dsn, stop, err := database(db)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	return withBinaryOr(bin, func(bin string) (printer, error) {
+		before, pg, err := readPG(dsn)
+		if err != nil {
+			return nil, err
+		}
+		rep, units, err := run(bin, dsn)
+		if pg && rep != nil {
+			return withPG(rep, dsn, before, units, unit), err
+		}
+		return rep, err
+	})
+}
+
 // pgReport is a run's report followed by what PostgreSQL did meanwhile.
 type pgReport struct {
 	rep   printer
