@@ -30,12 +30,21 @@ type Options struct {
 	MinBackoff, MaxBackoff time.Duration
 }
 
-// Listener holds one connection listening on Channel and hands what it
-// hears to its Handler.
+// PayloadHandler is what a Listener of any channel tells (ListenChannel):
+// each notification's payload, as sent, and Resync after a cut. Its
+// methods run as Handler's do.
+type PayloadHandler interface {
+	Payload(payload string)
+	Resync()
+}
+
+// Listener holds one connection listening on a channel (Channel for
+// Listen) and hands what it hears to its handler.
 type Listener struct {
-	dsn  string
-	h    Handler
-	opts Options
+	dsn     string
+	channel string
+	h       PayloadHandler
+	opts    Options
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -46,18 +55,44 @@ type Listener struct {
 // (or, after a cut, h.Resync). Then it listens in a goroutine of its own,
 // connecting again whenever the connection fails, until Close.
 func Listen(ctx context.Context, dsn string, h Handler, opts Options) (*Listener, error) {
+	return ListenChannel(ctx, dsn, Channel, changes{h, opts.Logf}, opts)
+}
+
+// changes parses the payloads of Channel for a Handler.
+type changes struct {
+	h    Handler
+	logf func(format string, args ...any)
+}
+
+func (c changes) Payload(payload string) {
+	ch, err := Parse(payload)
+	if err != nil {
+		if c.logf != nil {
+			c.logf("changefeed: %v", err)
+		}
+		return
+	}
+	c.h.Changed(ch)
+}
+
+func (c changes) Resync() { c.h.Resync() }
+
+// ListenChannel is Listen for notifications on channel, whatever their
+// payload: another part of the site (the engine jobs' results) uses the
+// same connection handling for its own channel.
+func ListenChannel(ctx context.Context, dsn, channel string, h PayloadHandler, opts Options) (*Listener, error) {
 	if opts.MinBackoff <= 0 {
 		opts.MinBackoff = 100 * time.Millisecond
 	}
 	if opts.MaxBackoff < opts.MinBackoff {
 		opts.MaxBackoff = max(5*time.Second, opts.MinBackoff)
 	}
-	conn, err := listenConn(ctx, dsn)
+	conn, err := listenConn(ctx, dsn, channel)
 	if err != nil {
 		return nil, err
 	}
 	lctx, cancel := context.WithCancel(context.Background())
-	l := &Listener{dsn: dsn, h: h, opts: opts, cancel: cancel, done: make(chan struct{})}
+	l := &Listener{dsn: dsn, channel: channel, h: h, opts: opts, cancel: cancel, done: make(chan struct{})}
 	go l.run(lctx, conn)
 	return l, nil
 }
@@ -69,13 +104,13 @@ func (l *Listener) Close() error {
 	return nil
 }
 
-// listenConn connects and listens on Channel.
-func listenConn(ctx context.Context, dsn string) (*pgx.Conn, error) {
+// listenConn connects and listens on channel.
+func listenConn(ctx context.Context, dsn, channel string) (*pgx.Conn, error) {
 	conn, err := pgx.Connect(ctx, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("changefeed: connect: %w", err)
 	}
-	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{Channel}.Sanitize()); err != nil {
+	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{channel}.Sanitize()); err != nil {
 		conn.Close(context.Background())
 		return nil, fmt.Errorf("changefeed: listen: %w", err)
 	}
@@ -115,15 +150,10 @@ func (l *Listener) hear(ctx context.Context, conn *pgx.Conn) error {
 		if err != nil {
 			return err
 		}
-		if n.Channel != Channel {
+		if n.Channel != l.channel {
 			continue
 		}
-		c, err := Parse(n.Payload)
-		if err != nil {
-			l.logf("from backend %d: %v", n.PID, err)
-			continue
-		}
-		l.h.Changed(c)
+		l.h.Payload(n.Payload)
 	}
 }
 
@@ -139,7 +169,7 @@ func (l *Listener) reconnect(ctx context.Context) *pgx.Conn {
 			return nil
 		case <-timer.C:
 		}
-		conn, err := listenConn(ctx, l.dsn)
+		conn, err := listenConn(ctx, l.dsn, l.channel)
 		if err == nil {
 			return conn
 		}

@@ -86,6 +86,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	database := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"),
 		"the database: a SQLite file's path, created if missing, or a PostgreSQL URL such as postgres://user:password@host:5432/knightwatch, whose database must exist (env KNIGHTWATCH_DB)")
 	noEngine := fs.Bool("no-engine", false, "never let the engine reply (for benchmarks of the server alone)")
+	engineWork := fs.Bool("engine-work", true, "on PostgreSQL, take engine jobs in this process too (false: leave them to `knightwatch worker` processes)")
 	analysisNodes := fs.Int("analysis-nodes", review.DefaultNodes,
 		"the engine's budget per position when it reviews a finished game (in the background, below every live game); 0: no reviews")
 	syzygyPath := fs.String("syzygy", os.Getenv("KNIGHTWATCH_SYZYGY"), "Syzygy tablebase directories, ':'-separated, for the engine to play endings perfectly (env KNIGHTWATCH_SYZYGY)")
@@ -148,7 +149,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		return err
 	}
 	parts, closeParts, err := buildParts(st, partsFlags{database: *database, syzygy: *syzygyPath, experience: *experience, experienceRows: *experienceRows,
-		analysisNodes: *analysisNodes, noEngine: *noEngine, rbcClock: clock, rbcIncrement: increment}, logger)
+		analysisNodes: *analysisNodes, noEngine: *noEngine, engineWork: *engineWork, rbcClock: clock, rbcIncrement: increment}, logger)
 	if err != nil {
 		return err
 	}

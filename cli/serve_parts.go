@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"knightwatch/changefeed"
+	"knightwatch/enginejobs"
 	"knightwatch/enginepool"
 	"knightwatch/experience"
 	"knightwatch/live"
@@ -27,6 +28,9 @@ type partsFlags struct {
 	experienceRows int    // --experience-rows
 	analysisNodes  int    // --analysis-nodes; 0: no reviews
 	noEngine       bool   // --no-engine
+	// engineWork is --engine-work: on PostgreSQL, this server takes
+	// engine jobs too (as a worker does); it asks for them anyway.
+	engineWork bool
 	// rbcClock and rbcIncrement are --rbc-clock (zero: rbcapi's default).
 	rbcClock, rbcIncrement time.Duration
 }
@@ -63,8 +67,22 @@ func buildParts(st *store.Store, f partsFlags, logger *log.Logger) (parts web.Pa
 		}
 		closers = append(closers, learner.Close)
 	}
+	// The engine: this server's pool, or on PostgreSQL jobs that any
+	// worker takes (this server too, unless --engine-work=false).
+	var engine interface {
+		play.Engine
+		review.Engine
+	} = parts.Pool
+	if store.IsPostgres(f.database) && !f.noEngine {
+		jobs, err := enginejobs.Start(context.Background(), enginejobs.Config{DSN: f.database, Pool: parts.Pool, Work: f.engineWork, Logf: logger.Printf})
+		if err != nil {
+			return web.Parts{}, nil, err
+		}
+		closers = append(closers, jobs.Close)
+		engine = jobs
+	}
 	if f.analysisNodes > 0 {
-		ro := review.Options{Store: st, Engine: parts.Pool, Nodes: f.analysisNodes, Logger: logger}
+		ro := review.Options{Store: st, Engine: engine, Nodes: f.analysisNodes, Logger: logger}
 		if learner != nil {
 			ro.Learn = learner.Reviewed
 		}
@@ -75,7 +93,7 @@ func buildParts(st *store.Store, f partsFlags, logger *log.Logger) (parts web.Pa
 	}
 	parts.Registry = live.NewRegistry()
 	parts.Games, err = play.New(play.Config{
-		Store: st, Pool: parts.Pool, Learner: learner, Reviews: parts.Reviews,
+		Store: st, Pool: engine, Learner: learner, Reviews: parts.Reviews,
 		Levels: enginepool.Levels(), NoEngine: f.noEngine, Logger: logger,
 	}, parts.Registry)
 	if err != nil {

@@ -97,6 +97,9 @@ type Server struct {
 	Addr string   // host:port on loopback
 	Log  string   // file collecting the server's stdout and stderr (appended across restarts)
 	Args []string // more `serve` flags, after --addr and --db (e.g. --syzygy DIR)
+	// Worker: the process is a `knightwatch worker` (NewWorker), with no
+	// address; ready once it says so.
+	Worker bool
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
@@ -108,6 +111,17 @@ type Server struct {
 // serve flags in args, and waits until GET /healthz answers 200.
 func StartServer(bin, db, addr, logPath string, args ...string) (*Server, error) {
 	s := &Server{Bin: bin, DB: db, Addr: addr, Log: logPath, Args: args}
+	if err := s.Start(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// NewWorker starts the binary's `worker` on the PostgreSQL database db,
+// with any more worker flags in args, and waits until it says it works.
+// Its Start, Stop and Kill are a server's.
+func NewWorker(bin, db, logPath string, args ...string) (*Server, error) {
+	s := &Server{Bin: bin, DB: db, Log: logPath, Args: args, Worker: true}
 	if err := s.Start(); err != nil {
 		return nil, err
 	}
@@ -130,6 +144,11 @@ func (s *Server) Start() error {
 		return err
 	}
 	args := append([]string{"serve", "--addr", s.Addr, "--db", s.DB}, s.Args...)
+	ready := "listening on http"
+	if s.Worker {
+		args = append([]string{"worker", "--db", s.DB}, s.Args...)
+		ready = "Knightwatch worker"
+	}
 	fmt.Fprintf(logf, "\n=== %s start %s\n", time.Now().Format(time.RFC3339Nano), strings.Join(args, " "))
 	cmd := exec.Command(s.Bin, args...)
 	// Stdout comes through a pipe, copied into the log line by line, so
@@ -164,7 +183,7 @@ func (s *Server) Start() error {
 		for heard := false; ; {
 			line, err := rd.ReadString('\n')
 			logf.WriteString(line)
-			if !heard && strings.Contains(line, "listening on http") {
+			if !heard && strings.Contains(line, ready) {
 				heard = true
 				close(listening)
 			}
@@ -186,7 +205,11 @@ func (s *Server) Start() error {
 	}()
 	s.cmd, s.exited = cmd, exited
 	s.mu.Unlock()
-	if err := waitHealthy(s.URL(), listening, exited, 30*time.Second); err != nil {
+	base := s.URL()
+	if s.Worker {
+		base = "" // no HTTP: ready once it says so
+	}
+	if err := waitHealthy(base, listening, exited, 30*time.Second); err != nil {
 		_ = s.Kill()
 		return fmt.Errorf("server on %s did not become healthy: %v (log: %s)", s.Addr, err, s.Log)
 	}
@@ -208,7 +231,7 @@ next:
 }
 
 // waitHealthy waits until the server says it is listening (or exits, or
-// limit passes), then asks /healthz once.
+// limit passes), then asks /healthz once (unless base is "": a worker).
 func waitHealthy(base string, listening, exited <-chan struct{}, limit time.Duration) error {
 	timer := time.NewTimer(limit)
 	defer timer.Stop()
@@ -218,6 +241,9 @@ func waitHealthy(base string, listening, exited <-chan struct{}, limit time.Dura
 		return errors.New("process exited")
 	case <-timer.C:
 		return fmt.Errorf("not listening after %v", limit)
+	}
+	if base == "" {
+		return nil
 	}
 	client := &http.Client{Timeout: limit}
 	resp, err := client.Get(base + "/healthz")

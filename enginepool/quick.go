@@ -83,3 +83,11 @@ func (p *Pool) handOutQuickLocked(e *pooled, now time.Time) {
 	}
 	p.assignLocked(best, bestAt, e)
 }
+
+// Quick reports whether req is a short request, one the quick lane
+// serves: engine work spread over other machines (package enginejobs)
+// keeps short requests apart from long ones by the same rule.
+func Quick(req SearchRequest) bool { return requestCost(req) <= poolQuickMax }
+
+// QuickSearchers returns how many searchers the quick lane has.
+func (p *Pool) QuickSearchers() int { return len(p.all) - p.Searchers() }

@@ -27,6 +27,12 @@ type SearchRequest struct {
 	// Nodes, when set, stops the search after about that many nodes (a
 	// review's fixed budget); MoveTime still caps it.
 	Nodes uint64
+	// Turn names the turn the search is for, the same on every server
+	// that holds the game (its ID and the revision of its record): on a
+	// site of several servers two requests for one turn are one search
+	// (package enginejobs). Empty: the request is its own. The pool
+	// itself ignores it.
+	Turn string
 }
 
 // SearchResult is an engine's answer: the move and its score from the

@@ -32,6 +32,14 @@ type CrashConfig struct {
 	// to have an action acknowledged again (default a minute).
 	Progress time.Duration
 	Log      io.Writer
+	// Postgres, a PostgreSQL URL, runs the test on a site (site.go):
+	// Servers servers and Workers engine workers on that database behind
+	// a round-robin proxy that cuts each connection within ConnLife (0:
+	// never), so that sockets come back to another server; each kill ends
+	// a server or a worker in turn. Empty: one server on SQLite.
+	Postgres         string
+	Servers, Workers int
+	ConnLife         time.Duration
 }
 
 func (c *CrashConfig) check() error {
@@ -52,6 +60,9 @@ func (c *CrashConfig) check() error {
 	}
 	if c.MinUp <= 0 || c.MaxUp < c.MinUp || c.MaxUp > time.Minute {
 		return fmt.Errorf("loadtest: time between kills %v..%v: must be above 0, rising, at most 1m", c.MinUp, c.MaxUp)
+	}
+	if c.Postgres != "" && (c.Servers < 1 || c.Servers > 8 || c.Workers < 0 || c.Workers > 8) {
+		return fmt.Errorf("loadtest: %d servers and %d workers: want 1..8 and 0..8", c.Servers, c.Workers)
 	}
 	if err := checkDuration("the whole run (kills × longest time up)", time.Duration(c.Kills)*c.MaxUp); err != nil {
 		return err
@@ -78,8 +89,11 @@ type CrashReport struct {
 	CheckedMoves, CheckedActions int
 	// Takebacks acknowledged (some of them racing the engine's reply).
 	Takebacks int64
-	Problems  []string
-	Errors    map[string]int
+	// EngineAnswers counts the engine searches done as jobs by the
+	// site's workers (0 on SQLite, where the server searches itself).
+	EngineAnswers int
+	Problems      []string
+	Errors        map[string]int
 }
 
 // OK reports whether nothing was lost, duplicated or unreadable.
@@ -102,14 +116,46 @@ func Crash(cfg CrashConfig) (*CrashReport, error) {
 	rep := &CrashReport{Config: cfg, Machine: Machine()}
 	start := time.Now()
 	defer func() { rep.Elapsed = time.Since(start) }()
-	srv, err := startServer(cfg.Bin, dir, "")
-	if err != nil {
-		return nil, err
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6b696c6c))
+	// What the players talk to, what the checks read, what a kill ends
+	// and how all of it stops.
+	var (
+		base   string
+		hold   = func() {} // the players' traffic, while the checks read
+		resume = func() {}
+		read   func() (*storedGames, error)
+		victim func(k int) (process, string)
+		stop   func() error
+	)
+	if cfg.Postgres == "" {
+		srv, err := startServer(cfg.Bin, dir, "")
+		if err != nil {
+			return nil, err
+		}
+		defer srv.Stop(10 * time.Second)
+		db, scratch := filepath.Join(dir, "kw.db"), filepath.Join(dir, "check")
+		base = srv.URL()
+		read = func() (*storedGames, error) { return readSnapshot(db, scratch) }
+		victim = func(int) (process, string) { return srv, "the server" }
+		stop = func() error { return srv.Stop(10 * time.Second) }
+	} else {
+		s, err := startSite(cfg.Bin, dir, cfg.Postgres, cfg.Servers, cfg.Workers, cfg.ConnLife, cfg.Seed)
+		if err != nil {
+			return nil, err
+		}
+		defer s.Stop(10 * time.Second)
+		base = s.proxy.URL()
+		// The other servers play on while one is dead: a check compares
+		// what the players saw with the database only while they can
+		// neither hear nor send anything more (proxy.Hold).
+		hold, resume = s.proxy.Hold, s.proxy.Release
+		read = func() (*storedGames, error) { return readPostgres(cfg.Postgres) }
+		victim = func(k int) (process, string) { return s.victim(k, rng.IntN) }
+		stop = func() error { return s.Stop(10 * time.Second) }
 	}
-	defer srv.Stop(10 * time.Second)
 	rec, led := newRecorder(), newLedger()
 	tmpl := playerConfig{clock: "5+3", reconBot: cfg.ReconBot, think: cfg.Think, takebacks: true}
-	players, err := makePlayers(srv.URL(), cfg.Games, cfg.Level8, cfg.Recon, tmpl, cfg.Seed, rec, led)
+	players, err := makePlayers(base, cfg.Games, cfg.Level8, cfg.Recon, tmpl, cfg.Seed, rec, led)
 	if err != nil {
 		return nil, err
 	}
@@ -122,10 +168,11 @@ func Crash(cfg CrashConfig) (*CrashReport, error) {
 	stopPlayers := func() { cancel(); wg.Wait() }
 	defer stopPlayers()
 
-	db, scratch := filepath.Join(dir, "kw.db"), filepath.Join(dir, "check")
 	check := func(when string) {
+		hold()
+		defer resume()
 		cs, rs := led.snapshot()
-		stored, err := readSnapshot(db, scratch)
+		stored, err := read()
 		if err != nil {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: the database is unreadable: %v", when, err))
 			return
@@ -140,20 +187,20 @@ func Crash(cfg CrashConfig) (*CrashReport, error) {
 		rep.CheckedActions += res.ackedActions
 	}
 
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6b696c6c))
 	for k := 1; k <= cfg.Kills; k++ {
 		up := cfg.MinUp + time.Duration(rng.Int64N(int64(cfg.MaxUp-cfg.MinUp)+1))
 		time.Sleep(up)
-		if err := srv.Kill(); err != nil {
-			return rep, fmt.Errorf("kill %d: %w", k, err)
+		p, name := victim(k)
+		if err := p.Kill(); err != nil {
+			return rep, fmt.Errorf("kill %d (%s): %w", k, name, err)
 		}
 		rep.Kills = k
-		check(fmt.Sprintf("after kill %d", k))
-		if err := srv.Start(); err != nil {
-			return rep, fmt.Errorf("restart after kill %d: %w", k, err)
+		check(fmt.Sprintf("after kill %d (%s)", k, name))
+		if err := p.Start(); err != nil {
+			return rep, fmt.Errorf("restart of %s after kill %d: %w", name, k, err)
 		}
-		logf(cfg.Log, "kill %d/%d after %v up: %d chess moves and %d recon actions acknowledged and checked, %d problems so far",
-			k, cfg.Kills, up.Round(time.Millisecond), rep.AckedMoves, rep.AckedActions, len(rep.Problems))
+		logf(cfg.Log, "kill %d/%d (%s) after %v up: %d chess moves and %d recon actions acknowledged and checked, %d problems so far",
+			k, cfg.Kills, name, up.Round(time.Millisecond), rep.AckedMoves, rep.AckedActions, len(rep.Problems))
 	}
 
 	// Play goes on after the last restart: every player has an action of
@@ -180,15 +227,26 @@ func Crash(cfg CrashConfig) (*CrashReport, error) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	stopPlayers()
-	if err := srv.Stop(10 * time.Second); err != nil {
-		rep.Problems = append(rep.Problems, fmt.Sprintf("stopping the server: %v", err))
+	if err := stop(); err != nil {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("stopping: %v", err))
 	}
 	check("at the end")
+	if cfg.Postgres != "" {
+		if rep.EngineAnswers, err = countEngineAnswers(cfg.Postgres); err != nil {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("counting the engine's answers: %v", err))
+		}
+	}
 	rep.Problems = append(rep.Problems, rec.violationList()...)
-	if log, err := os.ReadFile(filepath.Join(dir, "server.log")); err == nil {
+	logs, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	more, _ := filepath.Glob(filepath.Join(dir, "*", "*.log"))
+	for _, name := range append(logs, more...) {
+		log, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
 		for _, l := range strings.Split(string(log), "\n") {
 			if strings.Contains(l, "panic") {
-				rep.Problems = append(rep.Problems, "server log: "+l)
+				rep.Problems = append(rep.Problems, filepath.Base(name)+": "+l)
 			}
 		}
 	}
@@ -201,10 +259,16 @@ func Crash(cfg CrashConfig) (*CrashReport, error) {
 func (r *CrashReport) Print(w io.Writer) {
 	c := r.Config
 	fmt.Fprintf(w, "machine: %s\n", r.Machine)
+	if c.Postgres != "" {
+		fmt.Fprintf(w, "a site: %d servers, %d workers on PostgreSQL behind a round-robin proxy cutting connections within %v; kills alternate servers and workers\n", c.Servers, c.Workers, c.ConnLife)
+	}
 	fmt.Fprintf(w, "%d kills of %d, %d players (recon %.0f%% against %s, level 8 %.0f%%), up %v..%v between kills, think up to %v, seed %d, %.0fs\n",
 		r.Kills, c.Kills, c.Games, 100*c.Recon, c.ReconBot, 100*c.Level8, c.MinUp, c.MaxUp, c.Think, c.Seed, r.Elapsed.Seconds())
 	fmt.Fprintf(w, "at the end: %d chess games, %d recon games in the database; %d chess moves and %d recon actions seen acknowledged, all checked\n",
 		r.ChessGames, r.ReconGames, r.AckedMoves, r.AckedActions)
+	if c.Postgres != "" {
+		fmt.Fprintf(w, "%d engine searches done as jobs by the workers\n", r.EngineAnswers)
+	}
 	fmt.Fprintf(w, "over all %d checks: %d acknowledged chess moves and %d recon actions compared; %d takebacks acknowledged\n", r.Kills+1, r.CheckedMoves, r.CheckedActions, r.Takebacks)
 	t := Tally{m: r.Errors}
 	fmt.Fprintf(w, "errors (dial and read failures are the kills): %s\n", t.String())

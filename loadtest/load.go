@@ -29,8 +29,13 @@ type LoadConfig struct {
 	ServerArgs    []string // more serve flags
 	// DB is the server's database: a SQLite path or a PostgreSQL URL of
 	// an empty database ("": a SQLite file in the run's folder).
-	DB  string
-	Log io.Writer // progress lines; nil: none
+	DB string
+	// Servers and Workers, with DB a PostgreSQL URL and Servers above 1
+	// or Workers above 0, run a site (site.go): that many servers behind a
+	// round-robin proxy, and engine workers taking every engine job (none:
+	// the servers take them).
+	Servers, Workers int
+	Log              io.Writer // progress lines; nil: none
 }
 
 func (c *LoadConfig) check() error {
@@ -54,6 +59,14 @@ func (c *LoadConfig) check() error {
 	}
 	if c.Clock == "" {
 		c.Clock = "5+3"
+	}
+	if c.Servers > 1 || c.Workers > 0 {
+		if !strings.HasPrefix(c.DB, "postgres") {
+			return fmt.Errorf("loadtest: several servers or workers need a PostgreSQL database")
+		}
+		if c.Servers < 1 || c.Servers > 8 || c.Workers > 8 {
+			return fmt.Errorf("loadtest: %d servers and %d workers: want 1..8 and 0..8", c.Servers, c.Workers)
+		}
 	}
 	if c.Think < 0 || c.Think > time.Minute {
 		return fmt.Errorf("loadtest: think %v: must be from 0 to 1m", c.Think)
@@ -86,6 +99,11 @@ type LoadReport struct {
 	// ClientCPU is the same for this process, the players, which share
 	// the cores with the server.
 	ServerCPU, ClientCPU float64
+	// On a site: the workers' CPU (all of them), PostgreSQL's (every
+	// postgres process of this machine), both as ServerCPU (which is
+	// then every server's); and the engine's moves per second of a
+	// worker's CPU, the moves and recon actions per second of a server's.
+	WorkerCPU, DatabaseCPU float64
 }
 
 // MovesPerSecond is every acknowledged move and recon action per second:
@@ -109,11 +127,27 @@ func Run(cfg LoadConfig) (*LoadReport, error) {
 	if rep.Fsync, err = fsyncLatency(dir, 200); err != nil {
 		return nil, err
 	}
-	srv, err := startServer(cfg.Bin, dir, cfg.DB, cfg.ServerArgs...)
-	if err != nil {
-		return nil, err
+	var srv interface {
+		URL() string
+		sample() ProcSample
+		cpu() float64
 	}
-	defer srv.Stop(10 * time.Second)
+	workerCPU := func() float64 { return 0 }
+	if cfg.Servers > 1 || cfg.Workers > 0 {
+		s, err := startSite(cfg.Bin, dir, cfg.DB, cfg.Servers, cfg.Workers, 0, cfg.Seed, cfg.ServerArgs...)
+		if err != nil {
+			return nil, err
+		}
+		defer s.Stop(10 * time.Second)
+		srv, workerCPU = s, s.workerCPU
+	} else {
+		one, err := startServer(cfg.Bin, dir, cfg.DB, cfg.ServerArgs...)
+		if err != nil {
+			return nil, err
+		}
+		defer one.Stop(10 * time.Second)
+		srv = one
+	}
 	rec := newRecorder()
 	ctx, cancel := context.WithCancel(context.Background())
 	tmpl := playerConfig{clock: cfg.Clock, reconBot: cfg.ReconBot, think: cfg.Think}
@@ -132,7 +166,7 @@ func Run(cfg LoadConfig) (*LoadReport, error) {
 	rep.Start = srv.sample()
 	rep.Peak = rep.Start
 	rec.on.Store(true)
-	start, cpu0, self0 := time.Now(), srv.cpu(), cpuSeconds(os.Getpid())
+	start, cpu0, self0, work0, db0 := time.Now(), srv.cpu(), cpuSeconds(os.Getpid()), workerCPU(), postgresCPU()
 	tick := time.NewTicker(time.Second)
 	for time.Since(start) < cfg.Duration {
 		<-tick.C
@@ -143,6 +177,10 @@ func Run(cfg LoadConfig) (*LoadReport, error) {
 	rep.Elapsed = time.Since(start)
 	rep.ServerCPU = (srv.cpu() - cpu0) / rep.Elapsed.Seconds()
 	rep.ClientCPU = (cpuSeconds(os.Getpid()) - self0) / rep.Elapsed.Seconds()
+	if cfg.Servers > 1 || cfg.Workers > 0 {
+		rep.WorkerCPU = (workerCPU() - work0) / rep.Elapsed.Seconds()
+		rep.DatabaseCPU = (postgresCPU() - db0) / rep.Elapsed.Seconds()
+	}
 	rep.End = srv.sample()
 	rep.Peak = peak(rep.Peak, rep.End)
 	rep.LoadEnd = LoadAverage()
@@ -219,5 +257,18 @@ func (r *LoadReport) Print(w io.Writer) {
 		fmt.Fprintf(w, "VIOLATIONS: %s\n", strings.Join(r.Violations, "; "))
 	}
 	fmt.Fprintf(w, "players (this process): CPU %.2f cores\n", r.ClientCPU)
+	if c.Servers > 1 || c.Workers > 0 {
+		secs := r.Elapsed.Seconds()
+		fmt.Fprintf(w, "site: %d servers, %d workers; CPU of the servers %.2f cores, of the workers %.2f, of PostgreSQL %.2f\n",
+			c.Servers, c.Workers, r.ServerCPU, r.WorkerCPU, r.DatabaseCPU)
+		if r.ServerCPU > 0 {
+			fmt.Fprintf(w, "per server CPU-second: %.0f moves and recon actions\n", r.MovesPerSecond()/r.ServerCPU)
+		}
+		if r.WorkerCPU > 0 {
+			fmt.Fprintf(w, "per worker CPU-second: %.1f engine moves\n", float64(r.EngineMoves)/secs/r.WorkerCPU)
+		}
+		fmt.Fprintf(w, "first server: after warm-up %s; peak %s; end %s\n", r.Start, r.Peak, r.End)
+		return
+	}
 	fmt.Fprintf(w, "server: CPU %.2f cores; after warm-up %s; peak %s; end %s\n", r.ServerCPU, r.Start, r.Peak, r.End)
 }

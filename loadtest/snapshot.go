@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"gorm.io/driver/postgres"
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -54,6 +55,43 @@ func readSnapshot(path, scratch string) (*storedGames, error) {
 		return nil, err
 	}
 	defer sqlDB.Close()
+	return readGames(db)
+}
+
+// readPostgres reads every game of the PostgreSQL database at dsn: what
+// it has committed is what a kill -9 of any server leaves.
+func readPostgres(dsn string) (*storedGames, error) {
+	db, err := gorm.Open(postgres.Open(dsn), &gorm.Config{Logger: logger.Discard})
+	if err != nil {
+		return nil, fmt.Errorf("open the database: %w", err)
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, err
+	}
+	defer sqlDB.Close()
+	return readGames(db)
+}
+
+// countEngineAnswers counts the engine searches the site's workers
+// answered (package enginejobs).
+func countEngineAnswers(dsn string) (int, error) {
+	db, err := gorm.Open(postgres.Open(dsn), &gorm.Config{Logger: logger.Discard})
+	if err != nil {
+		return 0, err
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return 0, err
+	}
+	defer sqlDB.Close()
+	var n int64
+	err = db.Table("engine_answers").Count(&n).Error
+	return int(n), err
+}
+
+// readGames reads every chess and Reconnaissance Chess game of db.
+func readGames(db *gorm.DB) (*storedGames, error) {
 	var chess []store.Game
 	if err := db.Find(&chess).Error; err != nil {
 		return nil, fmt.Errorf("read the games: %w", err)

@@ -40,7 +40,11 @@ func (gs *Games) botStep(ctx context.Context, owner string, bot recon.Player, cl
 		return false
 	}
 	left := clock()
-	return gs.cfg.Pool.RunStep(ctx, enginepool.Step{Owner: owner, Cost: botThinkTime(bot, left), Left: left, Clock: clock, Run: f})
+	pool := gs.cfg.Pool
+	if pool == nil {
+		pool = (*enginepool.Pool)(nil) // runs every step at once
+	}
+	return pool.RunStep(ctx, enginepool.Step{Owner: owner, Cost: botThinkTime(bot, left), Left: left, Clock: clock, Run: f})
 }
 
 // botThinkTime returns what bot says its next step may take with left on

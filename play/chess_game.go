@@ -85,6 +85,14 @@ func (gs *Games) loadChessHost(id string) (*live.Host, error) {
 
 func (g *chessGame) pos() *game.Position { return g.g.PositionAt(g.g.Len()) }
 
+// turnKey names the engine's search of what (a reply, a draw's
+// evaluation) at the game's committed revision: the same on every server
+// holding the game, so that their requests are one search
+// (enginepool.SearchRequest.Turn).
+func (g *chessGame) turnKey(what string) string {
+	return fmt.Sprintf("%s %s@%d", what, g.rec.ID, g.rec.Revision)
+}
+
 // over reports whether the game's end is committed.
 func (g *chessGame) over() bool { return g.rec.Status == store.StatusOver }
 

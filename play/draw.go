@@ -197,12 +197,12 @@ func (gs *Games) offerDraw(s *Seat, g *chessGame, ply int) {
 		ctx, cancel := context.WithCancel(gs.ctx)
 		j := &job{cancel: cancel}
 		g.draw = j
-		pos, hist, at, engineSide, owner, id := *g.pos(), g.g.HashHistory(), g.g.Len(), g.human.Other(), g.rec.Owner, g.rec.ID
+		pos, hist, at, engineSide, owner, id, turn := *g.pos(), g.g.HashHistory(), g.g.Len(), g.human.Other(), g.rec.Owner, g.rec.ID, g.turnKey("draw")
 		go func() {
 			defer cancel()
 			// Short and bounded: a full-strength evaluation capped at
 			// drawEvalTime, so an offer never costs a whole move's search.
-			res, ok := pool.Search(ctx, owner, id, &pos, hist, enginepool.SearchRequest{Level: len(gs.cfg.Levels), MoveTime: drawEvalTime, Evaluate: true})
+			res, ok := pool.Search(ctx, owner, id, &pos, hist, enginepool.SearchRequest{Level: len(gs.cfg.Levels), MoveTime: drawEvalTime, Evaluate: true, Turn: turn})
 			_ = s.host.Locked(func(l live.Locked) error {
 				if g.draw != j {
 					return nil

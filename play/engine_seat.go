@@ -36,7 +36,7 @@ func (e *engineSeat) Play(t *live.Turn) {
 	if !t.Read(func(_ live.Game, m live.Moment) {
 		g := e.g
 		pos, hist, ply, owner, id, started = *g.pos(), g.g.HashHistory(), g.g.Len(), g.rec.Owner, g.rec.ID, t.Since()
-		req = enginepool.SearchRequest{Level: g.rec.Level, MoveTime: e.games.Level(g.rec.Level).MoveTime}
+		req = enginepool.SearchRequest{Level: g.rec.Level, MoveTime: e.games.Level(g.rec.Level).MoveTime, Turn: g.turnKey("reply")}
 		if g.rec.Timed() {
 			req.WTime, req.BTime = g.clock.Remaining(game.White, m.Now), g.clock.Remaining(game.Black, m.Now)
 			req.WInc = g.clock.Increment()

@@ -10,6 +10,7 @@ import (
 
 	"knightwatch/enginepool"
 	"knightwatch/experience"
+	"knightwatch/game"
 	"knightwatch/live"
 	"knightwatch/recon"
 	"knightwatch/recon/bots"
@@ -33,6 +34,17 @@ const (
 const chessIDPrefix = "g_"
 
 // Config configures Games. Store and Levels are required; every other
+// Engine is what the games think with: the engine pool of this server
+// (an *enginepool.Pool), or on a site of several servers the engine jobs
+// that any worker takes (an *enginejobs.Jobs).
+type Engine interface {
+	// Search runs one live search (an engine reply, a draw evaluation)
+	// of owner's game gameID: enginepool.Pool's Search.
+	Search(ctx context.Context, owner, gameID string, pos *game.Position, history []uint64, req enginepool.SearchRequest) (enginepool.SearchResult, bool)
+	// RunStep runs one step of a bot's turn: enginepool.Pool's RunStep.
+	RunStep(ctx context.Context, s enginepool.Step) bool
+}
+
 // field has a default (the zero value, unless it says otherwise).
 type Config struct {
 	// Store holds the games.
@@ -40,7 +52,7 @@ type Config struct {
 	// Pool runs the engine for every game: the engine's replies, draw
 	// evaluations and the Reconnaissance Chess bots' thinking. Required
 	// unless NoEngine; without one, bots think at once outside any pool.
-	Pool *enginepool.Pool
+	Pool Engine
 	// Learner learns from finished games and tells the engine what they
 	// say before each of its moves (docs/experience.md); nil: the engine
 	// plays as if it had never played.

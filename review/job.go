@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -151,7 +152,11 @@ func (r *Reviewer) evaluate(ctx context.Context, j *reviewJob, ply int) (p store
 	if ply == len(j.positions)-1 && drawnByRule(j.over) {
 		return p, true
 	}
-	req := enginepool.SearchRequest{Level: r.level, MoveTime: analysisTimeCap, Nodes: r.nodes, Evaluate: true}
+	req := enginepool.SearchRequest{
+		Level: r.level, MoveTime: analysisTimeCap, Nodes: r.nodes, Evaluate: true,
+		// Two servers reviewing one game share each position's search.
+		Turn: fmt.Sprintf("review %s %d %d %d", j.id, ply, r.level, r.nodes),
+	}
 	// One pool key for every review: a searcher moving from one review to
 	// another keeps its hash table (entries of other games' positions are
 	// harmless, and the next position's are useful), clearing it only

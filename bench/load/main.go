@@ -127,11 +127,13 @@ func runLoad(args []string) error {
 	games := fs.Int("games", 100, "players at once, each its own visitor")
 	bin := fs.String("bin", "", "the knightwatch binary to load (default: build this tree)")
 	db := fs.String("db", "", dbFlagHelp)
+	servers := fs.Int("servers", 1, "with -db on PostgreSQL: servers, behind a round-robin proxy")
+	workers := fs.Int("workers", 0, "with -db on PostgreSQL: engine workers (0: the servers take the engine jobs)")
 	lf := addLoadFlags(fs)
 	fs.Parse(args)
 	return measureOn(*bin, *db, "move or recon action", func(bin, dsn string) (printer, int64, error) {
 		cfg := lf.config(bin, *games)
-		cfg.DB = dsn
+		cfg.DB, cfg.Servers, cfg.Workers = dsn, *servers, *workers
 		rep, err := loadtest.Run(cfg)
 		if rep == nil {
 			return nil, 0, err
@@ -201,12 +203,25 @@ func runCrash(args []string) error {
 	maxUp := fs.Duration("max-up", 4*time.Second, "longest time between a restart and the next kill")
 	think := fs.Duration("think", 200*time.Millisecond, "longest random pause before each of a player's actions")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the kill moments and the players' choices")
+	site := fs.Bool("site", false, "a site on a throwaway PostgreSQL: -servers servers and -workers engine workers behind a round-robin proxy; kills alternate servers and workers")
+	servers := fs.Int("servers", 3, "with -site: servers")
+	workers := fs.Int("workers", 2, "with -site: engine workers")
+	connLife := fs.Duration("conn-life", 2*time.Second, "with -site: the proxy cuts each connection within this, so sockets come back to another server")
 	fs.Parse(args)
 	return withBinary(func(bin string) (printer, error) {
-		rep, err := loadtest.Crash(loadtest.CrashConfig{
+		cfg := loadtest.CrashConfig{
 			Bin: bin, Kills: *kills, Games: *games, Recon: *recon, Level8: *level8, ReconBot: *reconBot,
 			MinUp: *minUp, MaxUp: *maxUp, Think: *think, Seed: *seed, Log: os.Stderr,
-		})
+		}
+		if *site {
+			dsn, stop, err := database("postgres")
+			if err != nil {
+				return nil, err
+			}
+			defer stop()
+			cfg.Postgres, cfg.Servers, cfg.Workers, cfg.ConnLife = dsn, *servers, *workers, *connLife
+		}
+		rep, err := loadtest.Crash(cfg)
 		if err == nil && !rep.OK() {
 			err = fmt.Errorf("the crash test found %d problems", len(rep.Problems))
 		}

@@ -32,9 +32,18 @@ func database(db string) (dsn string, stop func(), err error) {
 	return dsn, func() { c.Stop() }, nil
 }
 
-// pgCounters are PostgreSQL's counters of one database.
+// pgCounters are PostgreSQL's counters of one database, and the
+// notifications its servers sent, counted from the rows that send them:
+// each revision of a game is one commit with its change-feed
+// notification, each engine answer one with its own.
 type pgCounters struct {
 	commits, inserted, updated, deleted, fetched int64
+	// scans are the tables' sequential and index scans: about one per
+	// statement that reads a table.
+	scans, notifies int64
+	// walBytes is the write-ahead log the whole cluster wrote
+	// (pg_stat_wal): what a move costs the disk and the replicas.
+	walBytes int64
 }
 
 // readPG reads the database's counters (pg_stat_database), after asking
@@ -55,7 +64,33 @@ func readPG(dsn string) (c pgCounters, ok bool, err error) {
 	}
 	err = conn.QueryRow(ctx, `SELECT xact_commit, tup_inserted, tup_updated, tup_deleted, tup_fetched
 FROM pg_stat_database WHERE datname = current_database()`).Scan(&c.commits, &c.inserted, &c.updated, &c.deleted, &c.fetched)
-	return c, true, err
+	if err != nil {
+		return c, true, err
+	}
+	if err := conn.QueryRow(ctx, "SELECT COALESCE(sum(seq_scan + COALESCE(idx_scan, 0)), 0) FROM pg_stat_user_tables").Scan(&c.scans); err != nil {
+		return c, true, err
+	}
+	if err := conn.QueryRow(ctx, "SELECT wal_bytes::bigint FROM pg_stat_wal").Scan(&c.walBytes); err != nil {
+		return c, true, err
+	}
+	for _, q := range []string{"SELECT COALESCE(sum(revision), 0) FROM %s", "SELECT count(*) FROM %s"} {
+		tables := []string{"games", "recon_games", "api_games"}
+		if strings.HasPrefix(q, "SELECT count") {
+			tables = []string{"engine_answers"}
+		}
+		for _, t := range tables {
+			var exists bool
+			if err := conn.QueryRow(ctx, "SELECT to_regclass($1) IS NOT NULL", t).Scan(&exists); err != nil || !exists {
+				continue
+			}
+			var n int64
+			if err := conn.QueryRow(ctx, fmt.Sprintf(q, t)).Scan(&n); err != nil {
+				return c, true, err
+			}
+			c.notifies += n
+		}
+	}
+	return c, true, nil
 }
 
 // printPG prints what the database did between before and after, in all
@@ -64,13 +99,14 @@ FROM pg_stat_database WHERE datname = current_database()`).Scan(&c.commits, &c.i
 // server's work outside the measured span (its start, the warm-up).
 func printPG(w io.Writer, before, after pgCounters, units int64, unit string) {
 	d := pgCounters{after.commits - before.commits, after.inserted - before.inserted, after.updated - before.updated,
-		after.deleted - before.deleted, after.fetched - before.fetched}
-	fmt.Fprintf(w, "postgresql (the whole run): %d commits, %d rows inserted, %d updated, %d deleted, %d fetched\n",
-		d.commits, d.inserted, d.updated, d.deleted, d.fetched)
+		after.deleted - before.deleted, after.fetched - before.fetched, after.scans - before.scans, after.notifies - before.notifies, after.walBytes - before.walBytes}
+	fmt.Fprintf(w, "postgresql (the whole run): %d commits, %d table scans, %d notifications, %d rows inserted, %d updated, %d deleted, %d fetched\n",
+		d.commits, d.scans, d.notifies, d.inserted, d.updated, d.deleted, d.fetched)
 	if units > 0 {
 		per := func(n int64) float64 { return float64(n) / float64(units) }
-		fmt.Fprintf(w, "postgresql per %s (%d): %.2f commits, %.2f rows inserted, %.2f updated, %.2f fetched\n",
-			unit, units, per(d.commits), per(d.inserted), per(d.updated), per(d.fetched))
+		fmt.Fprintf(w, "postgresql per %s (%d): %.2f commits, %.2f table scans, %.2f notifications, %.2f rows inserted, %.2f updated, %.2f fetched\n",
+			unit, units, per(d.commits), per(d.scans), per(d.notifies), per(d.inserted), per(d.updated), per(d.fetched))
+		fmt.Fprintf(w, "postgresql write-ahead log per %s: %.0f bytes (the cluster's, over the whole run)\n", unit, per(d.walBytes))
 	}
 }
 

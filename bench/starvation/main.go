@@ -12,6 +12,13 @@
 // temporary database, the engine at its defaults (one searcher per core,
 // and one more kept for short requests, enginepool/pool.go). It prints the
 // server's resident memory as it starts and after the floods.
+//
+// With -workers N, the same on a site (issue 44): a throwaway PostgreSQL,
+// -servers servers (default 2) that leave every engine search to N
+// `knightwatch worker` processes of one searcher each (and their quick
+// lane's one); the floods on the first server, the samples on the last, so
+// that what is measured is the fairness of the jobs across workers.
+//
 // Each sample is a new browser's new level-1 game: 1. e4, timed until the
 // engine's reply is on the board (the natural pause included: a reply is
 // never sent sooner than 150 ms at level 1). Samples are taken one after
@@ -37,14 +44,16 @@ func main() {
 	bin := flag.String("bin", "", "the knightwatch binary to measure (default: build this tree)")
 	owners := flag.Int("owners", 8, "browsers in each flood")
 	games := flag.Int("games", 4, "games (sockets) per flooding browser")
+	servers := flag.Int("servers", 2, "with -workers: servers")
+	workers := flag.Int("workers", 0, "engine workers of a site on a throwaway PostgreSQL (0: one server on SQLite)")
 	flag.Parse()
-	if err := run(*bin, *samples, *owners, *games); err != nil {
+	if err := run(*bin, *samples, *owners, *games, *servers, *workers); err != nil {
 		fmt.Fprintln(os.Stderr, "starvation:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin string, samples, owners, games int) error {
+func run(bin string, samples, owners, games, servers, workers int) error {
 	dir, err := os.MkdirTemp("", "knightwatch-starvation-")
 	if err != nil {
 		return err
@@ -65,11 +74,23 @@ func run(bin string, samples, owners, games int) error {
 		return err
 	}
 	defer srv.Stop(15 * time.Second)
-	base := srv.URL()
+	base, floodBase := srv.URL(), srv.URL()
+	if workers > 0 {
+		// Stops the SQLite server; the site's servers take its place.
+		if base, floodBase, err = startSite(bin, dir, servers, workers); err != nil {
+			return err
+		}
+		srv.Stop(15 * time.Second)
+		defer stopSite()
+		fmt.Printf("a site: %d servers (floods on the first, samples on the last), %d workers of one searcher each, PostgreSQL on this machine\n", servers, workers)
+	}
 	fmt.Printf("machine: %s; server %s; flood %d browsers x %d games\n", loadtest.Machine(), bin, owners, games)
 	// Resident memory as it starts (no search yet) and after the floods
 	// (every searcher has searched: each engine's hash table is in use).
 	rss := func(when string) {
+		if workers > 0 {
+			return // the site's processes: see bench/load run -servers -workers
+		}
 		fmt.Printf("server RSS %s: %.1f MiB\n", when, float64(loadtest.SampleProc(srv.PID()).RSSKiB)/1024)
 	}
 	rss("at start")
@@ -92,7 +113,7 @@ func run(bin string, samples, owners, games int) error {
 	if err := measure("alone", func() string { return "" }); err != nil {
 		return err
 	}
-	f, err := attack.StartSearchFlood(base, owners, games, 8)
+	f, err := attack.StartSearchFlood(floodBase, owners, games, 8)
 	if err != nil {
 		return err
 	}
@@ -102,7 +123,7 @@ func run(bin string, samples, owners, games int) error {
 	if err != nil {
 		return err
 	}
-	d, err := attack.StartDrawFlood(base, owners, games, 8, 100*time.Millisecond)
+	d, err := attack.StartDrawFlood(floodBase, owners, games, 8, 100*time.Millisecond)
 	if err != nil {
 		return err
 	}
