@@ -12,6 +12,7 @@ import (
 	"knightwatch/live"
 	"knightwatch/play"
 	"knightwatch/rbcapi"
+	"knightwatch/recon/bots"
 	"knightwatch/review"
 	"knightwatch/store"
 	"knightwatch/web"
@@ -73,13 +74,16 @@ func buildParts(st *store.Store, f partsFlags, logger *log.Logger) (parts web.Pa
 		play.Engine
 		review.Engine
 	} = parts.Pool
+	var botJobs play.BotJobs // nil: the bots think here
 	if store.IsPostgres(f.database) && !f.noEngine {
-		jobs, err := enginejobs.Start(context.Background(), enginejobs.Config{DSN: f.database, Pool: parts.Pool, Work: f.engineWork, Logf: logger.Printf})
+		jobs, err := enginejobs.Start(context.Background(), enginejobs.Config{
+			DSN: f.database, Pool: parts.Pool, Work: f.engineWork, NewBot: bots.NewOneThread, Logf: logger.Printf,
+		})
 		if err != nil {
 			return web.Parts{}, nil, err
 		}
 		closers = append(closers, jobs.Close)
-		engine = jobs
+		engine, botJobs = jobs, jobs
 	}
 	if f.analysisNodes > 0 {
 		ro := review.Options{Store: st, Engine: engine, Nodes: f.analysisNodes, Logger: logger}
@@ -93,7 +97,7 @@ func buildParts(st *store.Store, f partsFlags, logger *log.Logger) (parts web.Pa
 	}
 	parts.Registry = live.NewRegistry()
 	parts.Games, err = play.New(play.Config{
-		Store: st, Pool: engine, Learner: learner, Reviews: parts.Reviews,
+		Store: st, Pool: engine, BotJobs: botJobs, Learner: learner, Reviews: parts.Reviews,
 		Levels: enginepool.Levels(), NoEngine: f.noEngine, Logger: logger,
 	}, parts.Registry)
 	if err != nil {

@@ -12,13 +12,14 @@ import (
 
 	"knightwatch/enginejobs"
 	"knightwatch/enginepool"
+	"knightwatch/recon/bots"
 	"knightwatch/store"
 )
 
 func init() {
 	register(command{
 		name:    "worker",
-		summary: "engine work of a site on PostgreSQL: takes engine jobs (replies, reviews), no HTTP",
+		summary: "engine work of a site on PostgreSQL: takes engine jobs (replies, reviews, bot steps), no HTTP",
 		run:     runWorker,
 	})
 }
@@ -50,7 +51,7 @@ func runWorker(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	logger := log.New(stderr, "", log.LstdFlags)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	jobs, err := enginejobs.Start(ctx, enginejobs.Config{DSN: *database, Pool: pool, Work: true, Logf: logger.Printf})
+	jobs, err := enginejobs.Start(ctx, enginejobs.Config{DSN: *database, Pool: pool, Work: true, NewBot: bots.NewOneThread, Logf: logger.Printf})
 	if err != nil {
 		return err
 	}

@@ -43,11 +43,14 @@ func (searchArgs) Kind() string { return "engine_search" }
 // newArgs makes the arguments of a search for key's try.
 func newArgs(key string, try int, owner, gameID string, pos *game.Position, history []uint64, req enginepool.SearchRequest, idle bool) searchArgs {
 	return searchArgs{
-		Unique: key + "#" + strconv.Itoa(try), Key: key, Try: try,
+		Unique: uniqueOf(key, try), Key: key, Try: try,
 		Owner: owner, Game: gameID, FEN: pos.FEN(), Chess960: pos.Chess960(),
 		History: history, Req: req, Idle: idle,
 	}
 }
+
+// uniqueOf is what makes the asks of one key and try one job.
+func uniqueOf(key string, try int) string { return key + "#" + strconv.Itoa(try) }
 
 // position rebuilds the job's position.
 func (a *searchArgs) position() (*game.Position, error) {

@@ -7,14 +7,16 @@
 //
 // # What a job is
 //
-// A job is one search: an engine reply, a draw evaluation, one position
-// of a post-game review. Its arguments say everything the search needs
-// (the position, the repetition history, the request with the
-// experience already read), so whichever process takes it needs nothing
-// of the game but the engine. Its answer is written once, in the
-// database, under the request's key (SearchRequest.Turn: the game and the
-// revision of its record whose turn it is), and every server waiting for
-// that key gets it there:
+// A job is one search (an engine reply, a draw evaluation, one position
+// of a post-game review) or one step of a Reconnaissance Chess bot's turn
+// (its sense, or its move: BotStep). Its arguments say everything the work
+// needs (the position, the repetition history, the request with the
+// experience already read; the bot's name and seed and the game's record),
+// so whichever process takes it needs nothing of the game but the engine
+// and the bots. Its answer is written once, in the database, under the
+// request's key (SearchRequest.Turn: the game and the revision of its
+// record whose turn it is; a bot step's key: the game and its count of
+// actions), and every server waiting for that key gets it there:
 //
 //   - Two servers holding the same game ask for the same key: River's
 //     unique jobs make their requests one job. Each applies the answer
@@ -60,6 +62,18 @@
 // third queue, as the pool's background work, only when no live search
 // needs the searcher.
 //
-// Bot steps of Reconnaissance Chess (RunStep) still run in the engine
-// pool of the server that holds the game.
+// # Bot steps
+//
+// A bot's boards are its own state, grown turn by turn from what it was
+// told. A worker keeps each bot it played with, by game and colour
+// (botCache), and plays the game's next step with it when the record goes
+// on from its last step: the move after its sense (told the sense's result
+// first), or its next turn's sense after its move (whose result it was
+// told at once, from the worker's copy of the game, as a server's bot is;
+// the record must show that result). Otherwise (another worker played the
+// last step, the worker restarted, the cache let it go) a new bot is fed
+// the whole record, as a server restoring a game feeds it. Either way the
+// bot is told exactly what a bot thinking on the server would have been,
+// and the step runs in the worker's pool as its owner's work
+// (enginepool.RunStep; the time the job queued is the bot's).
 package enginejobs

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -18,6 +19,7 @@ import (
 
 	"knightwatch/changefeed"
 	"knightwatch/enginepool"
+	"knightwatch/recon"
 )
 
 // ResultsChannel is the notification channel of the jobs' answers: its
@@ -33,6 +35,10 @@ type Config struct {
 	Pool *enginepool.Pool
 	// Work takes jobs in this process; false: it only asks others.
 	Work bool
+	// NewBot makes the Reconnaissance Chess bots of the bot steps this
+	// process takes (bots.NewOneThread, as package play's); required with
+	// Work.
+	NewBot func(spec string, seed uint64) (recon.Player, error)
 	// Logf logs what went wrong (a job that failed, a lost connection);
 	// nil: the standard logger's.
 	Logf func(format string, args ...any)
@@ -48,12 +54,18 @@ type Config struct {
 // RunStep that package play uses, the SearchIdle and Searchers that
 // package review uses), and the whole of a worker.
 type Jobs struct {
-	cfg      Config
-	db       *pgxpool.Pool
-	client   *river.Client[pgx.Tx]
-	listener *changefeed.Listener
-	stop     context.CancelFunc
-	done     chan struct{}
+	cfg  Config
+	db   *pgxpool.Pool
+	bots *botCache // the bots of the steps this process took
+	// restored and continued count the bot steps this process played
+	// with a bot fed the whole record, and with the one kept from the
+	// step before.
+	restored, continued atomic.Int64
+	client              *river.Client[pgx.Tx]
+	listener            *changefeed.Listener
+	stop                context.CancelFunc
+	done                chan struct{}
+	closed              sync.Once
 
 	mu      sync.Mutex
 	waiters map[string]map[chan struct{}]struct{}
@@ -65,6 +77,9 @@ type Jobs struct {
 func Start(ctx context.Context, cfg Config) (*Jobs, error) {
 	if cfg.Pool == nil {
 		return nil, errors.New("enginejobs: Config.Pool is required")
+	}
+	if cfg.Work && cfg.NewBot == nil {
+		return nil, errors.New("enginejobs: Config.NewBot is required with Work")
 	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(format string, args ...any) { slog.Default().Warn(fmt.Sprintf(format, args...)) }
@@ -79,7 +94,7 @@ func Start(ctx context.Context, cfg Config) (*Jobs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("enginejobs: %w", err)
 	}
-	j := &Jobs{cfg: cfg, db: db, waiters: map[string]map[chan struct{}]struct{}{}, done: make(chan struct{})}
+	j := &Jobs{cfg: cfg, db: db, bots: newBotCache(), waiters: map[string]map[chan struct{}]struct{}{}, done: make(chan struct{})}
 	if err := j.start(ctx); err != nil {
 		j.closeAll()
 		return nil, err
@@ -107,6 +122,7 @@ func (j *Jobs) start(ctx context.Context) error {
 		p := j.cfg.Pool
 		workers := river.NewWorkers()
 		river.AddWorker(workers, &searchWorker{j: j})
+		river.AddWorker(workers, &botWorker{j: j, cache: j.bots})
 		rc.Workers = workers
 		rc.Queues = map[string]river.QueueConfig{
 			// A short request may use any searcher of the pool (its
@@ -116,6 +132,7 @@ func (j *Jobs) start(ctx context.Context) error {
 			queueQuick: {MaxWorkers: p.Searchers() + p.QuickSearchers()},
 			queueLong:  {MaxWorkers: p.Searchers()},
 			queueIdle:  {MaxWorkers: p.Searchers()},
+			queueBot:   {MaxWorkers: p.Searchers()},
 		}
 	}
 	client, err := river.NewClient(riverpgxv5.New(j.db), rc)
@@ -198,8 +215,10 @@ func (j *Jobs) forgetOldAnswers(ctx context.Context) {
 
 // Close stops taking jobs, waiting for those in progress (a server
 // stopping lets its searches end; their answers are written), then
-// stops listening and disconnects.
-func (j *Jobs) Close() {
+// stops listening and disconnects. Later calls do nothing.
+func (j *Jobs) Close() { j.closed.Do(j.close) }
+
+func (j *Jobs) close() {
 	if j.cfg.Work && j.client != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		if err := j.client.Stop(ctx); err != nil {
@@ -212,6 +231,7 @@ func (j *Jobs) Close() {
 	}
 	<-j.done
 	j.closeAll()
+	j.bots.closeAll()
 }
 
 func (j *Jobs) closeAll() {
@@ -292,4 +312,10 @@ type logWriter struct {
 func (w logWriter) Write(b []byte) (int, error) {
 	w.logf("enginejobs: river: %s", strings.TrimSpace(string(b)))
 	return len(b), nil
+}
+
+// RunStep runs a bot's step in this process's own pool: for a server
+// whose bots think here (play.Config.BotJobs unset).
+func (j *Jobs) RunStep(ctx context.Context, s enginepool.Step) bool {
+	return j.cfg.Pool.RunStep(ctx, s)
 }

@@ -16,6 +16,7 @@ import (
 	"knightwatch/enginepool"
 	"knightwatch/game"
 	"knightwatch/pgtest"
+	"knightwatch/recon/bots"
 )
 
 // The worker process of TestWorkerKilledLosesItsJob: the test binary run
@@ -60,7 +61,7 @@ func newJobs(t *testing.T, dsn string, work bool, n int, stub stubSearcher) *Job
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := Start(context.Background(), Config{DSN: dsn, Pool: pool, Work: work, Logf: t.Logf, Poll: 50 * time.Millisecond, Grace: 200 * time.Millisecond})
+	j, err := Start(context.Background(), Config{DSN: dsn, Pool: pool, Work: work, NewBot: bots.NewOneThread, Logf: t.Logf, Poll: 50 * time.Millisecond, Grace: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func runStuckWorker(dsn string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	j, err := Start(context.Background(), Config{DSN: dsn, Pool: pool, Work: true})
+	j, err := Start(context.Background(), Config{DSN: dsn, Pool: pool, Work: true, NewBot: bots.NewOneThread})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

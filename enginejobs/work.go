@@ -34,7 +34,7 @@ func (w *searchWorker) Work(ctx context.Context, job *river.Job[searchArgs]) err
 	if _, found, err := w.j.answer(ctx, a.Key); err != nil {
 		return err
 	} else if found {
-		return w.complete(ctx, job, nil) // an earlier try answered
+		return complete(ctx, w.j, job, a.Key, nil) // an earlier try answered
 	}
 	pos, err := a.position()
 	if err != nil {
@@ -49,7 +49,7 @@ func (w *searchWorker) Work(ctx context.Context, job *river.Job[searchArgs]) err
 			}
 			return river.JobSnooze(idleRetry) // a live search needed the searcher
 		}
-		return w.complete(ctx, job, &res)
+		return complete(ctx, w.j, job, a.Key, &res)
 	}
 	res, ok := p.Search(ctx, a.Owner, a.Game, pos, a.History, a.Req)
 	if !ok {
@@ -58,28 +58,27 @@ func (w *searchWorker) Work(ctx context.Context, job *river.Job[searchArgs]) err
 		}
 		return errors.New("the search did not run")
 	}
-	return w.complete(ctx, job, &res)
+	return complete(ctx, w.j, job, a.Key, &res)
 }
 
-// complete writes res as the answer of the job's key (unless one is
-// there: the first answer stays), notifies the servers waiting, and
-// completes the job, all in one transaction; res nil completes the job
-// only.
-func (w *searchWorker) complete(ctx context.Context, job *river.Job[searchArgs], res any) error {
-	tx, err := w.j.db.Begin(ctx)
+// complete writes answer as key's (unless one is there: the first answer
+// stays), notifies the servers waiting, and completes the job, all in one
+// transaction; answer nil completes the job only.
+func complete[T river.JobArgs](ctx context.Context, j *Jobs, job *river.Job[T], key string, answer any) error {
+	tx, err := j.db.Begin(ctx)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback(context.Background())
-	if res != nil {
-		b, err := json.Marshal(res)
+	if answer != nil {
+		b, err := json.Marshal(answer)
 		if err != nil {
 			return river.JobCancel(err)
 		}
-		if _, err := tx.Exec(ctx, "INSERT INTO engine_answers (key, answer) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", job.Args.Key, b); err != nil {
+		if _, err := tx.Exec(ctx, "INSERT INTO engine_answers (key, answer) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", key, b); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "SELECT pg_notify($1, $2)", ResultsChannel, job.Args.Key); err != nil {
+		if _, err := tx.Exec(ctx, "SELECT pg_notify($1, $2)", ResultsChannel, key); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"knightwatch/enginejobs"
 	"knightwatch/enginepool"
 	"knightwatch/experience"
 	"knightwatch/game"
@@ -45,6 +46,12 @@ type Engine interface {
 	RunStep(ctx context.Context, s enginepool.Step) bool
 }
 
+// BotJobs plays steps of the bots' turns elsewhere: enginejobs.Jobs.
+type BotJobs interface {
+	// BotStep asks for step s and waits for its answer or ctx.
+	BotStep(ctx context.Context, s enginejobs.BotStep) (enginejobs.BotAction, bool)
+}
+
 // field has a default (the zero value, unless it says otherwise).
 type Config struct {
 	// Store holds the games.
@@ -72,6 +79,11 @@ type Config struct {
 	// (default bots.NewOneThread: one goroutine each, as the engine pool
 	// gives each bot's step one core, bot_think.go).
 	NewBot func(spec string, seed uint64) (recon.Player, error)
+	// BotJobs, when set, plays each step of the bots' turns elsewhere, as
+	// a job any worker of the site takes (enginejobs.Jobs on PostgreSQL):
+	// the bots are then never made nor fed here. Nil: they think here, in
+	// Pool (bot_think.go).
+	BotJobs BotJobs
 	// SaveRetryFirst and SaveRetryMax pace the retries of a commit the
 	// database refused that is not the person's to repeat: the engine's
 	// move, a bot's step and a flag fall (live.Host). The first retry

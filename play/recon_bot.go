@@ -32,21 +32,26 @@ type ReconBot struct {
 	// Read and Step (under the host's lock).
 	rules *ReconRules
 	owner string
+	// spec and seed make the bot: what a worker needs to play its steps
+	// (Config.BotJobs).
+	spec string
+	seed uint64
 	// pause makes the bot's move wait the server's reply pause, so that a
 	// person sees the turn pass.
 	pause bool
 }
 
-// NewReconBot returns player, playing color of the game whose arbiter
-// rules holds, as the automaton of a game on the server's clock (an API
-// game: no pause before its moves); its steps think as owner's work. id
-// names the game in logs and in Hooks.BotAction.
-func (gs *Games) NewReconBot(id string, player recon.Player, color game.Color, rules *ReconRules, owner string) *ReconBot {
-	return gs.newReconBot(id, player, color, rules, owner)
+// NewReconBot returns player, the bot spec made with seed (NewPlayer),
+// playing color of the game whose arbiter rules holds, as the automaton
+// of a game on the server's clock (an API game: no pause before its
+// moves); its steps think as owner's work. id names the game in logs, in
+// Hooks.BotAction and in the keys of its steps as jobs.
+func (gs *Games) NewReconBot(id, spec string, seed uint64, player recon.Player, color game.Color, rules *ReconRules, owner string) *ReconBot {
+	return gs.newReconBot(id, spec, seed, player, color, rules, owner)
 }
 
-func (gs *Games) newReconBot(id string, player recon.Player, color game.Color, rules *ReconRules, owner string) *ReconBot {
-	return &ReconBot{games: gs, id: id, bot: player, color: color, rules: rules, owner: owner}
+func (gs *Games) newReconBot(id, spec string, seed uint64, player recon.Player, color game.Color, rules *ReconRules, owner string) *ReconBot {
+	return &ReconBot{games: gs, id: id, spec: spec, seed: seed, bot: player, color: color, rules: rules, owner: owner}
 }
 
 // Player returns the bot's player.
@@ -105,6 +110,10 @@ func (b *ReconBot) endTurn() {
 // the sense's result and the move, each a step in the engine pool, each
 // applied through t.
 func (b *ReconBot) Play(t *live.Turn) {
+	if jobs := b.games.cfg.BotJobs; jobs != nil {
+		b.playAsJobs(t, jobs)
+		return
+	}
 	// The arbiter stays the same object for the game's life (a game read
 	// again is copied into it); the player is the turn's, whatever
 	// replaces it meanwhile.
@@ -192,7 +201,13 @@ func (gs *Games) hookBotAction(id string, phase recon.Phase) {
 	}
 }
 
-// NewPlayer makes the bot spec, with seed, as Config.NewBot makes them.
+// NewPlayer makes the bot spec, with seed, as Config.NewBot makes them;
+// nil when the bots play as jobs elsewhere (Config.BotJobs), where no
+// player of theirs is fed here. A nil player is fed nothing
+// (RestoreArbiter) and closes as nothing.
 func (gs *Games) NewPlayer(spec string, seed uint64) (recon.Player, error) {
+	if gs.cfg.BotJobs != nil {
+		return nil, nil
+	}
 	return gs.cfg.NewBot(spec, seed)
 }

@@ -54,7 +54,7 @@ func (gs *Games) newReconGame(rec *store.ReconGame) (*reconGame, *ReconBot, erro
 	}
 	human := rec.Human.Color
 	g := &reconGame{ReconRules: ReconRules{Arbiter: arb}, games: gs, rec: *rec, human: human, markers: readMarkers(rec.Markers)}
-	g.bot = gs.newReconBot(rec.ID, player, human.Other(), &g.ReconRules, rec.Owner)
+	g.bot = gs.newReconBot(rec.ID, rec.Opponent, rec.Seed, player, human.Other(), &g.ReconRules, rec.Owner)
 	g.bot.pause = true
 	return g, g.bot, nil
 }
@@ -66,7 +66,7 @@ func (gs *Games) newReconGame(rec *store.ReconGame) (*reconGame, *ReconBot, erro
 // the moment it says.
 func (gs *Games) restoreRecon(rec *store.ReconGame, crashed bool) (*recon.Game, recon.Player, error) {
 	human := rec.Human.Color
-	player, err := gs.cfg.NewBot(rec.Opponent, rec.Seed)
+	player, err := gs.NewPlayer(rec.Opponent, rec.Seed)
 	if err != nil {
 		return nil, nil, fmt.Errorf("game %s: bot: %w", rec.ID, err)
 	}

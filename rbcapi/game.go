@@ -94,7 +94,7 @@ func (a *API) loadHost(id int64) (*live.Host, error) {
 				return nil, fmt.Errorf("api game %d: bot: %w", id, err)
 			}
 			g.botColor, g.botSpec = game.Color(c), u.Builtin
-			g.bot = games.NewReconBot(fmt.Sprintf("api game %d", id), player, g.botColor, &g.ReconRules,
+			g.bot = games.NewReconBot(fmt.Sprintf("api game %d", id), u.Builtin, rec.Seed, player, g.botColor, &g.ReconRules,
 				fmt.Sprintf("api-user:%d", g.ids[g.botColor.Other()]))
 			autos[c] = g.bot
 		}

@@ -1,0 +1,83 @@
+package play
+
+import (
+	"fmt"
+	"time"
+
+	"knightwatch/enginejobs"
+	"knightwatch/game"
+	"knightwatch/live"
+	"knightwatch/recon"
+)
+
+// playAsJobs plays the bot's turn with each step a job (Config.BotJobs):
+// the step asked for with the game's record as it stands, the answer
+// applied through t as a step thought here would be. The steps' keys are
+// the same on every server holding the game (its ID and the count of its
+// actions), so that two servers asking are one job.
+func (b *ReconBot) playAsJobs(t *live.Turn, jobs BotJobs) {
+	g := b.rules.Arbiter
+	ctx := t.Context()
+	for {
+		var (
+			s     enginejobs.BotStep
+			phase recon.Phase
+		)
+		if !t.Read(func(live.Game, live.Moment) {
+			phase = g.Phase()
+			h := g.History()
+			actions := 0
+			for c := game.White; c <= game.Black; c++ {
+				actions += len(h.Senses[c]) + len(h.RequestedMoves[c])
+			}
+			cfg := g.Config()
+			s = enginejobs.BotStep{
+				Key: fmt.Sprintf("%s bot %d", b.id, actions), Owner: b.owner, Game: b.id,
+				Spec: b.spec, Seed: b.seed, Color: b.color, History: recon.MarshalHistory(h),
+				Clock: cfg.Clock, Increment: cfg.Increment, MoveLimit: cfg.MoveLimit, TurnLimit: cfg.TurnLimit,
+				Clocks: g.Clocks(), Left: g.SecondsLeft(b.color),
+			}
+		}) {
+			return
+		}
+		act, ok := jobs.BotStep(ctx, s)
+		if !ok || ctx.Err() != nil {
+			return
+		}
+		if phase == recon.PhaseSense {
+			b.games.hookBotAction(b.id, recon.PhaseSense)
+			if !t.Step(func(time.Time) error {
+				_, err := g.Sense(act.Sense)
+				if err != nil && !g.IsOver() {
+					b.games.logf("game %s: bot sensed %s: %v; senses nothing instead", b.id, recon.SquareName(act.Sense), err)
+					_, err = g.Sense(game.NoSquare)
+				}
+				return err
+			}) {
+				return
+			}
+			continue // the move
+		}
+		if pause := b.games.cfg.ReplyPause; b.pause && pause > 0 {
+			timer := time.NewTimer(pause)
+			select {
+			case <-timer.C:
+			case <-ctx.Done():
+				timer.Stop()
+			}
+		}
+		b.games.hookBotAction(b.id, recon.PhaseMove)
+		t.Step(func(time.Time) error {
+			_, err := g.Move(act.Move)
+			if err != nil && !g.IsOver() {
+				b.games.logf("game %s: bot chose %s: %v; passes instead", b.id, recon.UCI(act.Move), err)
+				_, err = g.Move(game.NoMove)
+			}
+			if err == nil && !g.IsOver() {
+				err = g.EndTurn()
+			}
+			return err
+		})
+		return
+	}
+}
