@@ -32,11 +32,12 @@ run() { # label, then bench/load run flags
 	cpu=$(sed -n 's/^site: .*CPU of the servers \([0-9.]*\) cores, of the workers \([0-9.]*\), of PostgreSQL \([0-9.]*\)/\1 \/ \2 \/ \3/p' "$out/run.txt")
 	cpu=${cpu:-$(sed -n 's/^server: CPU \([0-9.]*\) cores.*/\1 (one server, engine inside)/p' "$out/run.txt")}
 	pg=$(sed -n 's/^postgresql per move or recon action ([0-9]*): \([0-9.]*\) commits, \([0-9.]*\) table scans, \([0-9.]*\) notifications.*/\1 \/ \2 \/ \3/p' "$out/run.txt")
-	printf '| %s | %s | %s | %s | %s | %s |\n' "$label" "$moves" "$ack" "$l1" "$cpu" "${pg:--}"
+	wal=$(sed -n 's/^postgresql write-ahead log per move or recon action: \([0-9]*\) bytes.*engine jobs per move or recon action: \([0-9.]*\)/\1 \/ \2/p' "$out/run.txt")
+	printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$moves" "$ack" "$l1" "$cpu" "${pg:--}" "${wal:--}"
 }
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), commit $(git rev-parse --short HEAD)"
-echo "| site | moves/s | ack p50 / p99 ms | level-1 reply p50 / p99 ms | CPU cores: servers / workers / PostgreSQL | PostgreSQL per move: commits / scans / notifications |"
-echo "|---|---|---|---|---|---|"
+echo "| site | moves/s | ack p50 / p99 ms | level-1 reply p50 / p99 ms | CPU cores: servers / workers / PostgreSQL | PostgreSQL per move: commits / scans / notifications | per move: WAL bytes / engine jobs |"
+echo "|---|---|---|---|---|---|---|"
 run "SQLite, 1 server"
 for s in 1 2 3; do
 	for w in 1 2 3; do

@@ -51,7 +51,7 @@ func runWorker(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	logger := log.New(stderr, "", log.LstdFlags)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	jobs, err := enginejobs.Start(ctx, enginejobs.Config{DSN: *database, Pool: pool, Work: true, NewBot: bots.NewOneThread, Logf: logger.Printf})
+	jobs, err := enginejobs.Start(ctx, enginejobs.Config{DSN: *database, Pool: pool, Work: true, WorkOnly: true, NewBot: bots.NewOneThread, Logf: logger.Printf})
 	if err != nil {
 		return err
 	}

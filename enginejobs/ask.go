@@ -83,16 +83,12 @@ func (j *Jobs) ask(ctx context.Context, r request) (json.RawMessage, bool) {
 	tick := time.NewTicker(j.cfg.Poll)
 	defer tick.Stop()
 	for {
-		b, found, err := j.answer(ctx, r.key)
+		b, lost, err := j.look(ctx, r.key, job.ID, r.timeout)
 		switch {
-		case found:
+		case b != nil:
 			return b, true
 		case err != nil && ctx.Err() == nil:
-			j.cfg.Logf("enginejobs: reading the answer %s: %v", r.key, err)
-		}
-		switch lost, err := j.lost(ctx, job.ID, r.timeout); {
-		case err != nil && ctx.Err() == nil:
-			j.cfg.Logf("enginejobs: reading the job of %s: %v", r.key, err)
+			j.cfg.Logf("enginejobs: reading the answer and the job of %s: %v", r.key, err)
 		case lost:
 			if try++; try == maxTries {
 				j.cfg.Logf("enginejobs: %s: no answer after %d tries", r.key, try)
@@ -140,6 +136,34 @@ func (j *Jobs) insert(ctx context.Context, r request, try int) (*rivertype.JobRo
 	return res.Job, nil
 }
 
+// look reads, in one statement, key's answer (nil while there is none)
+// and whether job id is lost: it will never answer, being cancelled,
+// discarded after its attempts, gone, or running Grace past its timeout
+// (its worker died; River would rescue it only much later). The time is
+// the database's, so that the machines' clocks need not agree.
+func (j *Jobs) look(ctx context.Context, key string, id int64, timeout time.Duration) (answer json.RawMessage, lost bool, err error) {
+	var state *string
+	var overdue *bool
+	err = j.db.QueryRow(ctx, `SELECT
+		(SELECT answer FROM engine_answers WHERE key = $1),
+		(SELECT state::text FROM river_job WHERE id = $2),
+		(SELECT state = 'running' AND attempted_at < now() - $3::interval FROM river_job WHERE id = $2)`,
+		key, id, (timeout+j.cfg.Grace).String()).Scan(&answer, &state, &overdue)
+	if err != nil {
+		return nil, false, err
+	}
+	if answer != nil {
+		return answer, false, nil
+	}
+	switch {
+	case state == nil:
+		return nil, true, nil // deleted: never answered
+	case *state == string(rivertype.JobStateCancelled), *state == string(rivertype.JobStateDiscarded):
+		return nil, true, nil
+	}
+	return nil, overdue != nil && *overdue, nil
+}
+
 // answer reads key's answer, if there is one.
 func (j *Jobs) answer(ctx context.Context, key string) (json.RawMessage, bool, error) {
 	var b []byte
@@ -151,24 +175,6 @@ func (j *Jobs) answer(ctx context.Context, key string) (json.RawMessage, bool, e
 		return nil, false, err
 	}
 	return b, true, nil
-}
-
-// lost reports whether job id will never answer: cancelled, discarded
-// after its attempts, or running Grace past its timeout (its worker died;
-// River would rescue it only much later). The time is the database's, so
-// that the machines' clocks need not agree.
-func (j *Jobs) lost(ctx context.Context, id int64, timeout time.Duration) (bool, error) {
-	var state string
-	var overdue bool
-	err := j.db.QueryRow(ctx, `SELECT state, state = 'running' AND attempted_at < now() - $2::interval
-		FROM river_job WHERE id = $1`, id, (timeout+j.cfg.Grace).String()).Scan(&state, &overdue)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return true, nil // deleted: never answered, or answered and long forgotten
-	}
-	if err != nil {
-		return false, err
-	}
-	return overdue || state == string(rivertype.JobStateCancelled) || state == string(rivertype.JobStateDiscarded), nil
 }
 
 // withdraw cancels a job nobody here waits for any more (the turn was

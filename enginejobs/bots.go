@@ -107,10 +107,10 @@ func (w *botWorker) Timeout(*river.Job[botArgs]) time.Duration { return botTimeo
 // game, which the record will show (the next step checks it did).
 func (w *botWorker) Work(ctx context.Context, job *river.Job[botArgs]) error {
 	a := &job.Args
-	if _, found, err := w.j.answer(ctx, a.Key); err != nil {
+	if answered, err := w.j.answered(ctx, a.Key, a.Try, job.Attempt); err != nil {
 		return err
-	} else if found {
-		return complete(ctx, w.j, job, a.Key, nil)
+	} else if answered {
+		return complete(ctx, w.j, job, a.Key, nil) // an earlier try answered
 	}
 	h, err := recon.UnmarshalHistory(a.History)
 	if err != nil {

@@ -34,7 +34,9 @@ type Config struct {
 	// takes, and runs the bot steps of its games (RunStep). Required.
 	Pool *enginepool.Pool
 	// Work takes jobs in this process; false: it only asks others.
-	Work bool
+	// WorkOnly (a worker) never asks, so it holds no connection listening
+	// for answers.
+	Work, WorkOnly bool
 	// NewBot makes the Reconnaissance Chess bots of the bot steps this
 	// process takes (bots.NewOneThread, as package play's); required with
 	// Work.
@@ -140,9 +142,11 @@ func (j *Jobs) start(ctx context.Context) error {
 		return fmt.Errorf("enginejobs: %w", err)
 	}
 	j.client = client
-	j.listener, err = changefeed.ListenChannel(ctx, j.cfg.DSN, ResultsChannel, answers{j}, changefeed.Options{Logf: j.cfg.Logf})
-	if err != nil {
-		return fmt.Errorf("enginejobs: %w", err)
+	if !j.cfg.WorkOnly {
+		j.listener, err = changefeed.ListenChannel(ctx, j.cfg.DSN, ResultsChannel, answers{j}, changefeed.Options{Logf: j.cfg.Logf})
+		if err != nil {
+			return fmt.Errorf("enginejobs: %w", err)
+		}
 	}
 	if !j.cfg.Work {
 		close(j.done)

@@ -192,7 +192,7 @@ func runStuckWorker(dsn string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	j, err := Start(context.Background(), Config{DSN: dsn, Pool: pool, Work: true, NewBot: bots.NewOneThread})
+	j, err := Start(context.Background(), Config{DSN: dsn, Pool: pool, Work: true, WorkOnly: true, NewBot: bots.NewOneThread})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

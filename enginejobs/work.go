@@ -31,9 +31,9 @@ const idleRetry = time.Second
 // writes the answer with the job's completion.
 func (w *searchWorker) Work(ctx context.Context, job *river.Job[searchArgs]) error {
 	a := &job.Args
-	if _, found, err := w.j.answer(ctx, a.Key); err != nil {
+	if answered, err := w.j.answered(ctx, a.Key, a.Try, job.Attempt); err != nil {
 		return err
-	} else if found {
+	} else if answered {
 		return complete(ctx, w.j, job, a.Key, nil) // an earlier try answered
 	}
 	pos, err := a.position()
@@ -59,6 +59,17 @@ func (w *searchWorker) Work(ctx context.Context, job *river.Job[searchArgs]) err
 		return errors.New("the search did not run")
 	}
 	return complete(ctx, w.j, job, a.Key, &res)
+}
+
+// answered reports whether key has an answer already, which only a job's
+// later try (try > 0) or later attempt can find: the first of the first
+// is not asked, to spare the database a read per job.
+func (j *Jobs) answered(ctx context.Context, key string, try, attempt int) (bool, error) {
+	if try == 0 && attempt <= 1 {
+		return false, nil
+	}
+	_, found, err := j.answer(ctx, key)
+	return found, err
 }
 
 // complete writes answer as key's (unless one is there: the first answer

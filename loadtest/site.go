@@ -143,3 +143,32 @@ func (s *site) Stop(grace time.Duration) error {
 	}
 	return errors.Join(errs...)
 }
+
+// Site is a site of several servers and workers on one PostgreSQL
+// database, for the benchmarks that measure one at rest (bench/load
+// site-idle).
+type Site struct{ s *site }
+
+// StartSite starts servers servers and workers workers of bin on the
+// PostgreSQL database dsn, with nobody playing.
+func StartSite(bin, dsn string, servers, workers int) (*Site, error) {
+	dir, err := tempDir()
+	if err != nil {
+		return nil, err
+	}
+	s, err := startSite(bin, dir, dsn, servers, workers, 0, 1)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return &Site{s}, nil
+}
+
+// CPU returns the CPU time, in seconds, that the servers, the workers and
+// this machine's PostgreSQL processes have used so far.
+func (s *Site) CPU() (servers, workers, database float64) {
+	return s.s.cpu(), s.s.workerCPU(), postgresCPU()
+}
+
+// Stop stops every process of the site.
+func (s *Site) Stop() error { return s.s.Stop(10 * time.Second) }

@@ -47,6 +47,8 @@ func main() {
 		err = runAck(args)
 	case "crash":
 		err = runCrash(args)
+	case "site-idle":
+		err = runSiteIdle(args)
 	default:
 		usage()
 	}
@@ -57,7 +59,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: go run ./bench/load run|step|idle|ack|crash [flags] (each with -h)")
+	fmt.Fprintln(os.Stderr, "usage: go run ./bench/load run|step|idle|ack|crash|site-idle [flags] (each with -h)")
 	os.Exit(2)
 }
 

@@ -44,6 +44,9 @@ type pgCounters struct {
 	// walBytes is the write-ahead log the whole cluster wrote
 	// (pg_stat_wal): what a move costs the disk and the replicas.
 	walBytes int64
+	// jobs counts the engine jobs (River's rows; completed ones are kept
+	// an hour).
+	jobs int64
 }
 
 // readPG reads the database's counters (pg_stat_database), after asking
@@ -73,6 +76,15 @@ FROM pg_stat_database WHERE datname = current_database()`).Scan(&c.commits, &c.i
 	if err := conn.QueryRow(ctx, "SELECT wal_bytes::bigint FROM pg_stat_wal").Scan(&c.walBytes); err != nil {
 		return c, true, err
 	}
+	var hasJobs bool
+	if err := conn.QueryRow(ctx, "SELECT to_regclass('river_job') IS NOT NULL").Scan(&hasJobs); err != nil {
+		return c, true, err
+	}
+	if hasJobs {
+		if err := conn.QueryRow(ctx, "SELECT count(*) FROM river_job").Scan(&c.jobs); err != nil {
+			return c, true, err
+		}
+	}
 	for _, q := range []string{"SELECT COALESCE(sum(revision), 0) FROM %s", "SELECT count(*) FROM %s"} {
 		tables := []string{"games", "recon_games", "api_games"}
 		if strings.HasPrefix(q, "SELECT count") {
@@ -99,14 +111,14 @@ FROM pg_stat_database WHERE datname = current_database()`).Scan(&c.commits, &c.i
 // server's work outside the measured span (its start, the warm-up).
 func printPG(w io.Writer, before, after pgCounters, units int64, unit string) {
 	d := pgCounters{after.commits - before.commits, after.inserted - before.inserted, after.updated - before.updated,
-		after.deleted - before.deleted, after.fetched - before.fetched, after.scans - before.scans, after.notifies - before.notifies, after.walBytes - before.walBytes}
+		after.deleted - before.deleted, after.fetched - before.fetched, after.scans - before.scans, after.notifies - before.notifies, after.walBytes - before.walBytes, after.jobs - before.jobs}
 	fmt.Fprintf(w, "postgresql (the whole run): %d commits, %d table scans, %d notifications, %d rows inserted, %d updated, %d deleted, %d fetched\n",
 		d.commits, d.scans, d.notifies, d.inserted, d.updated, d.deleted, d.fetched)
 	if units > 0 {
 		per := func(n int64) float64 { return float64(n) / float64(units) }
 		fmt.Fprintf(w, "postgresql per %s (%d): %.2f commits, %.2f table scans, %.2f notifications, %.2f rows inserted, %.2f updated, %.2f fetched\n",
 			unit, units, per(d.commits), per(d.scans), per(d.notifies), per(d.inserted), per(d.updated), per(d.fetched))
-		fmt.Fprintf(w, "postgresql write-ahead log per %s: %.0f bytes (the cluster's, over the whole run)\n", unit, per(d.walBytes))
+		fmt.Fprintf(w, "postgresql write-ahead log per %s: %.0f bytes (the cluster's, over the whole run); engine jobs per %s: %.2f\n", unit, per(d.walBytes), unit, per(d.jobs))
 	}
 }
 
