@@ -96,16 +96,23 @@ func buildParts(st *store.Store, f partsFlags, logger *log.Logger) (parts web.Pa
 		closers = append(closers, parts.Reviews.Close)
 	}
 	parts.Registry = live.NewRegistry()
+	// This process among the servers of one database: its presence in the
+	// games played in person and its leases of the API's (store/presence.go).
+	server := store.NewServerID()
+	var presence play.Presence
+	if st.Shared() {
+		presence = st.Presence(server)
+	}
 	parts.Games, err = play.New(play.Config{
 		Store: st, Pool: engine, BotJobs: botJobs, Learner: learner, Reviews: parts.Reviews,
-		Levels: enginepool.Levels(), NoEngine: f.noEngine, Logger: logger,
+		Levels: enginepool.Levels(), NoEngine: f.noEngine, Presence: presence, Logger: logger,
 	}, parts.Registry)
 	if err != nil {
 		return web.Parts{}, nil, err
 	}
 	closers = append(closers, parts.Games.Close)
 	parts.API, err = rbcapi.New(rbcapi.Config{
-		Store: st, Games: parts.Games, Clock: f.rbcClock, Increment: f.rbcIncrement, Logger: logger,
+		Store: st, Games: parts.Games, Clock: f.rbcClock, Increment: f.rbcIncrement, Server: server, Logger: logger,
 	}, parts.Registry)
 	if err != nil {
 		return web.Parts{}, nil, err

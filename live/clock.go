@@ -28,7 +28,7 @@ func (h *Host) syncClockStartedLocked(now time.Time) {
 func (h *Host) syncClockLocked(now time.Time) {
 	c := h.g.Clock()
 	mover, on := h.g.Turn()
-	run := on && c.Timed() && h.g.ClockDue() && (h.cfg.Always || h.players > 0 && h.pending == nil)
+	run := on && c.Timed() && h.g.ClockDue() && (h.cfg.Always || h.pending == nil && h.playedLocked())
 	if run {
 		c.Start(mover, now)
 	} else {

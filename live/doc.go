@@ -49,9 +49,15 @@
 // automaton's turn it overtook is withdrawn, a step waiting to be saved is
 // dropped, everyone is told. A change the rules refuse on a copy whose
 // record has moved on reads it again and reports ErrConflict too (the
-// caller may make it again). What is not shared yet: each server's clock
-// policy counts only its own players, and each runs its own automata (the
-// revisions keep their moves to one a turn, not their thinking).
+// caller may make it again). The clock of a game played in person counts
+// the players of every server when the host has a Presence
+// (Config.Presence, presence.go): a host with players here runs it, a
+// host without follows the record (another server's player may be at the
+// board), and the clock stops, as a commit every server follows, only when
+// nobody has the game open anywhere; a killed server's presence expires,
+// and the sweep of a server still holding the game stops its clock then.
+// What is not shared yet: each server runs its own automata (the revisions
+// keep their moves to one a turn, not their thinking).
 //
 // # Goroutines
 //
@@ -65,7 +71,8 @@
 //   - Timers (the flag, a pending save's retry) run their function in a
 //     goroutine of their own, which takes the host's lock and looks again.
 //   - The change feed's listener calls Registry.Changed and Resync from its
-//     goroutine; they take the registry's lock only to find the hosts, then
+//     goroutine, and the server's alive marker Registry.SweepPresence from
+//     its own; they take the registry's lock only to find the hosts, then
 //     each host's lock in turn.
 //
 // # Lock order

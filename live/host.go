@@ -58,6 +58,11 @@ type Config struct {
 	// Ended, when set, runs (under the host's lock) after the commit that
 	// ended the game.
 	Ended func()
+	// Presence, when set, has a shared game played in person count the
+	// players of every server of the site for its clock, not only this
+	// one's (presence.go). Nil, as on SQLite where one server is the whole
+	// site: the clock runs only while this host has players.
+	Presence Presence
 }
 
 // Host is one live game: see the package comment. Its methods are safe
@@ -70,6 +75,9 @@ type Host struct {
 	autos   [2]Automaton
 	subs    map[Sub][]byte // each subscriber and the last state it was sent
 	players int            // subscribers that are players
+	// here is whether this server's presence in the game, as last
+	// recorded in Config.Presence, says it has players.
+	here    bool
 	flag    *time.Timer
 	pending *pending
 	turn    *Turn // the automaton's turn in progress, or nil
@@ -301,10 +309,16 @@ func (h *Host) closeLocked(now time.Time) {
 		h.turn.withdrawLocked()
 	}
 	h.dropPendingLocked()
+	h.announceLocked(now, false)
 	c := h.g.Clock()
 	if _, running := c.Running(); running {
-		c.Stop(now)
-		_ = h.commitLocked(now) // logged; at worst the running turn's time is not charged
+		// A player of the game on another server keeps its clock running
+		// there: nothing to stop (a failed look stops it, and their server
+		// starts it again).
+		if elsewhere, err := h.elsewhereLocked(now); !elsewhere || err != nil {
+			c.Stop(now)
+			_ = h.commitLocked(now) // logged; at worst the running turn's time is not charged
+		}
 	}
 	h.closed = true
 	if h.flag != nil {

@@ -389,3 +389,18 @@ func (r *Registry) Close() []Sub {
 	}
 	return subs
 }
+
+// Held returns the IDs of the games this registry holds a host of whose
+// IDs start with prefix (a kind's): what a server looks after, for the
+// leases it renews.
+func (r *Registry) Held(prefix string) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var ids []string
+	for id := range r.hosts {
+		if strings.HasPrefix(id, prefix) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}

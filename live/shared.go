@@ -90,7 +90,16 @@ func (h *Host) reloadLocked(now time.Time) {
 		return
 	}
 	h.dropPendingLocked()
+	_, was := h.g.Clock().Running()
 	h.syncClockLocked(now)
+	if _, running := h.g.Clock().Running(); running && !was && h.presence() != nil {
+		// The record has the clock stopped while a player is here (another
+		// server stopped it as this one's player came): its start is
+		// committed, so that every server runs it from the same moment. A
+		// conflict is left to the change feed, which brings the newer
+		// revision here.
+		_ = h.commitLocked(now) // logged
+	}
 	h.afterLocked(now, nil)
 }
 
@@ -106,13 +115,7 @@ func (r *Registry) Changed(id string, revision int64) {
 // feed was cut. The hosts read one after another, none under the
 // registry's lock.
 func (r *Registry) Resync() {
-	r.mu.Lock()
-	hosts := make([]*Host, 0, len(r.hosts))
-	for _, h := range r.hosts {
-		hosts = append(hosts, h)
-	}
-	r.mu.Unlock()
-	for _, h := range hosts {
+	for _, h := range r.all() {
 		h.Resync()
 	}
 }

@@ -2,7 +2,6 @@ package live
 
 import (
 	"bytes"
-	"errors"
 	"time"
 )
 
@@ -66,6 +65,7 @@ func (h *Host) Join(s Sub) error {
 	h.subs[s] = nil
 	if _, player := s.Viewer().Color(); player {
 		h.players++
+		h.announceLocked(now, true) // before the clock's start is committed: the others read both
 	}
 	if !h.flagIfDueLocked(now) {
 		h.syncClockStartedLocked(now)
@@ -112,15 +112,17 @@ func (h *Host) pauseLocked(now time.Time) {
 		h.turn.withdrawLocked()
 	}
 	h.dropPendingLocked()
+	h.announceLocked(now, false) // before the look elsewhere: of two servers' last players leaving at once, one stops the clock
 	_, running := h.g.Clock().Running()
-	h.syncClockLocked(now)
-	if running {
-		if err := h.commitLocked(now); errors.Is(err, ErrConflict) { // logged
-			h.reloadLocked(now) // another server moved the game on: tells everyone
-			return
-		}
+	if !running {
+		h.syncClockLocked(now)
+		h.broadcastLocked(now)
+		return
 	}
-	h.broadcastLocked(now) // spectators see the clock stopped
+	if elsewhere, err := h.elsewhereLocked(now); elsewhere && err == nil {
+		return // the game's player is on another server: its clock runs on
+	}
+	h.stopClockLocked(now)
 }
 
 // Leave removes subscriber s (a host in a registry leaves through the

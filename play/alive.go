@@ -18,7 +18,8 @@ import "time"
 const DefaultAliveEvery = time.Second
 
 // runAliveMarker marks the server alive every Config.AliveEvery until
-// Close.
+// Close; with a Presence, it renews the server's and sweeps the hosts'
+// (live.Registry.SweepPresence) as often.
 func (gs *Games) runAliveMarker() {
 	tick := time.NewTicker(gs.cfg.AliveEvery)
 	defer tick.Stop()
@@ -29,6 +30,12 @@ func (gs *Games) runAliveMarker() {
 			gs.logf("%v (a crash now would not charge the clocks for their last moves' thinking)", err)
 		}
 		failed = err != nil
+		if p := gs.cfg.Presence; p != nil {
+			if err := p.Renew(time.Now()); err != nil {
+				gs.logf("%v", err)
+			}
+			gs.reg.SweepPresence()
+		}
 		select {
 		case <-gs.ctx.Done():
 			return

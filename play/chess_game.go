@@ -63,14 +63,18 @@ func (gs *Games) loadChessHost(id string) (*live.Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	ms := time.Millisecond
-	left := [2]time.Duration{time.Duration(rec.WhiteMS) * ms, time.Duration(rec.BlackMS) * ms}
-	if rec.ClockSince != nil {
-		side := g.PositionAt(g.Len()).Side()
-		left[side] = max(left[side]-gs.crashCharge(rec.ClockSince), 0)
+	cg := &chessGame{games: gs, rec: *rec, g: g, human: human}
+	if gs.runningElsewhere(id, rec.ClockSince) {
+		cg.clock = recordClock(rec, g) // another server's player is at the board
+	} else {
+		ms := time.Millisecond
+		left := [2]time.Duration{time.Duration(rec.WhiteMS) * ms, time.Duration(rec.BlackMS) * ms}
+		if rec.ClockSince != nil {
+			side := g.PositionAt(g.Len()).Side()
+			left[side] = max(left[side]-gs.crashCharge(rec.ClockSince), 0)
+		}
+		cg.clock = game.RestoreClock(time.Duration(rec.ClockInitialMS)*ms, time.Duration(rec.ClockIncrementMS)*ms, left, false, 0, time.Time{})
 	}
-	cg := &chessGame{games: gs, rec: *rec, g: g, human: human,
-		clock: game.RestoreClock(time.Duration(rec.ClockInitialMS)*ms, time.Duration(rec.ClockIncrementMS)*ms, left, false, 0, time.Time{})}
 	var autos [2]live.Automaton
 	if !gs.cfg.NoEngine {
 		autos[human.Other()] = &engineSeat{games: gs, g: cg}
@@ -143,7 +147,7 @@ func (g *chessGame) Commit(now time.Time) error {
 	rec.WhiteMS, rec.BlackMS = max(left[game.White].Milliseconds(), 0), max(left[game.Black].Milliseconds(), 0)
 	rec.ClockSince = nil
 	if _, running := g.clock.Running(); running {
-		t := g.clock.Since()
+		t := g.clock.Since().Truncate(time.Microsecond) // as PostgreSQL keeps it
 		rec.ClockSince = &t
 	}
 	if err := g.games.cfg.Store.Games().SaveGame(&rec); err != nil {
@@ -153,6 +157,8 @@ func (g *chessGame) Commit(now time.Time) error {
 		return err
 	}
 	g.rec = rec
+	// The clock as every server reading the record has it (SettleClock).
+	SettleClock(&g.clock, rec.WhiteMS, rec.BlackMS, rec.ClockSince)
 	return nil
 }
 
@@ -178,18 +184,24 @@ func (g *chessGame) Reload() error {
 	if err != nil {
 		return err
 	}
+	g.cancelDraw()
+	g.evals = nil
+	g.rec, g.g, g.human = *rec, gg, human
+	g.clock = recordClock(rec, gg)
+	return nil
+}
+
+// recordClock is the clock as rec says, running since the moment it says
+// when it runs (g is rec's game).
+func recordClock(rec *store.Game, g *game.Game) game.Clock {
 	ms := time.Millisecond
 	left := [2]time.Duration{time.Duration(rec.WhiteMS) * ms, time.Duration(rec.BlackMS) * ms}
 	var since time.Time
 	if rec.ClockSince != nil {
 		since = *rec.ClockSince
 	}
-	g.cancelDraw()
-	g.evals = nil
-	g.rec, g.g, g.human = *rec, gg, human
-	g.clock = game.RestoreClock(time.Duration(rec.ClockInitialMS)*ms, time.Duration(rec.ClockIncrementMS)*ms, left,
-		rec.ClockSince != nil, gg.PositionAt(gg.Len()).Side(), since)
-	return nil
+	return game.RestoreClock(time.Duration(rec.ClockInitialMS)*ms, time.Duration(rec.ClockIncrementMS)*ms, left,
+		rec.ClockSince != nil, g.PositionAt(g.Len()).Side(), since)
 }
 
 // finish marks the game over with outcome o, the clock stopped at now.

@@ -98,10 +98,27 @@ type Config struct {
 	// AliveEvery is how often the server records that it is alive
 	// (alive.go; default DefaultAliveEvery).
 	AliveEvery time.Duration
+	// Presence, on a site of several servers (PostgreSQL), is this
+	// server's presence in the games played in person (store.Presence):
+	// their hosts count the players of every server for the clock, and
+	// the server renews its own every AliveEvery and stops the clocks that
+	// nobody's presence keeps running any more (live.Presence). Nil, as on
+	// SQLite: a game's clock runs while this server has its players.
+	Presence Presence
 	// Logger receives the games' errors (default: the standard logger).
 	Logger *log.Logger
 	// Hooks let tests see inside; nil fields do nothing.
 	Hooks Hooks
+}
+
+// Presence is live.Presence with what the server does besides with its
+// own: renew it (every Config.AliveEvery) and drop it at a clean stop.
+type Presence interface {
+	live.Presence
+	// Renew keeps this server's presence in every game it is in.
+	Renew(now time.Time) error
+	// Leave drops all of it.
+	Leave() error
 }
 
 // Hooks are what tests see of the games as they go. Each runs with no lock
@@ -202,6 +219,11 @@ func New(cfg Config, reg *live.Registry) (*Games, error) {
 func (gs *Games) Close() {
 	gs.cancel()
 	gs.wg.Wait()
+	if p := gs.cfg.Presence; p != nil {
+		if err := p.Leave(); err != nil { // what the closed hosts failed to drop
+			gs.logf("%v", err)
+		}
+	}
 }
 
 func (gs *Games) logf(format string, args ...any) {
@@ -229,11 +251,32 @@ func (gs *Games) Learning() bool { return gs.cfg.Learner != nil }
 // the context that Close ends; always puts the game on the server's clock
 // (the API's games).
 func (gs *Games) HostConfig(id string, always bool) live.Config {
-	return live.Config{
+	cfg := live.Config{
 		ID: id, Always: always, Context: gs.ctx,
 		SaveRetryFirst: gs.cfg.SaveRetryFirst, SaveRetryMax: gs.cfg.SaveRetryMax,
 		Logf: gs.cfg.Logger.Printf,
 	}
+	if gs.cfg.Presence != nil && !always {
+		cfg.Presence = gs.cfg.Presence
+	}
+	return cfg
+}
+
+// runningElsewhere reports whether a record's clock that says it runs
+// (since not nil) runs because a player has the game open on another
+// server now: then a host loading it here runs it from the record, as
+// that server does, rather than charging a crash and stopping it. False
+// without a Presence (one server: a clock left running is a crash's), and
+// when the look fails (logged).
+func (gs *Games) runningElsewhere(id string, since *time.Time) bool {
+	if gs.cfg.Presence == nil || since == nil {
+		return false
+	}
+	ok, err := gs.cfg.Presence.Elsewhere(id, time.Now())
+	if err != nil {
+		gs.logf("game %s: %v", id, err)
+	}
+	return ok && err == nil
 }
 
 // hookLoad runs the Load hook of the tests.

@@ -39,17 +39,21 @@ func (firstSearcher) Search(_ context.Context, pos *game.Position, _ []uint64, _
 func (firstSearcher) NewGame() {}
 
 // newTestGames returns games on st in a registry of their own, with a pool
-// of two firstSearchers, no pause and a silent log; everything closes
-// when tb ends.
-func newTestGames(tb testing.TB, st *store.Store) (*Games, *live.Registry) {
+// of two firstSearchers, no pause and a silent log, and what else each of
+// with sets; everything closes when tb ends.
+func newTestGames(tb testing.TB, st *store.Store, with ...func(*Config)) (*Games, *live.Registry) {
 	tb.Helper()
 	pool, err := enginepool.New(enginepool.Config{NewSearcher: func() enginepool.Searcher { return firstSearcher{} }, Searchers: 2})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	reg := live.NewRegistry()
-	gs, err := New(Config{Store: st, Pool: pool, Levels: testLevels, ReplyPause: -1, UntouchedAfter: -1,
-		Logger: log.New(io.Discard, "", 0)}, reg)
+	cfg := Config{Store: st, Pool: pool, Levels: testLevels, ReplyPause: -1, UntouchedAfter: -1,
+		Logger: log.New(io.Discard, "", 0)}
+	for _, f := range with {
+		f(&cfg)
+	}
+	gs, err := New(cfg, reg)
 	if err != nil {
 		pool.Close()
 		tb.Fatal(err)

@@ -37,7 +37,7 @@ func (gs *Games) loadReconHost(id string) (*live.Host, error) {
 	if rec.Status == store.StatusDeleted {
 		return nil, ErrDeleted
 	}
-	g, bot, err := gs.newReconGame(rec)
+	g, bot, err := gs.newReconGame(rec, !gs.runningElsewhere(id, rec.ClockSince))
 	if err != nil {
 		return nil, err
 	}
@@ -46,9 +46,10 @@ func (gs *Games) loadReconHost(id string) (*live.Host, error) {
 	return live.NewHost(gs.HostConfig(rec.ID, false), g, autos), nil
 }
 
-// newReconGame rebuilds rec's game and its bot.
-func (gs *Games) newReconGame(rec *store.ReconGame) (*reconGame, *ReconBot, error) {
-	arb, player, err := gs.restoreRecon(rec, true)
+// newReconGame rebuilds rec's game and its bot (crashed as restoreRecon
+// has it).
+func (gs *Games) newReconGame(rec *store.ReconGame, crashed bool) (*reconGame, *ReconBot, error) {
+	arb, player, err := gs.restoreRecon(rec, crashed)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -89,6 +90,11 @@ func (gs *Games) restoreRecon(rec *store.ReconGame, crashed bool) (*recon.Game, 
 	if err != nil {
 		CloseBot(player)
 		return nil, nil, fmt.Errorf("game %s: %w", rec.ID, err)
+	}
+	if !crashed || rec.ClockSince == nil {
+		// The record's times exactly (the replay's own moments charged
+		// nothing), as every server that reads the record has them.
+		SettleClock(arb.Clock(), rec.WhiteMS, rec.BlackMS, nil)
 	}
 	if !crashed && rec.ClockSince != nil {
 		if mover, on := (&ReconRules{Arbiter: arb}).Turn(); on {
@@ -169,6 +175,7 @@ func (g *reconGame) Commit(now time.Time) error {
 		return err
 	}
 	g.rec = rec
+	SettleClock(g.Arbiter.Clock(), rec.WhiteMS, rec.BlackMS, rec.ClockSince)
 	return nil
 }
 

@@ -67,10 +67,25 @@ func (r *ReconRules) MarkArbiter() func() {
 func ClockRecord(c *game.Clock) (whiteMS, blackMS int64, since *time.Time) {
 	left := c.Left()
 	if _, running := c.Running(); running {
-		t := c.Since()
+		t := c.Since().Truncate(time.Microsecond) // as PostgreSQL keeps it
 		since = &t
 	}
 	return left[game.White].Milliseconds(), left[game.Black].Milliseconds(), since
+}
+
+// SettleClock sets c to what ClockRecord made of it once that is
+// committed: the time left cut to the millisecond, the start to the
+// microsecond, as every server that reads the record has the clock, so
+// that the server that committed it computes the same time left as they
+// do (at most a millisecond a commit more than it had).
+func SettleClock(c *game.Clock, whiteMS, blackMS int64, since *time.Time) {
+	side, running := c.Running()
+	var t time.Time
+	if since != nil {
+		t = *since
+	}
+	*c = game.RestoreClock(c.Initial(), c.Increment(),
+		[2]time.Duration{time.Duration(whiteMS) * time.Millisecond, time.Duration(blackMS) * time.Millisecond}, running && since != nil, side, t)
 }
 
 // RestoreArbiter rebuilds a record's arbiter with cfg: its history h

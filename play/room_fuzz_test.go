@@ -186,7 +186,7 @@ func checkReconHost(t *testing.T, gs *Games, h *live.Host, st *store.Store) {
 		if (db.Status == store.StatusOver) != r.Arbiter.IsOver() {
 			t.Fatalf("stored status %s, the arbiter over: %v", db.Status, r.Arbiter.IsOver())
 		}
-		_, bot, err := gs.newReconGame(db)
+		_, bot, err := gs.newReconGame(db, true)
 		if err != nil && !strings.Contains(err.Error(), "bot") {
 			t.Fatalf("the stored game does not load: %v", err)
 		}

@@ -37,7 +37,8 @@ func (f following) Changed(c changefeed.Change) { f.r.Changed(c.Game, c.Revision
 func (f following) Resync()                     { f.r.Resync() }
 
 // server is one server of the test's site: its store, games and
-// registry, following the others' commits.
+// registry, following the others' commits, with its presence as serve
+// has it.
 type server struct {
 	st  *store.Store
 	gs  *Games
@@ -45,12 +46,18 @@ type server struct {
 }
 
 func newServer(t *testing.T, dsn string) server {
+	return newServerWith(t, dsn, func(p store.Presence) Presence { return p })
+}
+
+// newServerWith is newServer with the presence presence makes of the
+// store's.
+func newServerWith(t *testing.T, dsn string, presence func(store.Presence) Presence) server {
 	st, err := store.Open(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	gs, reg := newTestGames(t, st)
+	gs, reg := newTestGames(t, st, func(c *Config) { c.Presence = presence(st.Presence(store.NewServerID())) })
 	l, err := changefeed.Listen(context.Background(), dsn, following{reg}, changefeed.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -156,5 +163,167 @@ func TestReconGameSharedBetweenServers(t *testing.T) {
 	}
 	if len(hist.Senses[1]) != 1 || len(hist.RequestedMoves[1]) != 1 {
 		t.Errorf("the bot's turn is in the history as %d senses and %d moves, want one of each: %s", len(hist.Senses[1]), len(hist.RequestedMoves[1]), db.History)
+	}
+}
+
+// clockOf is the clock host h holds: whether it runs, and the time each
+// side has left at the moment at.
+func clockOf(h *live.Host, at time.Time) (running bool, left [2]time.Duration) {
+	h.Read(func(g live.Game, _ live.Moment) {
+		c := g.Clock()
+		_, running = c.Running()
+		left = c.RemainingAt(at)
+	})
+	return
+}
+
+// TestClockPresenceAcrossServers: a Reconnaissance Chess game played in
+// person, open on server A by its player and on server B by a spectator
+// or by the player's second tab. The mover's clock runs on both servers
+// from the same committed moment (both compute the same time left),
+// whichever server the player is on; once the player has left every
+// server, it stands still on both. Before presence, B's host, with no
+// player of its own, stopped the clock A ran.
+func TestClockPresenceAcrossServers(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// onB is whom server B holds the game for.
+		onB live.Viewer
+	}{
+		{"a spectator on B", live.Spectator},
+		{"the player's second tab on B", live.WhiteViewer},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dsn := pgtest.DB(t)
+			a, b := newServer(t, dsn), newServer(t, dsn)
+			rec := &store.ReconGame{Owner: "o", Human: store.White, Opponent: "random", Seed: 7, ClockInitialMS: 600_000, WhiteMS: 600_000, BlackMS: 600_000}
+			if err := a.st.Games().CreateReconGame(rec); err != nil {
+				t.Fatal(err)
+			}
+			// B holds the game first, so that A's start of the clock reaches
+			// it through the change feed.
+			tabB := &signalTab{viewer: tc.onB, changed: make(chan struct{}, 1)}
+			hostB, err := b.reg.Join(rec.ID, tabB)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.reg.Leave(hostB, tabB)
+			tabA := &signalTab{viewer: live.WhiteViewer, changed: make(chan struct{}, 1)}
+			hostA, err := a.reg.Join(rec.ID, tabA)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// agree waits until both hosts hold the clock as the record has
+			// it (running or not), then checks that they compute the same
+			// time left.
+			agree := func(what string, running bool) {
+				t.Helper()
+				deadline := time.After(30 * time.Second)
+				for {
+					db, err := a.st.Games().GetReconGame(rec.ID)
+					if err != nil {
+						t.Fatal(err)
+					}
+					at := time.Now()
+					runA, leftA := clockOf(hostA, at)
+					runB, leftB := clockOf(hostB, at)
+					if (db.ClockSince != nil) == running && runA == running && runB == running && leftA == leftB {
+						return
+					}
+					select {
+					case <-tabB.changed:
+					case <-tabA.changed:
+					case <-deadline:
+						t.Fatalf("%s: the record's clock runs %v, A's %v (%v left), B's %v (%v left); want both %v, the same time left",
+							what, db.ClockSince != nil, runA, leftA, runB, leftB, running)
+					}
+				}
+			}
+			agree("the player on A", true)
+			if tc.onB == live.WhiteViewer {
+				// The player closes A's tab: the tab on B keeps the clock
+				// running, on both.
+				a.reg.Leave(hostA, tabA)
+				if hostA, err = a.reg.Join(rec.ID, &signalTab{viewer: live.Spectator, changed: make(chan struct{}, 1)}); err != nil {
+					t.Fatal(err)
+				}
+				agree("the player gone from A, on B still", true)
+				b.reg.Leave(hostB, tabB)
+				tabB = &signalTab{viewer: live.Spectator, changed: make(chan struct{}, 1)}
+				if hostB, err = b.reg.Join(rec.ID, tabB); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				a.reg.Leave(hostA, tabA)
+				if hostA, err = a.reg.Join(rec.ID, &signalTab{viewer: live.Spectator, changed: make(chan struct{}, 1)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			agree("the player gone from every server", false)
+		})
+	}
+}
+
+// shortPresence is a store's presence that expires a moment after each
+// write instead of PresenceTTL after it: a killed server's, in a test that
+// must not wait PresenceTTL.
+type shortPresence struct{ store.Presence }
+
+const shortPresenceFor = 300 * time.Millisecond
+
+func (p shortPresence) Here(id string, present bool, now time.Time) error {
+	return p.Presence.Here(id, present, now.Add(shortPresenceFor-store.PresenceTTL))
+}
+
+func (p shortPresence) Renew(now time.Time) error {
+	return p.Presence.Renew(now.Add(shortPresenceFor - store.PresenceTTL))
+}
+
+// TestClockStopsAfterAKilledServer: the player's server is killed (its
+// database connections gone, its presence left to expire) while the
+// clock runs; server B, holding the game for a spectator, stops the clock
+// once that presence has expired, and commits it: the clock does not run
+// on for ever.
+func TestClockStopsAfterAKilledServer(t *testing.T) {
+	dsn := pgtest.DB(t)
+	a := newServerWith(t, dsn, func(p store.Presence) Presence { return shortPresence{p} })
+	b := newServer(t, dsn)
+	rec := &store.ReconGame{Owner: "o", Human: store.White, Opponent: "random", Seed: 7, ClockInitialMS: 600_000, WhiteMS: 600_000, BlackMS: 600_000}
+	if err := a.st.Games().CreateReconGame(rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.reg.Join(rec.ID, &signalTab{viewer: live.WhiteViewer, changed: make(chan struct{}, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	tab := &signalTab{viewer: live.Spectator, changed: make(chan struct{}, 1)}
+	h, err := b.reg.Join(rec.ID, tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.reg.Leave(h, tab)
+	if running, _ := clockOf(h, time.Now()); !running {
+		t.Fatal("the clock the player's server runs does not run for the spectator's")
+	}
+	a.st.Close() // server A is killed: nothing of its is written any more
+	// time itself is what is tested: A's presence expires shortPresenceFor
+	// after its last renewal, and B's sweep (every second) then stops the
+	// clock; the spectator's tab is told.
+	deadline := time.After(30 * time.Second)
+	for {
+		if running, _ := clockOf(h, time.Now()); !running {
+			break
+		}
+		select {
+		case <-tab.changed:
+		case <-deadline:
+			t.Fatal("the clock still runs after the player's server was killed and its presence expired")
+		}
+	}
+	db, err := b.st.Games().GetReconGame(rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if db.ClockSince != nil {
+		t.Error("the clock stopped on B but runs on in the record")
 	}
 }

@@ -70,6 +70,10 @@ type Config struct {
 	// BcryptCost is the cost of new password hashes (default
 	// bcrypt.DefaultCost; tests lower it).
 	BcryptCost int
+	// Server names this server among those of a site on one PostgreSQL
+	// database, in the leases of the games it looks after (default: a
+	// random ID, store.NewServerID).
+	Server string
 	// Logger receives the API's errors (default: the standard logger).
 	Logger *log.Logger
 }
@@ -78,8 +82,12 @@ type Config struct {
 // games in the registry it was given, the matchmaker. Create it with New;
 // its methods are safe for concurrent use.
 type API struct {
-	cfg    Config
-	reg    *live.Registry
+	cfg Config
+	reg *live.Registry
+	// leases are this server's leases of the games it looks after, on a
+	// site of several servers (Store.Shared; ranked.go); nil on SQLite,
+	// where the one server looks after every game.
+	leases *store.Leases
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -114,7 +122,14 @@ func New(cfg Config, reg *live.Registry) (*API, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = log.Default()
 	}
+	if cfg.Server == "" {
+		cfg.Server = store.NewServerID()
+	}
 	a := &API{cfg: cfg, reg: reg, verified: map[int64][32]byte{}, seen: map[int64]time.Time{}, failures: map[string]*rate.Limiter{}}
+	if cfg.Store.Shared() {
+		l := cfg.Store.Leases(cfg.Server)
+		a.leases = &l
+	}
 	a.ctx, a.cancel = context.WithCancel(context.Background())
 	if err := a.ensureBuiltinUsers(); err != nil {
 		return nil, err
@@ -133,11 +148,18 @@ func New(cfg Config, reg *live.Registry) (*API, error) {
 	return a, nil
 }
 
-// Close stops the matchmaker, waiting for its round in progress. The
-// games' hosts are the registry's owner's to close.
+// Close stops the matchmaker, waiting for its round in progress, and
+// gives up the server's leases, so that the games it looked after are
+// taken up elsewhere at the next round rather than when the leases run
+// out. The games' hosts are the registry's owner's to close.
 func (a *API) Close() {
 	a.cancel()
 	a.wg.Wait()
+	if a.leases != nil {
+		if err := a.leases.Keep(nil, time.Now()); err != nil {
+			a.logf("%v", err)
+		}
+	}
 }
 
 func (a *API) logf(format string, args ...any) {
@@ -171,13 +193,20 @@ func (a *API) ensureBuiltinUsers() error {
 
 // resumeGames takes up every unfinished API game after a start: their
 // clocks run again (the mover charged its thinking before a crash, not the
-// time the server was down) and the built-in bots play on.
+// time the server was down) and the built-in bots play on. On a site of
+// several servers, only those whose lease this server gets: another
+// server that runs looks after the rest, and the games of one that was
+// killed are taken up when their leases run out (ranked.go).
 func (a *API) resumeGames() error {
 	recs, err := a.cfg.Store.API().UnfinishedAPIGames()
 	if err != nil {
 		return err
 	}
+	now := time.Now()
 	for i := range recs {
+		if !a.claim(recs[i].ID, now) {
+			continue
+		}
 		if _, err := a.reg.Open(apiKey(recs[i].ID)); err != nil {
 			// One broken record must not keep the server down; its calls get 500s.
 			a.logf("resume: %v", err)

@@ -79,16 +79,55 @@ func (a *API) MatchRound(now time.Time) {
 // finds nothing.
 const QuietAfter = 10 * time.Second
 
+// LeaseFor is how long a server's lease of an API game lasts unless it
+// renews it, which it does every matchmaker round while it holds the
+// game: three rounds at DefaultMatchEvery. A killed server's games are
+// taken up once their leases have run out.
+const LeaseFor = 15 * time.Second
+
+// claim reports whether this server may look after API game id at now:
+// on one server always; on a site of several, when it gets the game's
+// lease (nobody else's runs), until now+LeaseFor. A failed claim is
+// logged and refused.
+func (a *API) claim(id int64, now time.Time) bool {
+	if a.leases == nil {
+		return true
+	}
+	ok, err := a.leases.Claim(apiKey(id), now.Add(LeaseFor), now)
+	if err != nil {
+		a.logf("matchmaker: %v", err)
+	}
+	return ok && err == nil
+}
+
 // takeUpQuietGames hosts here the games in play that no commit has
-// touched for QuietAfter and this server does not hold.
+// touched for QuietAfter and this server does not hold. On a site of
+// several servers it first renews the leases of the games it holds (and
+// gives up those of the games it no longer holds), and takes up a quiet
+// game only with its lease: exactly one server does, not every one that
+// runs the round, and another only once that one's lease has run out.
 func (a *API) takeUpQuietGames(now time.Time) {
+	held := map[string]bool{}
+	if a.leases != nil {
+		keys := a.reg.Held(store.APIIDPrefix)
+		for _, k := range keys {
+			held[k] = true
+		}
+		if err := a.leases.Keep(keys, now.Add(LeaseFor)); err != nil {
+			a.logf("matchmaker: %v", err)
+		}
+	}
 	ids, err := a.cfg.Store.API().QuietAPIGames(now.Add(-QuietAfter))
 	if err != nil {
 		a.logf("matchmaker: %v", err)
 		return
 	}
 	for _, id := range ids {
-		if a.reg.Get(apiKey(id)) != nil {
+		if held[apiKey(id)] {
+			a.claim(id, now) // a game held here and leased by nobody: this server's
+			continue
+		}
+		if a.reg.Get(apiKey(id)) != nil || !a.claim(id, now) {
 			continue
 		}
 		if _, err := a.reg.Open(apiKey(id)); err != nil {

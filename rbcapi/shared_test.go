@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -122,10 +123,11 @@ func TestAPIGameOnTwoServers(t *testing.T) {
 	}
 }
 
-// TestQuietGameTakenUp: a game in play held by a server that stopped is
-// taken up by another's matchmaker round once no commit has touched it
-// for QuietAfter, not before, and goes on there: its clock runs and the
-// player's calls are answered.
+// TestQuietGameTakenUp: a game in play held by a server that stopped
+// (killed: its lease of the game left to run out) is taken up by
+// another's matchmaker round once no commit has touched it for QuietAfter
+// and its lease has run out, not before, and goes on there: its clock
+// runs and the player's calls are answered.
 func TestQuietGameTakenUp(t *testing.T) {
 	dsn := pgtest.DB(t)
 	regA, tsA, _ := newTestAPIOn(t, dsn)
@@ -155,6 +157,10 @@ func TestQuietGameTakenUp(t *testing.T) {
 		t.Fatal("a game committed a moment ago was taken up as if its server had stopped")
 	}
 	apiB.MatchRound(time.Now().Add(QuietAfter + time.Second))
+	if regB.Get(apiKey(id)) != nil {
+		t.Fatal("a quiet game was taken up while its lease still ran")
+	}
+	apiB.MatchRound(time.Now().Add(LeaseFor + time.Second))
 	h := regB.Get(apiKey(id))
 	if h == nil {
 		t.Fatal("a quiet game in play was not taken up")
@@ -167,5 +173,81 @@ func TestQuietGameTakenUp(t *testing.T) {
 	var mine bool
 	if err := json.Unmarshal(as(tsB, "GET", g+"is_my_turn", nil)["is_my_turn"], &mine); err != nil || !mine {
 		t.Errorf("after the take-up, is it bea's turn: %v (%v)", mine, err)
+	}
+}
+
+// TestQuietGameTakenUpByOne: three servers on one database; the server
+// that held a game in play is killed (its lease left to run out). Once
+// the game is quiet and the lease has run out, the two others run their
+// matchmaker rounds at once and exactly one of them takes it up (before
+// the leases, both did, each running its bot and its flag). When that one
+// is killed in turn, the last takes it up once its lease has run out.
+func TestQuietGameTakenUpByOne(t *testing.T) {
+	dsn := pgtest.DB(t)
+	type server struct {
+		reg *live.Registry
+		api *API
+	}
+	var servers [3]server
+	var tsA *httptest.Server
+	for i := range servers {
+		reg, ts, _, api := newTestAPIWith(t, dsn)
+		servers[i] = server{reg, api}
+		if i == 0 {
+			tsA = ts
+		}
+	}
+	if code, out := call(t, tsA, "", "", "POST", "/api/users/", map[string]string{"username": "bea", "email": "", "affiliation": "", "password": "password-b"}); code != 200 {
+		t.Fatalf("register: %d %s", code, out["error"])
+	}
+	code, out := call(t, tsA, "bea", "password-b", "POST", "/api/invitations/", map[string]any{"opponent": "random", "color": false})
+	var id int64
+	if code != 200 || json.Unmarshal(out["game_id"], &id) != nil {
+		t.Fatalf("invitation: %d %s", code, out["error"])
+	}
+	if code, out := call(t, tsA, "bea", "password-b", "POST", fmt.Sprintf("/api/games/%d/", id)+"ready", nil); code != 200 {
+		t.Fatalf("ready: %d %s", code, out["error"])
+	}
+	<-servers[0].reg.Get(apiKey(id)).Settled() // the bot, White, has played its first turn
+	servers[0].reg.Close()                     // server A is killed
+
+	// round runs the matchmaker of the servers left at once, at now, and
+	// returns those that hold the game after it.
+	round := func(left []server, now time.Time) []server {
+		t.Helper()
+		var wg sync.WaitGroup
+		for _, s := range left {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s.api.MatchRound(now)
+			}()
+		}
+		wg.Wait()
+		var holders []server
+		for _, s := range left {
+			if s.reg.Get(apiKey(id)) != nil {
+				holders = append(holders, s)
+			}
+		}
+		return holders
+	}
+	start := time.Now()
+	left := servers[1:]
+	if holders := round(left, start.Add(LeaseFor+time.Second)); len(holders) != 1 {
+		t.Fatalf("the quiet game was taken up by %d servers, want exactly one", len(holders))
+	} else {
+		holders[0].reg.Close() // killed in turn
+		if holders[0].reg == left[0].reg {
+			left = left[1:]
+		} else {
+			left = left[:1]
+		}
+	}
+	if holders := round(left, start.Add(LeaseFor+2*time.Second)); len(holders) != 0 {
+		t.Fatal("the game was taken up while the lease of the server that took it up still ran")
+	}
+	if holders := round(left, start.Add(4*LeaseFor)); len(holders) != 1 {
+		t.Fatal("the game of the killed server that had taken it up was not taken up by the last")
 	}
 }

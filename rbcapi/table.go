@@ -189,6 +189,9 @@ func (t *table) ready(c game.Color, now time.Time) *Error {
 		}
 		*g.Arbiter = *arb // the same arbiter object, which the bot holds
 		g.rec.Status = store.StatusPlaying
+		// The server that starts the game looks after it when it goes
+		// quiet, while it runs (a lease: ranked.go).
+		g.a.claim(t.id, time.Now())
 		return nil
 	})
 }

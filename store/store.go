@@ -21,7 +21,10 @@
 //   - Store.Learning: the engine's experience (experience.go,
 //     experience_notes.go); used by experience and web;
 //   - Store.Reviews: the reviews of finished games (analysis.go); used
-//     by review and web.
+//     by review and web;
+//   - Store.Presence and Store.Leases: one server's presence in the
+//     games played in person and its leases of the API's games, on a site
+//     of several servers (presence.go); used by play and rbcapi.
 //
 // A consumer names only the facets it uses, and no type carries every
 // table's methods. The game rows' reading, writing and ownership are
@@ -160,7 +163,7 @@ func OpenWith(dsn string, o Options) (*Store, error) {
 }
 
 // models are the tables, migrated the same way on both databases.
-var models = []any{&Game{}, &ReconGame{}, &Setting{}, &User{}, &APIGame{}, &Invitation{}, &Rating{}, &Experience{}, &ExperienceGame{}, &Analysis{}, &AnalysisPly{}}
+var models = []any{&Game{}, &ReconGame{}, &Setting{}, &User{}, &APIGame{}, &Invitation{}, &Rating{}, &Experience{}, &ExperienceGame{}, &Analysis{}, &AnalysisPly{}, &PresenceRow{}, &LeaseRow{}}
 
 // openSQLite opens the SQLite database at path.
 func openSQLite(path string) (*Store, error) {
