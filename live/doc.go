@@ -56,8 +56,10 @@
 // board), and the clock stops, as a commit every server follows, only when
 // nobody has the game open anywhere; a killed server's presence expires,
 // and the sweep of a server still holding the game stops its clock then.
-// What is not shared yet: each server runs its own automata (the revisions
-// keep their moves to one a turn, not their thinking).
+// Each server holding the game runs its automata's turns, but on a site
+// their thinking is one job in the database for all of them (package
+// enginejobs: the same key for the same turn), whose answer each applies;
+// the revisions keep the moves to one a turn.
 //
 // # Goroutines
 //

@@ -32,7 +32,16 @@ type Shared interface {
 // whether the refusal came from a copy another server had moved on: then
 // the host reads the game again (and tells everyone), and the change is
 // the caller's to make again on the game as it stands.
-func (h *Host) staleLocked(now time.Time) bool {
+func (h *Host) staleLocked(now time.Time) bool { return h.catchUpLocked(now) }
+
+// catchUpLocked reads a shared game again when its record has moved on
+// (another server committed a change the feed has not brought here yet),
+// and reports whether it did. It costs one read of the revision; it is
+// for whoever is about to be told the game as it stands (a socket
+// joining, a client's read), so that nobody is shown a game older than
+// what was committed before they asked: a client that acted through one
+// server and reads through another a moment later sees its action.
+func (h *Host) catchUpLocked(now time.Time) bool {
 	s, ok := h.g.(Shared)
 	if !ok {
 		return false
@@ -42,6 +51,24 @@ func (h *Host) staleLocked(now time.Time) bool {
 		return false
 	}
 	h.reloadLocked(now)
+	return true
+}
+
+// ReadLatest is Read of the game as committed now: a shared game whose
+// record moved on is read again first (catchUpLocked).
+func (h *Host) ReadLatest(f func(g Game, m Moment)) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return false
+	}
+	now := time.Now()
+	h.catchUpLocked(now)
+	if h.closed {
+		return false
+	}
+	h.flagIfDueLocked(now)
+	f(h.g, h.momentLocked(now))
 	return true
 }
 

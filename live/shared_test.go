@@ -207,3 +207,43 @@ func TestChangeElsewhereWithdrawsTheTurn(t *testing.T) {
 		t.Errorf("the database has %+v, want White's 2 and B's 9", db.rec)
 	}
 }
+
+// TestReadsCatchUp: a client that acted through server A and comes to
+// server B before the change feed brought the change there is shown the
+// game with its action: a socket joining B is sent it, and a read of the
+// latest reads the game again; a plain Read does not (it is for a host's
+// own steps, which the revisions keep honest).
+func TestReadsCatchUp(t *testing.T) {
+	db := &sharedStore{}
+	ga, gb := newSharedToy(db, 10), newSharedToy(db, 10)
+	ha, hb := newSharedHost(t, ga), newSharedHost(t, gb)
+	if err := ha.Join(newSub(WhiteViewer)); err != nil {
+		t.Fatal(err)
+	}
+	if err := hb.Join(newSub(Spectator)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ha.Act(func(now time.Time) error { return ga.add(game.White, 5, now) }); err != nil {
+		t.Fatal(err)
+	}
+	// B has heard nothing (no Changed): its copy is at revision 0.
+	var plain int
+	hb.Read(func(Game, Moment) { plain = gb.ply })
+	if plain != 0 {
+		t.Fatalf("a plain read on B saw ply %d: the test needs B behind", plain)
+	}
+	var latest int
+	if !hb.ReadLatest(func(Game, Moment) { latest = gb.ply }) || latest != 1 {
+		t.Fatalf("a read of the latest on B saw ply %d, want 1 (A's move)", latest)
+	}
+	if err := ha.Act(func(now time.Time) error { return ga.add(game.Black, 2, now) }); err != nil {
+		t.Fatal(err)
+	}
+	w := newSub(WhiteViewer)
+	if err := hb.Join(w); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.messages(); len(got) == 0 || !has("ply 2 total 7")(got[len(got)-1]) {
+		t.Fatalf("a socket joining B was sent %q, want the game with both moves", got)
+	}
+}

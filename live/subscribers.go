@@ -62,6 +62,12 @@ func (h *Host) Join(s Sub) error {
 		return ErrClosed
 	}
 	now := time.Now()
+	// A socket that comes here after its player acted on another server
+	// is sent the game with that action, not as the feed last left it.
+	h.catchUpLocked(now)
+	if h.closed {
+		return ErrClosed // the game ended meanwhile, and its host with it
+	}
 	h.subs[s] = nil
 	if _, player := s.Viewer().Color(); player {
 		h.players++

@@ -55,7 +55,9 @@ func (t *table) read(f func(g *apiGame, m live.Moment)) error {
 		if err != nil {
 			return err
 		}
-		if h.Read(func(g live.Game, m live.Moment) { f(g.(*apiGame), m) }) {
+		// Of the game as committed now: the client may have acted through
+		// another server a moment ago.
+		if h.ReadLatest(func(g live.Game, m live.Moment) { f(g.(*apiGame), m) }) {
 			return nil
 		}
 		// The host closed as the game ended: its record has the end.
