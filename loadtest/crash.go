@@ -89,6 +89,10 @@ type CrashReport struct {
 	CheckedMoves, CheckedActions int
 	// Takebacks acknowledged (some of them racing the engine's reply).
 	Takebacks int64
+	// ClockGames counts the games whose clocks were compared across the
+	// site's servers at the end (checkClocks: at most maxClockChecks of
+	// them in play).
+	ClockGames int
 	// EngineAnswers counts the engine searches done as jobs by the
 	// site's workers (0 on SQLite, where the server searches itself).
 	EngineAnswers int
@@ -123,6 +127,9 @@ func Crash(cfg CrashConfig) (*CrashReport, error) {
 		base   string
 		hold   = func() {} // the players' traffic, while the checks read
 		resume = func() {}
+		// clocks compares the clocks of the games in play on every server
+		// (a site only), once the players are gone.
+		clocks = func() []string { return nil }
 		read   func() (*storedGames, error)
 		victim func(k int) (process, string)
 		stop   func() error
@@ -149,6 +156,19 @@ func Crash(cfg CrashConfig) (*CrashReport, error) {
 		// what the players saw with the database only while they can
 		// neither hear nor send anything more (proxy.Hold).
 		hold, resume = s.proxy.Hold, s.proxy.Release
+		clocks = func() []string {
+			stored, err := readPostgres(cfg.Postgres)
+			if err != nil {
+				return []string{fmt.Sprintf("clocks: %v", err)}
+			}
+			var urls []string
+			for _, srv := range s.servers {
+				urls = append(urls, srv.URL())
+			}
+			n, problems := checkClocks(cfg.Postgres, urls, stored)
+			rep.ClockGames = n
+			return problems
+		}
 		read = func() (*storedGames, error) { return readPostgres(cfg.Postgres) }
 		victim = func(k int) (process, string) { return s.victim(k, rng.IntN) }
 		stop = func() error { return s.Stop(10 * time.Second) }
@@ -227,6 +247,7 @@ func Crash(cfg CrashConfig) (*CrashReport, error) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	stopPlayers()
+	rep.Problems = append(rep.Problems, clocks()...)
 	if err := stop(); err != nil {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("stopping: %v", err))
 	}
@@ -267,7 +288,7 @@ func (r *CrashReport) Print(w io.Writer) {
 	fmt.Fprintf(w, "at the end: %d chess games, %d recon games in the database; %d chess moves and %d recon actions seen acknowledged, all checked\n",
 		r.ChessGames, r.ReconGames, r.AckedMoves, r.AckedActions)
 	if c.Postgres != "" {
-		fmt.Fprintf(w, "%d engine searches done as jobs by the workers\n", r.EngineAnswers)
+		fmt.Fprintf(w, "%d engine searches done as jobs by the workers; the clocks of %d games in play compared on every server at the end\n", r.EngineAnswers, r.ClockGames)
 	}
 	fmt.Fprintf(w, "over all %d checks: %d acknowledged chess moves and %d recon actions compared; %d takebacks acknowledged\n", r.Kills+1, r.CheckedMoves, r.CheckedActions, r.Takebacks)
 	t := Tally{m: r.Errors}
