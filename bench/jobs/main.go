@@ -1,6 +1,6 @@
 // Command jobs measures what one engine job costs PostgreSQL and how long
-// it takes from the ask to the answer (package enginejobs), with 1, 2 and
-// 3 worker processes of the real binary on a throwaway cluster: searches
+// it takes from the ask to the answer (package enginejobs), with 1 to
+// -workers (default 3) worker processes of the real binary on a throwaway cluster: searches
 // asked one after another by this process (a server that takes no job),
 // each a tiny search (1,000 nodes) so that the queue's own work shows.
 //
