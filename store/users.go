@@ -42,9 +42,15 @@ type User struct {
 	// only the current one is honoured. Signing out moves it on
 	// (EndSessions), so every cookie signed in before, a captured copy
 	// included, stops working.
-	SessionGen int64     `gorm:"not null;default:0"`
-	LastSeen   time.Time `gorm:"index"`
-	CreatedAt  time.Time
+	SessionGen int64 `gorm:"not null;default:0"`
+	// OwnerKey is the owner key (the browser's identity in the session
+	// cookie, which owns the games played in the browser) that every
+	// browser signed in to the account plays under, so that its games are
+	// the account's on every device; "" until the account first signs in
+	// to the site (AccountOwnerKey).
+	OwnerKey  string    `gorm:"size:32;not null;default:'';index"`
+	LastSeen  time.Time `gorm:"index"`
+	CreatedAt time.Time
 }
 
 // UserKey is the form of a username that uniqueness is decided on.
@@ -104,6 +110,24 @@ func (a API) UpdateUser(u *User) error {
 		return fmt.Errorf("store: update user %d: %w", u.ID, ErrNotFound)
 	}
 	return nil
+}
+
+// AccountOwnerKey returns user id's owner key, setting it to fresh (a new
+// owner key, which the caller makes) if the account has none yet: of two
+// browsers signing in at once, both get the one that was set first.
+func (a API) AccountOwnerKey(id int64, fresh string) (string, error) {
+	if err := a.s.db.Model(&User{}).Where("id = ? AND owner_key = ''", id).Update("owner_key", fresh).Error; err != nil {
+		return "", fmt.Errorf("store: owner key of user %d: %w", id, err)
+	}
+	var u User
+	err := a.s.db.Select("owner_key").Where("id = ?", id).Take(&u).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return "", fmt.Errorf("store: owner key of user %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: owner key of user %d: %w", id, err)
+	}
+	return u.OwnerKey, nil
 }
 
 // EndSessions ends every browser session of the user by moving its
