@@ -1,11 +1,9 @@
 package loadtest
 
 import (
-	"strings"
 	"testing"
 	"time"
 
-	"knightwatch/e2e"
 	"knightwatch/pgtest"
 )
 
@@ -25,33 +23,14 @@ import (
 // in play read the same on every server. Only those invariants are
 // asserted, never a time.
 func TestSiteCrashShort(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and kills the real servers and workers; runs in make test (unit)")
-	}
-	bin, err := e2e.BuildInto(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	seed := uint64(time.Now().UnixNano())
-	rep, err := Crash(CrashConfig{
-		Bin: bin, Kills: 4, Games: 8, Recon: 0.25, ReconBot: "random",
+	rep := runCrashTest(t, CrashConfig{
+		Kills: 4, Games: 8, Recon: 0.25, ReconBot: "random",
 		MinUp: 1500 * time.Millisecond, MaxUp: 3 * time.Second, Think: 50 * time.Millisecond,
-		Seed: seed, Progress: 2 * time.Minute,
+		Progress: 2 * time.Minute,
 		Postgres: pgtest.DB(t), Servers: 3, Workers: 2, ConnLife: 2 * time.Second,
 	})
-	if rep != nil {
-		var b strings.Builder
-		rep.Print(&b)
-		t.Log(b.String())
-	}
-	if err != nil {
-		t.Fatalf("seed %d: %v", seed, err)
-	}
-	for _, p := range rep.Problems {
-		t.Errorf("seed %d: %s", seed, p)
-	}
 	if rep.Kills != 4 || rep.CheckedMoves == 0 || rep.CheckedActions == 0 || rep.ReconGames == 0 || rep.EngineAnswers == 0 || rep.ClockGames == 0 {
 		t.Errorf("seed %d: %d kills, %d chess moves and %d recon actions checked in %d recon games, %d engine jobs, %d games' clocks: the test tested too little",
-			seed, rep.Kills, rep.CheckedMoves, rep.CheckedActions, rep.ReconGames, rep.EngineAnswers, rep.ClockGames)
+			rep.Config.Seed, rep.Kills, rep.CheckedMoves, rep.CheckedActions, rep.ReconGames, rep.EngineAnswers, rep.ClockGames)
 	}
 }

@@ -150,10 +150,7 @@ func (b *ReconBot) Play(t *live.Turn) {
 		b.games.hookBotAction(b.id, recon.PhaseSense)
 		if !t.Step(func(time.Time) error {
 			var err error
-			if sensed, err = g.Sense(s); err != nil && !g.IsOver() {
-				b.games.logf("game %s: bot sensed %s: %v; senses nothing instead", b.id, recon.SquareName(s), err)
-				sensed, err = g.Sense(game.NoSquare)
-			}
+			sensed, err = b.sense(g, s)
 			return err
 		}) {
 			return
@@ -168,6 +165,47 @@ func (b *ReconBot) Play(t *live.Turn) {
 	}) {
 		return
 	}
+	b.waitReplyPause(ctx)
+	b.games.hookBotAction(b.id, recon.PhaseMove)
+	var res recon.MoveResult
+	if !t.Step(func(time.Time) error {
+		var err error
+		res, err = b.move(g, m)
+		return err
+	}) {
+		return
+	}
+	player.MoveResult(res)
+}
+
+// sense applies the bot's sense s to g; one the rules refuse senses
+// nothing instead (the game must go on whatever the bot chose).
+func (b *ReconBot) sense(g *recon.Game, s game.Square) (recon.SenseResult, error) {
+	sensed, err := g.Sense(s)
+	if err != nil && !g.IsOver() {
+		b.games.logf("game %s: bot sensed %s: %v; senses nothing instead", b.id, recon.SquareName(s), err)
+		sensed, err = g.Sense(game.NoSquare)
+	}
+	return sensed, err
+}
+
+// move applies the bot's move m to g and ends its turn; a move the rules
+// refuse is a pass instead.
+func (b *ReconBot) move(g *recon.Game, m game.Move) (recon.MoveResult, error) {
+	res, err := g.Move(m)
+	if err != nil && !g.IsOver() {
+		b.games.logf("game %s: bot chose %s: %v; passes instead", b.id, recon.UCI(m), err)
+		res, err = g.Move(game.NoMove)
+	}
+	if err == nil && !g.IsOver() {
+		err = g.EndTurn()
+	}
+	return res, err
+}
+
+// waitReplyPause waits the server's reply pause before a move of a bot
+// whose person should see the turn pass (or until ctx ends).
+func (b *ReconBot) waitReplyPause(ctx context.Context) {
 	if pause := b.games.cfg.ReplyPause; b.pause && pause > 0 {
 		timer := time.NewTimer(pause)
 		select {
@@ -176,22 +214,6 @@ func (b *ReconBot) Play(t *live.Turn) {
 			timer.Stop()
 		}
 	}
-	b.games.hookBotAction(b.id, recon.PhaseMove)
-	var res recon.MoveResult
-	if !t.Step(func(time.Time) error {
-		var err error
-		if res, err = g.Move(m); err != nil && !g.IsOver() {
-			b.games.logf("game %s: bot chose %s: %v; passes instead", b.id, recon.UCI(m), err)
-			res, err = g.Move(game.NoMove)
-		}
-		if err == nil && !g.IsOver() {
-			err = g.EndTurn()
-		}
-		return err
-	}) {
-		return
-	}
-	player.MoveResult(res)
 }
 
 // hookBotAction runs the BotAction hook of the tests.

@@ -47,35 +47,17 @@ func (b *ReconBot) playAsJobs(t *live.Turn, jobs BotJobs) {
 		if phase == recon.PhaseSense {
 			b.games.hookBotAction(b.id, recon.PhaseSense)
 			if !t.Step(func(time.Time) error {
-				_, err := g.Sense(act.Sense)
-				if err != nil && !g.IsOver() {
-					b.games.logf("game %s: bot sensed %s: %v; senses nothing instead", b.id, recon.SquareName(act.Sense), err)
-					_, err = g.Sense(game.NoSquare)
-				}
+				_, err := b.sense(g, act.Sense)
 				return err
 			}) {
 				return
 			}
 			continue // the move
 		}
-		if pause := b.games.cfg.ReplyPause; b.pause && pause > 0 {
-			timer := time.NewTimer(pause)
-			select {
-			case <-timer.C:
-			case <-ctx.Done():
-				timer.Stop()
-			}
-		}
+		b.waitReplyPause(ctx)
 		b.games.hookBotAction(b.id, recon.PhaseMove)
 		t.Step(func(time.Time) error {
-			_, err := g.Move(act.Move)
-			if err != nil && !g.IsOver() {
-				b.games.logf("game %s: bot chose %s: %v; passes instead", b.id, recon.UCI(act.Move), err)
-				_, err = g.Move(game.NoMove)
-			}
-			if err == nil && !g.IsOver() {
-				err = g.EndTurn()
-			}
+			_, err := b.move(g, act.Move)
 			return err
 		})
 		return
