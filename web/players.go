@@ -263,13 +263,15 @@ func (p *playerPages) fillGames(r *http.Request, d *PlayerData, gs []store.Game)
 		} else {
 			// Made here for a row older than the column (one write, the
 			// first time); a newer game has had one since its creation.
-			tok := ""
+			// Without it the row goes without its link rather than the
+			// page failing.
 			if g.WatchToken != nil {
-				tok = *g.WatchToken
-			} else if tok, err = p.store.Games().EnsureWatchToken(g.ID); err != nil {
-				return err
+				pg.ReviewURL = watchPath(*g.WatchToken)
+			} else if tok, err := p.store.Games().EnsureWatchToken(g.ID); err == nil {
+				pg.ReviewURL = watchPath(tok)
+			} else {
+				p.logf("player page: %v", err)
 			}
-			pg.ReviewURL = watchPath(tok)
 		}
 		d.Games = append(d.Games, pg)
 	}
