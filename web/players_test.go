@@ -1,6 +1,7 @@
 package web
 
 import (
+	"database/sql"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 	"knightwatch/game"
 	"knightwatch/recon"
 	"knightwatch/store"
+
+	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver, for a connection of the test's own
 )
 
 // playerEnv is a server with accounts for the player-page tests: alice,
@@ -449,5 +452,40 @@ func TestHomeLinksPlayerPage(t *testing.T) {
 				t.Errorf("want %q in %s", tc.want, body)
 			}
 		})
+	}
+}
+
+// TestPlayerPageOldGameWithoutWatchToken: a game stored before watch
+// tokens existed gets its token when a stranger first sees it on the
+// player's page, and keeps it: the same link on every later visit.
+func TestPlayerPageOldGameWithoutWatchToken(t *testing.T) {
+	e := newPlayerEnv(t, 1)
+	id := e.finished[0].ID
+	// As a row older than the column: written from a connection of its
+	// own, since the store never clears a token.
+	db, err := sql.Open("sqlite3", "file:"+e.dbPath+"?_busy_timeout=5000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("UPDATE games SET watch_token = NULL WHERE id = ?", id); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := e.store.Games().GetGame(id); err != nil || g.WatchToken != nil {
+		t.Fatalf("the token is not cleared: %v, %v", g.WatchToken, err)
+	}
+	stranger := e.browser()
+	var links []string
+	for i := 0; i < 2; i++ {
+		_, body, _ := e.get(t, stranger, "/players/alice", true)
+		rows := gameLine.FindAllStringSubmatch(body, -1)
+		if len(rows) != 1 {
+			t.Fatalf("visit %d: %s", i, body)
+		}
+		links = append(links, rows[0][2][strings.LastIndex(rows[0][2], "|")+1:])
+	}
+	g, err := e.store.Games().GetGame(id)
+	if err != nil || g.WatchToken == nil || links[0] != "/watch/"+*g.WatchToken || links[1] != links[0] {
+		t.Errorf("links %v, stored token %v (%v)", links, g.WatchToken, err)
 	}
 }
