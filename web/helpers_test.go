@@ -42,7 +42,7 @@ var fallbackTemplates = fstest.MapFS{
 {{if .Notice}}<p class="notice">{{.Notice}}</p>{{end}}{{with .Confirm}}<form id="list-confirm" action="{{.PostURL}}">{{.Question}}</form>{{end}}
 <ul id="unfinished" data-count="{{.UnfinishedCount}}">{{range .Unfinished}}<li data-id="{{.ID}}">{{.Kind}}|{{.Opponent}}|{{.Variant}}|{{.Colour}}|{{.Clock}}|{{.MoveNumber}}|{{.LastActivity}}|{{.LastActivityExact}}|<a href="{{.URL}}">Continue</a></li>{{end}}</ul>
 <form id="new-game" method="post" action="/games">{{range .Levels}}<option value="{{.Number}}">{{.Name}} ~{{.ApproxElo}}</option>{{end}}</form>
-<ul id="your-games">{{range .Finished}}<li><a href="{{.PGNURL}}">{{.White}} - {{.Black}} {{.Result}}</a></li>{{end}}</ul>`)},
+{{with .PlayerURL}}<a id="player-page-link" href="{{.}}">player</a>{{end}}<ul id="your-games">{{range .Finished}}<li><a href="{{.PGNURL}}">{{.White}} - {{.Black}} {{.Result}}</a></li>{{end}}</ul>`)},
 	"game.html":       {Data: []byte(`<!doctype html><title>game</title><div id="board" data-ws="{{.WSURL}}" data-id="{{.ID}}"></div><a data-action="pgn" href="{{.PGNURL}}">PGN</a><input id="watch-link" value="{{.WatchURL}}">{{if .Chess960}}<p id="chess960-number">Chess960 position {{.Chess960Number}}</p>{{end}}`)},
 	"recon.html":      {Data: []byte(`<!doctype html><title>recon</title><main data-game-id="{{.ID}}" data-socket="{{.WSURL}}">{{.OpponentName}} {{.Human}}</main>`)},
 	"bots.html":       {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}{{if .Registered}}<p class="ok">{{.Registered}}</p>{{end}}{{if .User}}<p id="user">{{.User}}</p>{{range .Invitations}}<form action="/bots/invitations/{{.ID}}/accept"></form>{{end}}{{range .MyGames}}<a class="mine" href="{{.ReplayURL}}">{{.ID}}</a>{{end}}{{end}}<p id="connected">{{range .Connected}}{{.}} {{end}}</p><ol id="leaders">{{range .Leaders}}<li>{{.Name}} v{{.Version}} {{.Elo}} {{.Games}}</li>{{end}}</ol><ul>{{range .Finished}}<li><a href="{{.ReplayURL}}">{{.White}}-{{.Black}} {{.Result}}</a></li>{{end}}</ul>`)},
@@ -50,6 +50,12 @@ var fallbackTemplates = fstest.MapFS{
 	"gone.html":       {Data: []byte(`<!doctype html><title>{{.Title}}</title><h1>{{.Title}}</h1><p>{{.Message}}</p>`)},
 	"experience.html": {Data: []byte(`<!doctype html><title>experience</title><main id="experience" data-on="{{if .On}}on{{else}}off{{end}}" data-games="{{.Stats.Games}}" data-rows="{{.Stats.Rows}}">{{range .Recent}}<p class="learnt">{{.Level}}|{{.Colour}}|{{.Outcome}}|{{.Reason}}|{{.Moves}}|{{.Lessons}}</p>{{end}}</main>`)},
 	"replay.html":     {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}<main data-history="{{.History}}"><p id="check">{{.Check}}</p></main>`)},
+	"player.html": {Data: []byte(`<!doctype html><title>{{.Name}}</title><main id="player" data-mine="{{.Mine}}" data-count="{{.GameCount}}" data-page="{{.Page}}/{{.Pages}}" data-prev="{{.PrevURL}}" data-next="{{.NextURL}}" data-recon="{{.ReconCount}}">
+<a id="pgn" href="{{.PGNURL}}">PGN</a>
+{{range .Record}}<p class="record">{{.Level}}|{{.Name}}|{{.Wins}}|{{.Draws}}|{{.Losses}}|{{.Score}}</p>
+{{end}}{{range .Games}}<p class="game" data-id="{{.ID}}">{{.Outcome}}|{{.Result}}|{{.Opponent}}|{{.Colour}}|{{.Accuracy}}{{.AccuracyNote}}|{{.ReviewURL}}</p>
+{{end}}{{range .Recon}}<p class="recon">{{.Outcome}}|{{.Result}}|{{.Opponent}}|{{.Colour}}|{{.ReplayURL}}</p>
+{{end}}</main>`)},
 }
 
 var testLevels = func() []enginepool.LevelInfo {

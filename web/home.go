@@ -79,6 +79,9 @@ type HomeData struct {
 	ReconClocks    []string
 	ReconPlaying   []ReconSummary
 	ReconFinished  []ReconSummary
+	// PlayerURL is the player's page of the account the browser is
+	// signed in to, "" when it is signed in to none.
+	PlayerURL string
 }
 
 func (s *homePages) summary(g *store.Game) GameSummary {
@@ -162,6 +165,9 @@ func (s *homePages) handleHome(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.serverError(w, err)
 		return
+	}
+	if u := s.signedInUser(r); u != nil {
+		d.PlayerURL = playerPath(u.Name)
 	}
 	d.Notice = homeNotices[r.URL.Query().Get("done")]
 	listConfirm(d, r.URL.Query())

@@ -120,12 +120,9 @@ func (s *Server) limitRequest(w http.ResponseWriter, r *http.Request) {
 	if isUpgrade(r) {
 		return
 	}
-	rt, wt := s.cfg.RequestReadTimeout, s.cfg.RequestWriteTimeout
+	rt, wt := s.cfg.RequestReadTimeout, s.writeTimeout()
 	if rt == 0 {
 		rt = DefaultRequestReadTimeout
-	}
-	if wt == 0 {
-		wt = DefaultRequestWriteTimeout
 	}
 	rc := http.NewResponseController(w)
 	now := time.Now()

@@ -12,7 +12,8 @@
 // Its parts: the site every other part embeds (site.go: configuration,
 // templates, sessions, origins), the sockets (conn.go), the home page
 // (home.go, newgame.go, unfinished.go), a game's pages (game_page.go and
-// the files it names) and the Bots page (bots_pages.go, bots_play.go).
+// the files it names), the Bots page (bots_pages.go, bots_play.go) and a
+// player's page with its PGN export (players.go).
 //
 // # Goroutines and locks
 //
@@ -113,7 +114,8 @@ type Hooks struct {
 }
 
 // Server is the web app: the routes, served by its parts (the sockets,
-// the home page, a game's pages, the Bots page), each sharing the site.
+// the home page, a game's pages, the Bots page, a player's page), each
+// sharing the site.
 // Create it with New; it is an http.Handler.
 type Server struct {
 	*site
@@ -124,6 +126,7 @@ type Server struct {
 	home    *homePages
 	game    *gamePages
 	bots    *botsPages
+	players *playerPages
 }
 
 // New builds a Server on the parts the caller built (Parts), which it
@@ -178,6 +181,7 @@ func New(cfg Config, parts Parts) (*Server, error) {
 	s.home = &homePages{site: site, creates: creates}
 	s.game = &gamePages{site: site}
 	s.bots = &botsPages{site: site, sockets: s.sockets}
+	s.players = &playerPages{site: site, game: s.game}
 	s.routes()
 	return s, nil
 }
@@ -225,6 +229,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /ws/game/{id}", s.sockets.handleWS)
 	s.mux.HandleFunc("GET /experience", s.game.handleExperiencePage)
 	s.mux.HandleFunc("GET /watch/{token}", s.game.handleWatchPage)
+	s.mux.HandleFunc("GET /players/{name}", s.players.handlePlayerPage)
+	s.mux.HandleFunc("GET /players/{name}/games.pgn", s.players.handleGamesPGN)
 	s.mux.HandleFunc("GET /ws/watch/{token}", s.sockets.handleWatchWS)
 	s.mux.Handle("GET /static/", s.static)
 	// Any other address: a page in words with a way home, not a bare 404.

@@ -20,6 +20,8 @@ const (
 	pageGone   = "gone.html"
 	// pageExperience is what the engine has learnt (experience_page.go).
 	pageExperience = "experience.html"
+	// pagePlayer is a player's page (players.go).
+	pagePlayer = "player.html"
 )
 
 var templateFuncs = template.FuncMap{
@@ -36,7 +38,7 @@ func (s *site) loadTemplates() error {
 	if err != nil {
 		return fmt.Errorf("web: templates: %w", err)
 	}
-	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots, pageWatch, pageGone, pageExperience}
+	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots, pageWatch, pageGone, pageExperience, pagePlayer}
 	isPage := map[string]bool{}
 	for _, p := range pages {
 		isPage[p] = true
