@@ -153,7 +153,12 @@ func BuildReconState(g *recon.Game, seat ReconSeat) *ReconState {
 	if seat.Timed {
 		cv := &ReconClockView{Initial: seat.ClockMS, Increment: seat.IncrementMS}
 		cv.Mine = max(g.SecondsLeft(seat.Human).Milliseconds(), 0)
-		cv.Running = !g.IsOver() && !seat.NotStarted && !seat.Saving && g.Turn() == seat.Human
+		// Running says whether the person's clock runs now, not whether it
+		// is their turn: a host stops the clock while nobody plays the game
+		// anywhere, and a tab open then must be told (its page stops
+		// counting), which it is only when its state changes.
+		side, running := g.Clock().Running()
+		cv.Running = running && side == seat.Human && !g.IsOver() && !seat.NotStarted && !seat.Saving && g.Turn() == seat.Human
 		st.Clock = cv
 	}
 	return st

@@ -2,7 +2,9 @@ package play
 
 import (
 	"context"
+	"encoding/json"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,20 +17,39 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
-// signalTab is a tab that pokes changed each time it is sent something.
+// signalTab is a tab that pokes changed each time it is sent something,
+// and keeps the last thing sent.
 type signalTab struct {
 	viewer  live.Viewer
 	changed chan struct{}
+
+	mu   sync.Mutex
+	last []byte
 }
 
-func (t *signalTab) Viewer() live.Viewer { return t.viewer }
-func (t *signalTab) Send([]byte) {
+func (t *signalTab) Viewer() live.Viewer   { return t.viewer }
+func (t *signalTab) MayCreate(string) bool { return true }
+func (t *signalTab) Send(b []byte) {
+	t.mu.Lock()
+	t.last = b
+	t.mu.Unlock()
 	select {
 	case t.changed <- struct{}{}:
 	default:
 	}
 }
-func (t *signalTab) MayCreate(string) bool { return true }
+
+// clockTold reports whether the last Reconnaissance Chess state the tab
+// was sent says its clock runs (false when it was sent none).
+func (t *signalTab) clockTold() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var st ReconState
+	if json.Unmarshal(t.last, &st) != nil || st.Type != ReconMsgState || st.Clock == nil {
+		return false
+	}
+	return st.Clock.Running
+}
 
 // following hands a change feed's news to a registry, as serve does.
 type following struct{ r *live.Registry }
@@ -182,8 +203,12 @@ func clockOf(h *live.Host, at time.Time) (running bool, left [2]time.Duration) {
 // or by the player's second tab. The mover's clock runs on both servers
 // from the same committed moment (both compute the same time left),
 // whichever server the player is on; once the player has left every
-// server, it stands still on both. Before presence, B's host, with no
-// player of its own, stopped the clock A ran.
+// server, it stands still on both, and every tab open is told so. Before
+// presence, B's host, with no player of its own, stopped the clock A ran.
+// Before the state said whether the clock runs (it said so whenever it was
+// the person's turn), a stop whose time left, cut to the millisecond, was
+// what B's tab had last been sent was sent to nobody (one run in twenty
+// or so).
 func TestClockPresenceAcrossServers(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -214,8 +239,10 @@ func TestClockPresenceAcrossServers(t *testing.T) {
 				t.Fatal(err)
 			}
 			// agree waits until both hosts hold the clock as the record has
-			// it (running or not), then checks that they compute the same
-			// time left.
+			// it (running or not), compute the same time left, and have last
+			// sent the tabs open on each (tabA, tabB) a state that says so:
+			// the test wakes on what the tabs are sent, so a change not
+			// sent would leave it waiting.
 			agree := func(what string, running bool) {
 				t.Helper()
 				deadline := time.After(30 * time.Second)
@@ -227,15 +254,16 @@ func TestClockPresenceAcrossServers(t *testing.T) {
 					at := time.Now()
 					runA, leftA := clockOf(hostA, at)
 					runB, leftB := clockOf(hostB, at)
-					if (db.ClockSince != nil) == running && runA == running && runB == running && leftA == leftB {
+					toldA, toldB := tabA.clockTold(), tabB.clockTold()
+					if (db.ClockSince != nil) == running && runA == running && runB == running && leftA == leftB && toldA == running && toldB == running {
 						return
 					}
 					select {
 					case <-tabB.changed:
 					case <-tabA.changed:
 					case <-deadline:
-						t.Fatalf("%s: the record's clock runs %v, A's %v (%v left), B's %v (%v left); want both %v, the same time left",
-							what, db.ClockSince != nil, runA, leftA, runB, leftB, running)
+						t.Fatalf("%s: the record's clock runs %v, A's %v (%v left, its tab told %v), B's %v (%v left, its tab told %v); want all %v, the same time left",
+							what, db.ClockSince != nil, runA, leftA, toldA, runB, leftB, toldB, running)
 					}
 				}
 			}
@@ -244,7 +272,8 @@ func TestClockPresenceAcrossServers(t *testing.T) {
 				// The player closes A's tab: the tab on B keeps the clock
 				// running, on both.
 				a.reg.Leave(hostA, tabA)
-				if hostA, err = a.reg.Join(rec.ID, &signalTab{viewer: live.Spectator, changed: make(chan struct{}, 1)}); err != nil {
+				tabA = &signalTab{viewer: live.Spectator, changed: make(chan struct{}, 1)}
+				if hostA, err = a.reg.Join(rec.ID, tabA); err != nil {
 					t.Fatal(err)
 				}
 				agree("the player gone from A, on B still", true)
@@ -255,7 +284,8 @@ func TestClockPresenceAcrossServers(t *testing.T) {
 				}
 			} else {
 				a.reg.Leave(hostA, tabA)
-				if hostA, err = a.reg.Join(rec.ID, &signalTab{viewer: live.Spectator, changed: make(chan struct{}, 1)}); err != nil {
+				tabA = &signalTab{viewer: live.Spectator, changed: make(chan struct{}, 1)}
+				if hostA, err = a.reg.Join(rec.ID, tabA); err != nil {
 					t.Fatal(err)
 				}
 			}
