@@ -1,10 +1,12 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 
 	"knightwatch/live"
+	"knightwatch/store"
 )
 
 // The socket of an API game played in person on the board page
@@ -57,6 +59,7 @@ func (s *sockets) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cl.host = h
+	s.recheckSession(cl)
 	go cl.writePump()
 	go s.readPump(cl)
 }
@@ -71,5 +74,15 @@ func (s *sockets) closeSockets(match func(c *client) bool) {
 		if match(c) {
 			c.conn.Close()
 		}
+	}
+}
+
+// recheckSession hangs up c, just counted among the signed-in sockets, if
+// its session has ended since the request was identified: a sign-out ends
+// the session first and then hangs up the sockets it finds, so a socket
+// either is found or sees the ended session here.
+func (s *sockets) recheckSession(c *client) {
+	if _, _, err := s.store.API().ActiveSession(c.session); errors.Is(err, store.ErrNotFound) {
+		c.conn.Close()
 	}
 }

@@ -168,6 +168,7 @@ func (s *sockets) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.hub.mu.Lock()
 		s.hub.signedIn[c] = struct{}{}
 		s.hub.mu.Unlock()
+		s.recheckSession(c)
 	}
 	go c.writePump()
 	go s.readPump(c)
