@@ -46,7 +46,7 @@ func TestSlowBodies(t *testing.T) {
 		name, path, headers string
 	}{
 		{"new game form", "/games", "Content-Type: application/x-www-form-urlencoded\r\nCookie: " + cookie + "\r\nOrigin: " + s.URL() + "\r\n"},
-		{"sign-in form", "/bots/login", "Content-Type: application/x-www-form-urlencoded\r\nOrigin: " + s.URL() + "\r\n"},
+		{"sign-in form", "/account/signin", "Content-Type: application/x-www-form-urlencoded\r\nOrigin: " + s.URL() + "\r\n"},
 		{"API registration", "/api/users/", "Content-Type: application/json\r\n"},
 		{"API invitation", "/api/invitations/", "Content-Type: application/json\r\nAuthorization: " + auth + "\r\n"},
 	}
@@ -124,7 +124,7 @@ func TestOversizeFormsAndOwnNotes(t *testing.T) {
 	}{
 		{"/games", url.Values{"color": {"white"}, "level": {"1"}, "variant": {"standard"}, "clock": {"none"}, "pad": {pad}}},
 		{"/games", url.Values{"variant": {"recon"}, "color": {"white"}, "opponent": {"random"}, "clock": {"15+5"}, "pad": {pad}}},
-		{"/bots/login", url.Values{"username": {"nobody"}, "password": {"long enough"}, "pad": {pad}}},
+		{"/account/signin", url.Values{"username": {"nobody"}, "password": {"long enough"}, "pad": {pad}}},
 	} {
 		status, _, body, _, err := v.Post(f.path, f.form)
 		if err != nil {

@@ -43,7 +43,7 @@ func TestAPIGameSocketHidesOpponent(t *testing.T) {
 	}
 	ann, bob := "ann:ann's password", "bob:bob's password"
 	page := NewBrowser(s.URL())
-	if status, _, body, _, err := page.Post("/bots/login", url.Values{"username": {"ann"}, "password": {"ann's password"}}); err != nil || status != http.StatusSeeOther {
+	if status, _, body, _, err := page.Post("/account/signin", url.Values{"username": {"ann"}, "password": {"ann's password"}}); err != nil || status != http.StatusSeeOther {
 		t.Fatalf("sign in: %d %v %.200s", status, err, body)
 	}
 	var inv struct {

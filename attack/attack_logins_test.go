@@ -175,16 +175,19 @@ func TestSessionCookies(t *testing.T) {
 				}
 				return strings.Contains(body, `id="signed-in">dora<`)
 			}
-			in := post("/bots/login", url.Values{"username": {"dora"}, "password": {"dora's password"}})
+			in := post("/account/signin", url.Values{"username": {"dora"}, "password": {"dora's password"}})
+			// Signing in again, with the session now, starts a new one and
+			// ends the browser's old one (issue 45's per-browser sessions):
+			// the capture is of the new one.
+			in2 := post("/account/signin", url.Values{"username": {"dora"}, "password": {"dora's password"}})
 			captured := cookie
-			in2 := post("/bots/login", url.Values{"username": {"dora"}, "password": {"dora's password"}}) // with the session now
 			if in.Secure != site.wantSecure || in2.Secure != site.wantSecure {
 				t.Errorf("sign-in cookies Secure %v and %v, want %v", in.Secure, in2.Secure, site.wantSecure)
 			}
 			if !signedIn(captured) {
 				t.Fatal("the captured cookie is not signed in before the sign-out")
 			}
-			out := post("/bots/logout", url.Values{})
+			out := post("/account/signout", url.Values{})
 			if out.Secure != site.wantSecure {
 				t.Errorf("sign-out cookie Secure %v, want %v", out.Secure, site.wantSecure)
 			}

@@ -95,7 +95,7 @@ func (b *bot) register(t *testing.T) {
 
 // signIn signs the browser in on /bots; the status the form answered.
 func (v *visitor) signIn(user, password string) int {
-	status, _, _, _, err := v.Post("/bots/login", map[string][]string{"username": {user}, "password": {password}})
+	status, _, _, _, err := v.Post("/account/signin", map[string][]string{"username": {user}, "password": {password}})
 	if err != nil {
 		v.t.Fatal(err)
 	}

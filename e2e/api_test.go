@@ -56,7 +56,7 @@ func (u *apiUser) socket(g string) *gameSocket {
 		jar, _ := cookiejar.New(nil)
 		u.page = &http.Client{Jar: jar, Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	}
-	req, err := http.NewRequest("POST", u.srv.URL()+"/bots/login", strings.NewReader(url.Values{"username": {u.name}, "password": {u.pass}}.Encode()))
+	req, err := http.NewRequest("POST", u.srv.URL()+"/account/signin", strings.NewReader(url.Values{"username": {u.name}, "password": {u.pass}}.Encode()))
 	if err != nil {
 		u.t.Fatal(err)
 	}
@@ -271,7 +271,8 @@ func TestAPIKill9(t *testing.T) {
 	}
 }
 
-// TestPlayBotInBrowser: a person with an API account signs in on /bots,
+// TestPlayBotInBrowser: a person with an API account signs in from /bots's
+// header (the site's sign-in page, which comes back to /bots),
 // invites Knightwatch's random bot, plays on the board (sense, move), and
 // resigns at the next turn; the game-over dialog and the replay follow.
 func TestPlayBotInBrowser(t *testing.T) {
@@ -280,12 +281,13 @@ func TestPlayBotInBrowser(t *testing.T) {
 	ann.must("POST", "/api/users/", map[string]string{"username": ann.name, "email": "", "affiliation": "", "password": ann.pass}, "", nil)
 	tb := e.newTab(t, desktop)
 	tb.open("/bots")
-	tb.waitJS(`document.querySelector('form#login-form')`, "the sign-in form", `document.body.innerText.slice(0, 300)`, uiWait)
-	tb.do(chromedp.SetValue(`#login-form input[name=username]`, ann.name),
-		chromedp.SetValue(`#login-form input[name=password]`, ann.pass))
+	tb.clickSel(`#header-signin`)
+	tb.waitJS(`document.querySelector('form#signin-form')`, "the sign-in form", `document.body.innerText.slice(0, 300)`, uiWait)
+	tb.do(chromedp.SetValue(`#signin-form input[name=username]`, ann.name),
+		chromedp.SetValue(`#signin-form input[name=password]`, ann.pass))
 	tb.shot("sign-in")
-	tb.clickSel(`#login-form button[type=submit]`)
-	tb.waitJS(`document.getElementById('signed-in')?.textContent === 'ann'`, "signed in as ann", `document.body.innerText.slice(0, 300)`, uiWait)
+	tb.clickSel(`#signin-form button[type=submit]`)
+	tb.waitJS(`location.pathname === '/bots' && document.getElementById('signed-in')?.textContent === 'ann'`, "back on /bots, signed in as ann", `document.body.innerText.slice(0, 300)`, uiWait)
 	tb.do(chromedp.SetValue(`#invite-form select[name=opponent]`, "random"))
 	tb.shot("invite")
 	tb.clickSel(`#invite-form button[type=submit]`)

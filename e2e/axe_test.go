@@ -123,8 +123,10 @@ func TestAxe(t *testing.T) {
 			tb.waitJS(`document.querySelector('main.replay-page')?.dataset.step === '0'`, "the replay", ``, uiWait)
 		}},
 		{"replay-form", "/replay", `document.querySelector('.replay-upload form')`, desktop1440, nil},
-		{"bots", "/bots", `document.querySelector('#login-form')`, desktop1440, nil},
-		{"bots", "/bots", `document.querySelector('#login-form')`, phone390, nil},
+		{"bots", "/bots", `document.querySelector('#bots-signin')`, desktop1440, nil},
+		{"bots", "/bots", `document.querySelector('#bots-signin')`, phone390, nil},
+		{"account", "/account", `document.querySelector('#signin-form') && document.querySelector('#signup-form')`, desktop1440, nil},
+		{"account", "/account", `document.querySelector('#signin-form')`, phone390, nil},
 		{"experience", "/experience", `document.querySelector('.experience-stats')`, desktop1440, nil},
 		{"review", review, `document.getElementById('review')?.dataset.status === 'done'`, desktop1440, nil},
 		{"review", review, `document.getElementById('review')?.dataset.status === 'done'`, phone390, nil},

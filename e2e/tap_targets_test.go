@@ -90,7 +90,8 @@ func TestTapTargets(t *testing.T) {
 			tb.clickSel(`.replay-upload button[type=submit]`)
 			tb.waitJS(`document.querySelector('main.replay-page')?.dataset.step === '0'`, "the replay", ``, uiWait)
 		}},
-		{"bots", "/bots", `document.querySelector('#login-form')`, nil},
+		{"bots", "/bots", `document.querySelector('#bots-signin')`, nil},
+		{"account", "/account", `document.querySelector('#signin-form')`, nil},
 		{"experience", "/experience", `document.querySelector('.experience-stats')`, nil},
 		{"no-page", "/no/such/page", `document.querySelector('.gone-page')`, nil},
 	}

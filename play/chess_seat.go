@@ -102,11 +102,15 @@ func hostRefusal(err error, unsaved, timeUp string) (perr *ProtoError, ok bool) 
 // chessRematch creates the rematch of rec (colours swapped), when the
 // seat's tab may create a game, and sends the tab there.
 func (gs *Games) chessRematch(s *Seat, rec *store.Game) {
-	if !s.tab.MayCreate(rec.Owner) {
+	owner := rec.Owner
+	if now, err := gs.cfg.Store.Games().GetGame(rec.ID); err == nil {
+		owner = now.Owner // signing in moves a game to the account while its host holds the old owner
+	}
+	if !s.tab.MayCreate(owner) {
 		return
 	}
 	next := &store.Game{
-		Owner: rec.Owner, Variant: rec.Variant, StartFEN: rec.StartFEN, Human: store.ColorOf(rec.Human.Other()),
+		Owner: owner, Variant: rec.Variant, StartFEN: rec.StartFEN, Human: store.ColorOf(rec.Human.Other()),
 		Level: rec.Level, ClockInitialMS: rec.ClockInitialMS, ClockIncrementMS: rec.ClockIncrementMS,
 		WhiteMS: rec.ClockInitialMS, BlackMS: rec.ClockInitialMS,
 	}

@@ -139,6 +139,9 @@ func (g *reconGame) setMarker(s game.Square, p game.Piece) error {
 // reconRematch creates the rematch of rec (colours swapped) for owner,
 // when the seat's tab may create a game, and sends the tab there.
 func (gs *Games) reconRematch(s *Seat, owner string, rec *store.ReconGame) {
+	if now, err := gs.cfg.Store.Games().GetReconGame(rec.ID); err == nil {
+		owner = now.Owner // signing in moves a game to the account while its host holds the old owner
+	}
 	if !s.tab.MayCreate(owner) {
 		return
 	}

@@ -201,3 +201,34 @@ func (h *handlers) newVersion(w http.ResponseWriter, r *http.Request, u *store.U
 	u.Version++
 	h.updateUser(w, u, map[string]any{"version": u.Version})
 }
+
+// ChangePassword sets u's password to next, after checking current as a
+// login is checked (under the same limits on failures, for client address
+// addr), with the rules of registration; the account's browser sessions
+// other than keep end with the change. The error is one a person can act
+// on: the account page's form.
+func (a *API) ChangePassword(u *store.User, current, next, keep, addr string) *Error {
+	if _, e := a.login(u.Name, current, addr, time.Now()); e != nil {
+		if e.Status == http.StatusUnauthorized {
+			return errorf(http.StatusUnauthorized, "the current password is wrong")
+		}
+		return e
+	}
+	if msg := validPassword(next); msg != "" {
+		return errorf(http.StatusBadRequest, "%s", msg)
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(next), a.cfg.BcryptCost)
+	if err != nil {
+		return errorf(http.StatusInternalServerError, "could not change the password; try again")
+	}
+	if err := a.cfg.Store.API().ChangePassword(u.ID, hash, keep); err != nil {
+		a.logf("change password: %v", err)
+		return errorf(http.StatusInternalServerError, "could not change the password; try again")
+	}
+	// The old password's shortcut past bcrypt goes too (it would not
+	// match the new hash anyway; this keeps the cache honest).
+	a.authMu.Lock()
+	delete(a.verified, u.ID)
+	a.authMu.Unlock()
+	return nil
+}

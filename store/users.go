@@ -37,12 +37,6 @@ type User struct {
 	// Version is the bot version ranked games are rated under; 0 until
 	// the first is created.
 	Version int `gorm:"not null;default:0"`
-	// SessionGen is the generation of the user's browser sessions: a
-	// session cookie names the generation it was signed in under, and
-	// only the current one is honoured. Signing out moves it on
-	// (EndSessions), so every cookie signed in before, a captured copy
-	// included, stops working.
-	SessionGen int64 `gorm:"not null;default:0"`
 	// OwnerKey is the owner key (the browser's identity in the session
 	// cookie, which owns the games played in the browser) that every
 	// browser signed in to the account plays under, so that its games are
@@ -128,19 +122,6 @@ func (a API) AccountOwnerKey(id int64, fresh string) (string, error) {
 		return "", fmt.Errorf("store: owner key of user %d: %w", id, err)
 	}
 	return u.OwnerKey, nil
-}
-
-// EndSessions ends every browser session of the user by moving its
-// session generation on.
-func (a API) EndSessions(id int64) error {
-	res := a.s.db.Model(&User{}).Where("id = ?", id).Update("session_gen", gorm.Expr("session_gen + 1"))
-	if res.Error != nil {
-		return fmt.Errorf("store: end sessions of user %d: %w", id, res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return fmt.Errorf("store: end sessions of user %d: %w", id, ErrNotFound)
-	}
-	return nil
 }
 
 // TouchUsers records that the users were seen at t.

@@ -30,7 +30,9 @@ func (e *testEnv) dbSnapshot() string {
 	}
 	var b strings.Builder
 	for _, q := range []string{
-		"SELECT id, name, email, max_games, ranked, version, password_hash FROM users ORDER BY id",
+		"SELECT id, name, email, max_games, ranked, version, password_hash, owner_key FROM users ORDER BY id",
+		"SELECT id, user_id, ended_at FROM sessions ORDER BY id",
+		"SELECT id, owner FROM games ORDER BY id",
 		"SELECT id, status, white_ready, black_ready, history, white_ms, black_ms, updated_at FROM api_games ORDER BY id",
 		"SELECT id, from_id, to_id, game_id, accepted, finished FROM invitations ORDER BY id",
 		"SELECT COUNT(*) FROM games",

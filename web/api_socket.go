@@ -1,10 +1,12 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 
 	"knightwatch/live"
+	"knightwatch/store"
 )
 
 // The socket of an API game played in person on the board page
@@ -16,7 +18,8 @@ import (
 // subscriber of the game's host, for the user's seat. It is counted among
 // the API tabs (hub.api), which signing out hangs up.
 func (s *sockets) handleAPIWS(w http.ResponseWriter, r *http.Request) {
-	seat, u, ok := s.personalSeat(w, r)
+	who := s.identify(r)
+	seat, u, ok := s.personalSeatOf(w, r, who.user)
 	if !ok {
 		return
 	}
@@ -30,7 +33,7 @@ func (s *sockets) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return
 	}
-	cl := &client{sk: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), game: id, seat: seat, user: u,
+	cl := &client{sk: s, conn: conn, send: make(chan []byte, s.sendQueueLen()), done: make(chan struct{}), game: id, seat: seat, user: u, session: who.session, account: u.ID,
 		release: release, viewer: live.PlayerOf(seat.Color())}
 	s.hub.mu.Lock()
 	if s.hub.closed {
@@ -41,12 +44,14 @@ func (s *sockets) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 	}
 	s.conns.Add(1)
 	s.hub.api[cl] = struct{}{}
+	s.hub.signedIn[cl] = struct{}{}
 	s.hub.mu.Unlock()
 	s.hook(s.cfg.Hooks.Joining, cl)
 	h, err := seat.Join(cl)
 	if err != nil {
 		s.hub.mu.Lock()
 		delete(s.hub.api, cl)
+		delete(s.hub.signedIn, cl)
 		s.hub.mu.Unlock()
 		s.conns.Done()
 		release()
@@ -54,18 +59,30 @@ func (s *sockets) handleAPIWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cl.host = h
+	s.recheckSession(cl)
 	go cl.writePump()
 	go s.readPump(cl)
 }
 
-// closeUserSockets hangs up the API games' sockets of the user's browser
-// sessions; their readPumps take them out of their games.
-func (s *sockets) closeUserSockets(userID int64) {
+// closeSockets hangs up the signed-in browsers' sockets that match (those
+// of the sessions a sign-out ends); their readPumps take them out of their
+// games.
+func (s *sockets) closeSockets(match func(c *client) bool) {
 	s.hub.mu.Lock()
 	defer s.hub.mu.Unlock()
-	for c := range s.hub.api {
-		if c.user != nil && c.user.ID == userID {
+	for c := range s.hub.signedIn {
+		if match(c) {
 			c.conn.Close()
 		}
+	}
+}
+
+// recheckSession hangs up c, just counted among the signed-in sockets, if
+// its session has ended since the request was identified: a sign-out ends
+// the session first and then hangs up the sockets it finds, so a socket
+// either is found or sees the ended session here.
+func (s *sockets) recheckSession(c *client) {
+	if _, _, err := s.store.API().ActiveSession(c.session); errors.Is(err, store.ErrNotFound) {
+		c.conn.Close()
 	}
 }

@@ -29,8 +29,8 @@ func TestFormTooLarge(t *testing.T) {
 		{"/games", url.Values{"color": {"white"}, "level": {"1"}, "variant": {"standard"}, "clock": {"none"}, "pad": {pad}}, false, "games"},
 		{"/games", url.Values{"pad": {pad}, "variant": {"recon"}, "color": {"white"}, "opponent": {"random"}, "clock": {"15+5"}}, false, "games"},
 		{"/games", url.Values{"color": {"white"}, "level": {"1"}, "fen": {pad}}, false, "games"},
-		{"/bots/login", url.Values{"username": {"ann"}, "password": {"ann's password"}, "pad": {pad}}, false, "sessions"},
-		{"/bots/register", url.Values{"username": {"bob"}, "password": {"long enough"}, "password2": {"long enough"}, "pad": {pad}}, false, "users"},
+		{"/account/signin", url.Values{"username": {"ann"}, "password": {"ann's password"}, "pad": {pad}}, false, "sessions"},
+		{"/account/signup", url.Values{"username": {"bob"}, "password": {"long enough"}, "password2": {"long enough"}, "pad": {pad}}, false, "users"},
 		{"/bots/invite", url.Values{"opponent": {"random"}, "color": {"white"}, "pad": {pad}}, true, "API games"},
 	}
 	for _, rt := range routes {
@@ -56,7 +56,7 @@ func TestFormTooLarge(t *testing.T) {
 			if after := e.dbSnapshot(); after != before || e.countGames() != games {
 				t.Errorf("the refused form changed the database")
 			}
-			if rt.path == "/bots/login" {
+			if rt.path == "/account/signin" {
 				if got := e.signedInAs(c); got != "" {
 					t.Errorf("signed in as %q by a refused form", got)
 				}

@@ -14,30 +14,24 @@ import (
 	"knightwatch/store"
 )
 
-// botsPages serve /bots: how to connect a bot, the sign-up, the sign-in,
-// who is connected, the leaderboard, the finished games and their
+// botsPages serve /bots: how to connect a bot (with an account of the
+// site's one account system, account.go), who is connected, the leaderboard, the finished games and their
 // replays, and a signed-in person's invitations and games (bots_play.go).
-type botsPages struct {
-	*site
-	// sockets hangs up the account's game sockets on signing out.
-	sockets *sockets
-}
+type botsPages struct{ *site }
 
 // BotsData is the "Connect your bot" page: how to connect, a sign-up form,
 // who is connected and the latest games of the HTTP API.
 type BotsData struct {
-	Title      string
-	ServerURL  string
-	Error      string
-	Registered string // the username just registered
-	Form       struct{ Username, Email, Affiliation string }
-	Builtin    []play.ReconOpponent
-	Connected  []string
-	Playing    []APIGameView
-	Finished   []APIGameView
-	Leaders    []LeaderView
-	StartElo   float64
-	EloK       float64
+	Title     string
+	ServerURL string
+	Error     string // why an invitation or its acceptance failed
+	Builtin   []play.ReconOpponent
+	Connected []string
+	Playing   []APIGameView
+	Finished  []APIGameView
+	Leaders   []LeaderView
+	StartElo  float64
+	EloK      float64
 	// For a signed-in person: who, whom they may invite, their pending
 	// invitations and their unfinished games.
 	User        string
@@ -173,34 +167,7 @@ func (s *botsPages) handleBotsPage(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, err)
 		return
 	}
-	s.render(w, http.StatusOK, pageBots, d)
-}
-
-// handleBotsRegister is the sign-up form: the same account as rc-register
-// makes. No e-mail is sent; the address is only kept.
-func (s *botsPages) handleBotsRegister(w http.ResponseWriter, r *http.Request) {
-	if !s.parseFormPost(w, r) {
-		return
-	}
-	d, err := s.botsData(r)
-	if err != nil {
-		s.serverError(w, err)
-		return
-	}
-	d.Form.Username, d.Form.Email, d.Form.Affiliation = r.PostFormValue("username"), r.PostFormValue("email"), r.PostFormValue("affiliation")
-	status := http.StatusOK
-	switch password := r.PostFormValue("password"); {
-	case password != r.PostFormValue("password2"):
-		status, d.Error = http.StatusBadRequest, "the two passwords differ"
-	default:
-		u, e := s.api.Register(d.Form.Username, d.Form.Email, d.Form.Affiliation, password, s.clientAddr(r))
-		if e != nil {
-			status, d.Error = e.Status, e.Message
-		} else {
-			d.Registered = u.Name
-		}
-	}
-	s.render(w, status, pageBots, d)
+	s.render(w, r, http.StatusOK, pageBots, d)
 }
 
 // parseFormPost checks that a form post comes from this site's own pages
@@ -251,7 +218,7 @@ func (s *botsPages) finishedAPIGame(w http.ResponseWriter, r *http.Request) (*st
 func (s *botsPages) handleAPIGameReplay(w http.ResponseWriter, r *http.Request) {
 	g, h, ok := s.finishedAPIGame(w, r)
 	if ok {
-		s.renderReplay(w, http.StatusOK, h, fmt.Sprintf("/bots/games/%d/history.json", g.ID))
+		s.renderReplay(w, r, http.StatusOK, h, fmt.Sprintf("/bots/games/%d/history.json", g.ID))
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// TestBotsPage: the sign-up form makes an account the API accepts, refuses
+// TestBotsPage: the sign-up form (the site's, on /account) makes an account the API accepts, refuses
 // bad input and cross-origin posts, and finished API games are listed with
 // a replay and their history file; unfinished ones have neither.
 func TestBotsPage(t *testing.T) {
@@ -27,9 +27,12 @@ func TestBotsPage(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
+	// Each sign-up in a browser of its own: a successful one signs that
+	// browser in.
 	post := func(form url.Values, origin string) (int, string) {
 		t.Helper()
-		req, _ := http.NewRequest("POST", e.ts.URL+"/bots/register", strings.NewReader(form.Encode()))
+		c := e.browser()
+		req, _ := http.NewRequest("POST", e.ts.URL+"/account/signup", strings.NewReader(form.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		if origin != "" {
 			req.Header.Set("Origin", origin)
@@ -55,7 +58,7 @@ func TestBotsPage(t *testing.T) {
 	}{
 		{bad, "", 400, "differ"},
 		{form, "http://evil.example", 403, "cross-origin"},
-		{form, "", 200, `class="ok">carol`},
+		{form, "", 303, ""},
 		{form, "", 409, "taken"},
 	} {
 		if status, body := post(tc.form, tc.origin); status != tc.status || !strings.Contains(body, tc.says) {

@@ -10,42 +10,13 @@ import (
 	"knightwatch/store"
 )
 
-// A person with an account of the API can sign in on /bots, invite a
+// A person signed in to an account (account.go) can, on /bots, invite a
 // connected bot or accept a bot's invitation, and play that game on the
 // Reconnaissance Chess board: the page's WebSocket (/ws/api/ID) is one
 // more way to act for the person's seat of the API game, beside the HTTP
 // calls a bot makes (rbcapi's Seat takes its messages). The game is an
 // API game like any other: on the server's clock, which runs whether or
 // not the tab is open.
-
-// handleBotsLogin signs a person in with the account's name and password,
-// under the same limits on failures as the API.
-func (s *botsPages) handleBotsLogin(w http.ResponseWriter, r *http.Request) {
-	if !s.parseFormPost(w, r) {
-		return
-	}
-	u, e := s.api.Login(r.PostFormValue("username"), r.PostFormValue("password"), s.clientAddr(r))
-	if e != nil {
-		s.renderBots(w, r, e.Status, "Could not sign in: "+e.Message)
-		return
-	}
-	if err := s.setSignedIn(w, r, u); err != nil {
-		s.serverError(w, err)
-		return
-	}
-	http.Redirect(w, r, "/bots#play-card", http.StatusSeeOther)
-}
-
-func (s *botsPages) handleBotsLogout(w http.ResponseWriter, r *http.Request) {
-	if !s.parseFormPost(w, r) {
-		return
-	}
-	if err := s.setSignedOut(w, r); err != nil {
-		s.serverError(w, err)
-		return
-	}
-	http.Redirect(w, r, "/bots", http.StatusSeeOther)
-}
 
 // renderBots shows /bots with an error line.
 func (s *botsPages) renderBots(w http.ResponseWriter, r *http.Request, status int, msg string) {
@@ -55,7 +26,7 @@ func (s *botsPages) renderBots(w http.ResponseWriter, r *http.Request, status in
 		return
 	}
 	d.Error = msg
-	s.render(w, status, pageBots, d)
+	s.render(w, r, status, pageBots, d)
 }
 
 // signedInPost checks a form post of a signed-in person.
@@ -65,7 +36,7 @@ func (s *botsPages) signedInPost(w http.ResponseWriter, r *http.Request) (*store
 	}
 	u := s.signedInUser(r)
 	if u == nil {
-		s.renderBots(w, r, http.StatusUnauthorized, "Sign in first.")
+		s.renderBots(w, r, http.StatusUnauthorized, "Sign in first (top right).")
 		return nil, false
 	}
 	return u, true
@@ -108,7 +79,11 @@ func (s *botsPages) handleBotsAccept(w http.ResponseWriter, r *http.Request) {
 // personalSeat finds the signed-in person's seat at the API game of the
 // request's path, answering 404 in words when there is none.
 func (s *site) personalSeat(w http.ResponseWriter, r *http.Request) (*rbcapi.Seat, *store.User, bool) {
-	u := s.signedInUser(r)
+	return s.personalSeatOf(w, r, s.signedInUser(r))
+}
+
+// personalSeatOf is personalSeat for the signed-in user u (nil: none).
+func (s *site) personalSeatOf(w http.ResponseWriter, r *http.Request, u *store.User) (*rbcapi.Seat, *store.User, bool) {
 	seat, err := s.api.SeatOf(r.PathValue("id"), u)
 	if errors.Is(err, rbcapi.ErrNoSeat) {
 		s.missing(w, r, notYoursTitle, noBotGameText)
@@ -127,21 +102,8 @@ func (s *botsPages) handleBotsPlay(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.render(w, http.StatusOK, pageRecon, &ReconGameData{
+	s.render(w, r, http.StatusOK, pageRecon, &ReconGameData{
 		ID: fmt.Sprintf("a%d", seat.Game()), WSURL: s.wsURL(r, fmt.Sprintf("/ws/api/%d", seat.Game())),
 		OpponentName: seat.Opponent(), Human: seat.Color().String(), APIGame: true,
 	})
-}
-
-// setSignedOut ends the session's account's sessions on the server, in
-// every browser (a copy of the cookie taken before included), closes the
-// account's open game sockets, and signs the session out.
-func (s *botsPages) setSignedOut(w http.ResponseWriter, r *http.Request) error {
-	if u := s.signedInUser(r); u != nil {
-		if err := s.store.API().EndSessions(u.ID); err != nil {
-			return err
-		}
-		s.sockets.closeUserSockets(u.ID)
-	}
-	return s.setSignedIn(w, r, nil)
 }

@@ -17,7 +17,7 @@ import (
 // signIn posts the sign-in form for a browser and fails unless it works.
 func (e *testEnv) signIn(c *http.Client, name, password string) {
 	e.t.Helper()
-	resp, err := c.PostForm(e.ts.URL+"/bots/login", url.Values{"username": {name}, "password": {password}})
+	resp, err := c.PostForm(e.ts.URL+"/account/signin", url.Values{"username": {name}, "password": {password}})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestPlayAPIGameInBrowser(t *testing.T) {
 	bob := e.apiClient("bob", "bob's password")
 	bob.register()
 	c := e.browser()
-	if status, _ := c.PostForm(e.ts.URL+"/bots/login", url.Values{"username": {"ann"}, "password": {"wrong one"}}); status.StatusCode != http.StatusUnauthorized {
+	if status, _ := c.PostForm(e.ts.URL+"/account/signin", url.Values{"username": {"ann"}, "password": {"wrong one"}}); status.StatusCode != http.StatusUnauthorized {
 		t.Errorf("wrong password: %s", status.Status)
 	}
 	e.signIn(c, "ann", "ann's password")

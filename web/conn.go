@@ -52,6 +52,11 @@ type client struct {
 	viewer live.Viewer
 	seat   seat
 	user   *store.User
+	// session and account are the browser's session and account when it
+	// is signed in ("" and 0 otherwise): signing out hangs up the sockets
+	// of the sessions it ends.
+	session string
+	account int64
 	// watcher marks a spectator's read-only socket (watch.go): its viewer
 	// is live.Spectator, and it may send nothing but sync.
 	watcher bool
@@ -93,7 +98,8 @@ func (c *client) Send(b []byte) { c.trySend(b) }
 func (c *client) MayCreate(owner string) bool { return c.sk.rematchAllowed(c, owner) }
 
 func (s *sockets) handleWS(w http.ResponseWriter, r *http.Request) {
-	owner := s.currentOwner(r)
+	who := s.identify(r)
+	owner := who.owner
 	id := r.PathValue("id")
 	if owner == "" {
 		http.NotFound(w, r)
@@ -156,6 +162,13 @@ func (s *sockets) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	if rec != nil {
 		s.watchReview(c, rec)
+	}
+	if who.user != nil {
+		c.session, c.account = who.session, who.user.ID
+		s.hub.mu.Lock()
+		s.hub.signedIn[c] = struct{}{}
+		s.hub.mu.Unlock()
+		s.recheckSession(c)
 	}
 	go c.writePump()
 	go s.readPump(c)
@@ -322,10 +335,13 @@ type hub struct {
 	closed bool
 	// api are the tabs playing API games in person.
 	api map[*client]struct{}
+	// signedIn are the sockets opened by signed-in browsers (API tabs and
+	// games' alike), which signing out hangs up (closeSockets).
+	signedIn map[*client]struct{}
 }
 
 func newSockets(site *site, creates *createLimits) *sockets {
-	s := &sockets{site: site, creates: creates, hub: hub{api: map[*client]struct{}{}}}
+	s := &sockets{site: site, creates: creates, hub: hub{api: map[*client]struct{}{}, signedIn: map[*client]struct{}{}}}
 	// Write buffers come from a pool: an idle tab then holds none.
 	s.upgrader = websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{}, CheckOrigin: site.checkOrigin}
 	return s
@@ -397,9 +413,10 @@ func (s *sockets) leave(c *client) {
 		return
 	}
 	s.reg.Leave(c.host, c)
-	if c.user != nil {
+	if c.user != nil || c.session != "" {
 		s.hub.mu.Lock()
 		delete(s.hub.api, c)
+		delete(s.hub.signedIn, c)
 		s.hub.mu.Unlock()
 	}
 }

@@ -37,9 +37,9 @@ func TestCookieSecureOnlyOverHTTPS(t *testing.T) {
 				withCookie         bool
 			}{
 				{"first visit", "GET", "/", nil, false},
-				{"sign in with a session", "POST", "/bots/login", url.Values{"username": {"ann"}, "password": {"ann's password"}}, true},
-				{"sign out", "POST", "/bots/logout", url.Values{}, true},
-				{"sign in without a session", "POST", "/bots/login", url.Values{"username": {"ann"}, "password": {"ann's password"}}, false},
+				{"sign in with a session", "POST", "/account/signin", url.Values{"username": {"ann"}, "password": {"ann's password"}}, true},
+				{"sign out", "POST", "/account/signout", url.Values{}, true},
+				{"sign in without a session", "POST", "/account/signin", url.Values{"username": {"ann"}, "password": {"ann's password"}}, false},
 			}
 			for _, st := range steps {
 				req, _ := http.NewRequest(st.method, e.ts.URL+st.path, strings.NewReader(st.form.Encode()))

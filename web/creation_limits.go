@@ -172,7 +172,7 @@ func (cl *createLimits) reserveLocked(key string, r, defRate float64, b, defBurs
 func (s *homePages) createAllowed(w http.ResponseWriter, r *http.Request, owner string) bool {
 	ref, err := s.creates.checkCreate(owner, s.clientAddr(r), time.Now())
 	if err != nil {
-		s.saveFailed(w, owner, err)
+		s.saveFailed(w, r, owner, err)
 		return false
 	}
 	if ref == nil {
@@ -189,7 +189,7 @@ func (s *homePages) createAllowed(w http.ResponseWriter, r *http.Request, owner 
 		fmt.Fprintln(w, ref.text)
 		return false
 	}
-	s.render(w, http.StatusTooManyRequests, pageHome, d)
+	s.render(w, r, http.StatusTooManyRequests, pageHome, d)
 	return false
 }
 

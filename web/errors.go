@@ -15,11 +15,11 @@ const saveFailedText = "The new game could not be saved: the server's database r
 // with the home page and saveFailedText at the top of the form, or that
 // sentence alone when the home page cannot be read either. The cause goes
 // to the log.
-func (s *homePages) saveFailed(w http.ResponseWriter, owner string, err error) {
+func (s *homePages) saveFailed(w http.ResponseWriter, r *http.Request, owner string, err error) {
 	s.logf("new game not saved: %v", err)
 	w.Header().Set("Retry-After", "5")
 	if d, herr := s.homeData(owner, saveFailedText); herr == nil {
-		s.render(w, http.StatusServiceUnavailable, pageHome, d)
+		s.render(w, r, http.StatusServiceUnavailable, pageHome, d)
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

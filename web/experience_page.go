@@ -50,7 +50,7 @@ func (s *gamePages) handleExperiencePage(w http.ResponseWriter, r *http.Request)
 	for _, g := range games {
 		d.Recent = append(d.Recent, s.learntView(g))
 	}
-	s.render(w, http.StatusOK, pageExperience, d)
+	s.render(w, r, http.StatusOK, pageExperience, d)
 }
 
 func (s *gamePages) learntView(g store.LearntGame) LearntView {

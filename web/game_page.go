@@ -60,7 +60,7 @@ func (s *gamePages) handleGamePage(w http.ResponseWriter, r *http.Request) {
 	g, err := s.store.Games().GetOwnedGame(r.PathValue("id"), owner)
 	if errors.Is(err, store.ErrNotFound) {
 		// Someone else's game and a missing one look the same, in words.
-		s.notFoundPage(w, notYoursTitle, notYoursText)
+		s.notFoundPage(w, r, notYoursTitle, notYoursText)
 		return
 	}
 	if err != nil {
@@ -86,7 +86,7 @@ func (s *gamePages) handleGamePage(w http.ResponseWriter, r *http.Request) {
 	if g.Variant == VariantChess960 {
 		d.Chess960Number, d.Chess960 = chess960Number(g.StartFEN)
 	}
-	s.render(w, http.StatusOK, pageGame, d)
+	s.render(w, r, http.StatusOK, pageGame, d)
 }
 
 func (s *gamePages) handlePGN(w http.ResponseWriter, r *http.Request) {

@@ -171,7 +171,7 @@ func (s *homePages) handleHome(w http.ResponseWriter, r *http.Request) {
 	}
 	d.Notice = homeNotices[r.URL.Query().Get("done")]
 	listConfirm(d, r.URL.Query())
-	s.render(w, http.StatusOK, pageHome, d)
+	s.render(w, r, http.StatusOK, pageHome, d)
 }
 
 // ReconSummary is a Reconnaissance Chess game in the home page's lists.

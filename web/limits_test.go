@@ -72,7 +72,7 @@ func TestSocketLimits(t *testing.T) {
 func TestSlowAndLargeBodies(t *testing.T) {
 	e := newEnv(t, envOpts{noEngine: true, requestReadTimeout: 300 * time.Millisecond, requestWriteTimeout: 300 * time.Millisecond})
 	host := strings.TrimPrefix(e.ts.URL, "http://")
-	for _, path := range []string{"/games", "/bots/login", "/bots/register", "/bots/invite", "/replay", "/api/users/"} {
+	for _, path := range []string{"/games", "/account/signin", "/account/signup", "/bots/invite", "/replay", "/api/users/"} {
 		t.Run("slow "+path, func(t *testing.T) {
 			conn, err := net.Dial("tcp", host)
 			if err != nil {
@@ -102,7 +102,7 @@ func TestSlowAndLargeBodies(t *testing.T) {
 			}
 		})
 	}
-	for _, path := range []string{"/games", "/bots/login", "/bots/register"} {
+	for _, path := range []string{"/games", "/account/signin", "/account/signup"} {
 		t.Run("large "+path, func(t *testing.T) {
 			c := e.browser()
 			resp, err := c.Post(e.ts.URL+path, "application/x-www-form-urlencoded", strings.NewReader("username="+strings.Repeat("a", 64<<10)))

@@ -37,7 +37,7 @@ var loginWays = []loginVia{
 		return status
 	}},
 	{"sign-in form", func(e *testEnv, c *http.Client, user, password string) int {
-		resp, err := c.PostForm(e.ts.URL+"/bots/login", url.Values{"username": {user}, "password": {password}})
+		resp, err := c.PostForm(e.ts.URL+"/account/signin", url.Values{"username": {user}, "password": {password}})
 		if err != nil {
 			e.t.Fatal(err)
 		}

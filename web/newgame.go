@@ -159,7 +159,7 @@ func (s *homePages) handleCreate(w http.ResponseWriter, r *http.Request) {
 			s.serverError(w, herr)
 			return
 		}
-		s.render(w, status, pageHome, d)
+		s.render(w, r, status, pageHome, d)
 		return
 	}
 	if r.PostForm.Get("variant") == VariantRecon {
@@ -169,7 +169,7 @@ func (s *homePages) handleCreate(w http.ResponseWriter, r *http.Request) {
 		rec, err := s.createRecon(r, owner)
 		var ferr *formError
 		if err != nil && !errors.As(err, &ferr) {
-			s.saveFailed(w, owner, err)
+			s.saveFailed(w, r, owner, err)
 			return
 		}
 		if err != nil {
@@ -178,7 +178,7 @@ func (s *homePages) handleCreate(w http.ResponseWriter, r *http.Request) {
 				s.serverError(w, herr)
 				return
 			}
-			s.render(w, http.StatusBadRequest, pageHome, d)
+			s.render(w, r, http.StatusBadRequest, pageHome, d)
 			return
 		}
 		http.Redirect(w, r, "/game/"+rec.ID, http.StatusSeeOther)
@@ -195,7 +195,7 @@ func (s *homePages) handleCreate(w http.ResponseWriter, r *http.Request) {
 		if why, ok := strings.CutPrefix(ferr.Error(), "fen: "); ok {
 			d.FENError = why
 		}
-		s.render(w, http.StatusBadRequest, pageHome, d)
+		s.render(w, r, http.StatusBadRequest, pageHome, d)
 		return
 	}
 	if !s.createAllowed(w, r, owner) {
@@ -206,7 +206,7 @@ func (s *homePages) handleCreate(w http.ResponseWriter, r *http.Request) {
 		ClockInitialMS: f.initialMS, ClockIncrementMS: f.incMS, WhiteMS: f.initialMS, BlackMS: f.initialMS,
 	}
 	if err := s.store.Games().CreateGame(rec); err != nil {
-		s.saveFailed(w, owner, err)
+		s.saveFailed(w, r, owner, err)
 		return
 	}
 	http.Redirect(w, r, "/game/"+rec.ID, http.StatusSeeOther)

@@ -36,7 +36,7 @@ func (s *site) missing(w http.ResponseWriter, r *http.Request, title, msg string
 // browser, the sentence as plain text for anything else.
 func (s *site) inWords(w http.ResponseWriter, r *http.Request, status int, title, msg string) {
 	if wantsPage(r) {
-		s.render(w, status, pageGone, &GoneData{Title: title, Message: msg})
+		s.render(w, r, status, pageGone, &GoneData{Title: title, Message: msg})
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -161,7 +161,7 @@ func TestHomeListsNameOpenings(t *testing.T) {
 	d := &HomeData{Levels: srv.home.levelViews(), Clocks: ClockChoices, ReconOpponents: play.ReconOpponents, ReconClocks: ReconClockChoices,
 		Finished: []GameSummary{srv.home.summary(&ruy), srv.home.summary(&sicilian)}}
 	rr := httptest.NewRecorder()
-	srv.render(rr, http.StatusOK, pageHome, d)
+	srv.render(rr, httptest.NewRequest("GET", "/", nil), http.StatusOK, pageHome, d)
 	body := html.UnescapeString(rr.Body.String())
 	// 4.d3 leaves the book: the game is still in the Morphy Defense.
 	for _, want := range []string{">C70 Ruy Lopez: Morphy Defense<", ">B20 Sicilian Defense<"} {

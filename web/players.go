@@ -224,7 +224,7 @@ func (p *playerPages) handlePlayerPage(w http.ResponseWriter, r *http.Request) {
 	for i := range rgs {
 		d.Recon = append(d.Recon, playerReconGame(&rgs[i], d.Mine))
 	}
-	p.render(w, http.StatusOK, pagePlayer, d)
+	p.render(w, r, http.StatusOK, pagePlayer, d)
 }
 
 // fillGames adds gs to d as the player sees them, with the accuracy of

@@ -404,7 +404,7 @@ func TestPlayerTemplate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()
-			srv.render(rec, http.StatusOK, pagePlayer, tc.data)
+			srv.render(rec, httptest.NewRequest("GET", "/players/bob", nil), http.StatusOK, pagePlayer, tc.data)
 			body := rec.Body.String()
 			if rec.Code != http.StatusOK {
 				t.Fatalf("status %d: %s", rec.Code, body)

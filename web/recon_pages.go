@@ -46,7 +46,7 @@ func (s *gamePages) handleReconPage(w http.ResponseWriter, r *http.Request) {
 	}
 	g, err := s.store.Games().GetOwnedReconGame(r.PathValue("id"), owner)
 	if errors.Is(err, store.ErrNotFound) {
-		s.notFoundPage(w, notYoursTitle, notYoursText) // as for a chess game's page
+		s.notFoundPage(w, r, notYoursTitle, notYoursText) // as for a chess game's page
 		return
 	}
 	if err != nil {
@@ -57,7 +57,7 @@ func (s *gamePages) handleReconPage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, deletedURL, http.StatusSeeOther)
 		return
 	}
-	s.render(w, http.StatusOK, pageRecon, &ReconGameData{
+	s.render(w, r, http.StatusOK, pageRecon, &ReconGameData{
 		ID: g.ID, WSURL: s.wsURL(r, "/ws/game/"+g.ID),
 		OpponentName: play.OpponentName(g.Opponent), Human: g.Human.String(),
 	})
@@ -109,7 +109,7 @@ func (s *gamePages) handleReconReplay(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, err)
 		return
 	}
-	s.renderReplay(w, http.StatusOK, h, "/game/"+g.ID+"/history.json")
+	s.renderReplay(w, r, http.StatusOK, h, "/game/"+g.ID+"/history.json")
 }
 
 // maxUpload bounds an uploaded history: the longest games the reference
@@ -117,7 +117,7 @@ func (s *gamePages) handleReconReplay(w http.ResponseWriter, r *http.Request) {
 const maxUpload = 4 << 20
 
 func (s *gamePages) handleReplayForm(w http.ResponseWriter, r *http.Request) {
-	s.render(w, http.StatusOK, pageReplay, &ReplayData{Title: "Replay a game", Upload: true})
+	s.render(w, r, http.StatusOK, pageReplay, &ReplayData{Title: "Replay a game", Upload: true})
 }
 
 // handleReplayUpload shows an uploaded history file; it is never stored.
@@ -127,7 +127,7 @@ func (s *gamePages) handleReplayUpload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	fail := func(status int, format string, args ...any) {
-		s.render(w, status, pageReplay, &ReplayData{Title: "Replay a game", Upload: true, Error: fmt.Sprintf(format, args...)})
+		s.render(w, r, status, pageReplay, &ReplayData{Title: "Replay a game", Upload: true, Error: fmt.Sprintf(format, args...)})
 	}
 	tooBig := fmt.Sprintf("This file is larger than %d MB, too large for the history of one game.", maxUpload>>20) + chooseHistory
 	r.Body = http.MaxBytesReader(w, r.Body, maxUpload+64<<10)
@@ -162,10 +162,10 @@ func (s *gamePages) handleReplayUpload(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "%s", historyWords(data, err))
 		return
 	}
-	s.renderReplay(w, http.StatusOK, h, "")
+	s.renderReplay(w, r, http.StatusOK, h, "")
 }
 
-func (s *site) renderReplay(w http.ResponseWriter, status int, h *recon.History, download string) {
+func (s *site) renderReplay(w http.ResponseWriter, r *http.Request, status int, h *recon.History, download string) {
 	check := ""
 	if n, err := recon.Playback(h, recon.PlaybackOptions{}); err != nil {
 		check = "The record does not replay through the arbiter: " + err.Error()
@@ -173,7 +173,7 @@ func (s *site) renderReplay(w http.ResponseWriter, status int, h *recon.History,
 		check = fmt.Sprintf("The arbiter replays all %d turns to the same results.", n)
 	}
 	title := fmt.Sprintf("%s vs %s", nameOrUnknown(h.Names[game.White]), nameOrUnknown(h.Names[game.Black]))
-	s.render(w, status, pageReplay, &ReplayData{Title: title, History: string(recon.MarshalHistory(h)), Check: check, DownloadURL: download})
+	s.render(w, r, status, pageReplay, &ReplayData{Title: title, History: string(recon.MarshalHistory(h)), Check: check, DownloadURL: download})
 }
 
 func nameOrUnknown(s string) string {

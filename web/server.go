@@ -127,6 +127,7 @@ type Server struct {
 	game    *gamePages
 	bots    *botsPages
 	players *playerPages
+	account *accountPages
 }
 
 // New builds a Server on the parts the caller built (Parts), which it
@@ -180,8 +181,9 @@ func New(cfg Config, parts Parts) (*Server, error) {
 	s.sockets = newSockets(site, creates)
 	s.home = &homePages{site: site, creates: creates}
 	s.game = &gamePages{site: site}
-	s.bots = &botsPages{site: site, sockets: s.sockets}
 	s.players = &playerPages{site: site, game: s.game}
+	s.bots = &botsPages{site: site}
+	s.account = &accountPages{site: site, sockets: s.sockets}
 	s.routes()
 	return s, nil
 }
@@ -216,11 +218,14 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /game/{id}/replay", s.game.handleReconReplay)
 	s.mux.HandleFunc("GET /replay", s.game.handleReplayForm)
 	s.mux.HandleFunc("GET /bots", s.bots.handleBotsPage)
-	s.mux.HandleFunc("POST /bots/register", s.bots.handleBotsRegister)
 	s.mux.HandleFunc("GET /bots/games/{id}/replay", s.bots.handleAPIGameReplay)
 	s.mux.HandleFunc("GET /bots/games/{id}/history.json", s.bots.handleAPIGameHistoryFile)
-	s.mux.HandleFunc("POST /bots/login", s.bots.handleBotsLogin)
-	s.mux.HandleFunc("POST /bots/logout", s.bots.handleBotsLogout)
+	s.mux.HandleFunc("GET /account", s.account.handleAccountPage)
+	s.mux.HandleFunc("POST /account/signin", s.account.handleSignIn)
+	s.mux.HandleFunc("POST /account/signup", s.account.handleSignUp)
+	s.mux.HandleFunc("POST /account/signout", s.account.handleSignOut)
+	s.mux.HandleFunc("POST /account/signout-everywhere", s.account.handleSignOutEverywhere)
+	s.mux.HandleFunc("POST /account/password", s.account.handleChangePassword)
 	s.mux.HandleFunc("POST /bots/invite", s.bots.handleBotsInvite)
 	s.mux.HandleFunc("POST /bots/invitations/{id}/accept", s.bots.handleBotsAccept)
 	s.mux.HandleFunc("GET /bots/games/{id}/play", s.bots.handleBotsPlay)

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/sha512"
 	"encoding/hex"
+	"errors"
 	"net/http"
 
 	"knightwatch/store"
@@ -63,85 +64,101 @@ func validOwner(s string) bool {
 	return err == nil
 }
 
-// currentOwner returns the owner key from a valid, signed session cookie,
-// or "" when there is none (missing, forged, expired).
-func (s *site) currentOwner(r *http.Request) string {
+// sessionKey is the session's value naming a signed-in browser's
+// session (store.Session), beside its owner key.
+const sessionKey = "sid"
+
+// identity is who a request's cookie says the browser is: its owner key
+// (the games it plays), and while it is signed in, its session and
+// account.
+type identity struct {
+	owner, session string
+	user           *store.User
+}
+
+// identify reads the request's session cookie. A signed-in cookie holds
+// only while its session does (the sessions table, which every server
+// shares, not the cookie, decides) and while it names the account's owner
+// key: a cookie whose session was ended (here, everywhere, or by a change
+// of password), a copy of one included, is no identity at all, not even
+// its owner key, which is the account's and so would still reach the
+// account's games. A missing, forged or expired cookie is none either.
+// The error is the database's, when it could not say.
+func (s *site) identifyErr(r *http.Request) (identity, error) {
 	sess, err := s.cookies.Get(r, SessionCookie)
 	if err != nil || sess.IsNew {
-		return ""
+		return identity{}, nil
 	}
 	owner, _ := sess.Values[ownerKey].(string)
 	if !validOwner(owner) {
-		return ""
+		return identity{}, nil
 	}
-	return owner
+	sid, _ := sess.Values[sessionKey].(string)
+	if sid == "" {
+		return identity{owner: owner}, nil
+	}
+	if !validOwner(sid) { // the same form: 128 random bits in hex
+		return identity{}, nil
+	}
+	_, u, err := s.store.API().ActiveSession(sid)
+	if errors.Is(err, store.ErrNotFound) {
+		return identity{}, nil
+	}
+	if err != nil {
+		return identity{}, err
+	}
+	if u.Builtin != "" || u.OwnerKey != owner {
+		return identity{}, nil
+	}
+	return identity{owner: owner, session: sid, user: u}, nil
 }
+
+// identify is identifyErr for the callers that treat "could not say" as
+// nobody (refusing what needs an identity); the error goes to the log.
+func (s *site) identify(r *http.Request) identity {
+	id, err := s.identifyErr(r)
+	if err != nil {
+		s.logf("session: %v", err)
+	}
+	return id
+}
+
+// currentOwner returns the owner key from a valid, signed session cookie,
+// or "" when there is none (missing, forged, expired, or a session that
+// has ended).
+func (s *site) currentOwner(r *http.Request) string { return s.identify(r).owner }
 
 // ensureOwner returns the request's owner key, issuing a fresh one (and
 // setting the cookie) when the request has no valid session. A forged
-// cookie is simply replaced: its contents never reach any game.
+// cookie is simply replaced: its contents never reach any game. When the
+// database cannot say whether the browser's session holds, it is an
+// error, not a fresh key: that would sign the browser out for a hiccup.
 func (s *site) ensureOwner(w http.ResponseWriter, r *http.Request) (string, error) {
-	if owner := s.currentOwner(r); owner != "" {
-		return owner, nil
+	id, err := s.identifyErr(r)
+	if err != nil {
+		return "", err
 	}
-	// A fresh session, never the decoded (possibly forged) one.
-	sess := sessions.NewSession(s.cookies, SessionCookie)
-	sess.IsNew = true
+	if id.owner != "" {
+		return id.owner, nil
+	}
 	owner := newOwnerKey()
-	sess.Values[ownerKey] = owner
-	if err := s.saveSession(w, r, sess); err != nil {
+	if err := s.writeIdentity(w, r, owner, ""); err != nil {
 		return "", err
 	}
 	return owner, nil
 }
 
-// The session's values for a signed-in account: its ID and the session
-// generation it was signed in under (store.User.SessionGen).
-const (
-	userKey = "user"
-	genKey  = "gen"
-)
-
-// signedInUser returns the account the session is signed in to, or nil.
-// The cookie is signed, but it is also checked against the account's
-// session generation, which signing out moves on: a cookie from before
-// the last sign-out is no session. The account is read on every request
-// anyway, so the check costs nothing more.
-func (s *site) signedInUser(r *http.Request) *store.User {
-	sess, err := s.cookies.Get(r, SessionCookie)
-	if err != nil || sess.IsNew {
-		return nil
-	}
-	id, ok := sess.Values[userKey].(int64)
-	if !ok || id <= 0 {
-		return nil
-	}
-	gen, _ := sess.Values[genKey].(int64) // absent in cookies older than generations: 0
-	u, err := s.store.API().UserByID(id)
-	if err != nil || u.Builtin != "" || u.SessionGen != gen {
-		return nil
-	}
-	return u
-}
-
-// setSignedIn signs the session in to u (nil: out), keeping its owner key
-// (a session without a valid one gets a fresh one, never the decoded,
-// possibly forged, values). Signing out is setSignedOut.
-func (s *site) setSignedIn(w http.ResponseWriter, r *http.Request, u *store.User) error {
-	owner := s.currentOwner(r)
-	sess, err := s.cookies.Get(r, SessionCookie)
-	if err != nil || sess.IsNew || owner == "" {
-		sess = sessions.NewSession(s.cookies, SessionCookie)
-		sess.IsNew = true
-		owner = newOwnerKey()
-	}
+// writeIdentity sets the cookie to a fresh session holding owner and, when
+// signed in, session id sid: never the decoded, possibly forged, values.
+func (s *site) writeIdentity(w http.ResponseWriter, r *http.Request, owner, sid string) error {
+	sess := sessions.NewSession(s.cookies, SessionCookie)
+	sess.IsNew = true
 	sess.Values[ownerKey] = owner
-	if u == nil {
-		delete(sess.Values, userKey)
-		delete(sess.Values, genKey)
-	} else {
-		sess.Values[userKey] = u.ID
-		sess.Values[genKey] = u.SessionGen
+	if sid != "" {
+		sess.Values[sessionKey] = sid
 	}
 	return s.saveSession(w, r, sess)
 }
+
+// signedInUser returns the account the browser is signed in to, or nil.
+func (s *site) signedInUser(r *http.Request) *store.User { return s.identify(r).user }

@@ -22,6 +22,8 @@ const (
 	pageExperience = "experience.html"
 	// pagePlayer is a player's page (players.go).
 	pagePlayer = "player.html"
+	// pageAccount is sign-in, sign-up and the signed-in account (account.go).
+	pageAccount = "account.html"
 )
 
 var templateFuncs = template.FuncMap{
@@ -38,7 +40,7 @@ func (s *site) loadTemplates() error {
 	if err != nil {
 		return fmt.Errorf("web: templates: %w", err)
 	}
-	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots, pageWatch, pageGone, pageExperience, pagePlayer}
+	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots, pageWatch, pageGone, pageExperience, pagePlayer, pageAccount}
 	isPage := map[string]bool{}
 	for _, p := range pages {
 		isPage[p] = true
@@ -63,16 +65,39 @@ func (s *site) loadTemplates() error {
 	return nil
 }
 
+// accountSlot is where the "top" template leaves the header's account
+// area, which render fills in for the request. Every page's data would
+// otherwise have to carry the signed-in account; an element, because
+// html/template drops comments.
+var accountSlot = []byte("<kw-account-area></kw-account-area>")
+
 // render executes a page into a buffer first, so a template error becomes
-// a clean 500 instead of half a page.
-func (s *site) render(w http.ResponseWriter, status int, page string, data any) {
+// a clean 500 instead of half a page, and puts the header's account area
+// for r's browser into it.
+func (s *site) render(w http.ResponseWriter, r *http.Request, status int, page string, data any) {
 	var buf bytes.Buffer
 	if err := s.pages[page].ExecuteTemplate(&buf, page, data); err != nil {
 		s.serverError(w, err)
 		return
 	}
+	out := buf.Bytes()
+	if i := bytes.Index(out, accountSlot); i >= 0 {
+		v := accountView{Next: "/"}
+		if r.Method == http.MethodGet {
+			v.Next = safeNext(r.URL.RequestURI())
+		}
+		if u := s.signedInUser(r); u != nil {
+			v.Name = u.Name
+		}
+		var area bytes.Buffer
+		if err := s.pages[page].ExecuteTemplate(&area, "account-area", v); err != nil {
+			s.serverError(w, err)
+			return
+		}
+		out = append(out[:i:i], append(area.Bytes(), out[i+len(accountSlot):]...)...)
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	w.Write(out)
 }

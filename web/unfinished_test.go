@@ -323,7 +323,7 @@ func TestHomeTemplateUnfinished(t *testing.T) {
 	}
 	d.Unfinished = append(d.Unfinished, reconUnfinishedSummary(&store.ReconGame{ID: "r_c", Opponent: "random", Human: store.White, UpdatedAt: now.Add(-72 * time.Hour)}, now))
 	rr := httptest.NewRecorder()
-	srv.render(rr, http.StatusOK, pageHome, d)
+	srv.render(rr, httptest.NewRequest("GET", "/", nil), http.StatusOK, pageHome, d)
 	body := html.UnescapeString(rr.Body.String())
 	for _, want := range []string{
 		`href="/game/g_a"`, `action="/game/g_a/resign"`, `action="/game/g_a/delete"`,
@@ -344,7 +344,7 @@ func TestHomeTemplateUnfinished(t *testing.T) {
 	// The question asked without JavaScript.
 	listConfirm(d, url.Values{"confirm": {"delete"}, "game": {"g_b"}})
 	rr = httptest.NewRecorder()
-	srv.render(rr, http.StatusOK, pageHome, d)
+	srv.render(rr, httptest.NewRequest("GET", "/", nil), http.StatusOK, pageHome, d)
 	body = html.UnescapeString(rr.Body.String())
 	for _, want := range []string{`id="list-confirm"`, `action="/game/g_b/delete"`, `name="confirm" value="yes"`, "Yes, delete it", "against L2 (Black, move 1)"} {
 		if !strings.Contains(body, want) {

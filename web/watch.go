@@ -55,8 +55,8 @@ func (s *gamePages) watchURL(r *http.Request, g *store.Game) (string, error) {
 }
 
 // notFoundPage answers 404 with a page in words.
-func (s *site) notFoundPage(w http.ResponseWriter, title, msg string) {
-	s.render(w, http.StatusNotFound, pageGone, &GoneData{Title: title, Message: msg})
+func (s *site) notFoundPage(w http.ResponseWriter, r *http.Request, title, msg string) {
+	s.render(w, r, http.StatusNotFound, pageGone, &GoneData{Title: title, Message: msg})
 }
 
 const (
@@ -74,7 +74,7 @@ func (s *site) watchedGame(w http.ResponseWriter, r *http.Request) *store.Game {
 		err = store.ErrNotFound
 	}
 	if errors.Is(err, store.ErrNotFound) {
-		s.notFoundPage(w, noWatchTitle, noWatchText)
+		s.notFoundPage(w, r, noWatchTitle, noWatchText)
 		return nil
 	}
 	if err != nil {
@@ -92,7 +92,7 @@ func (s *gamePages) handleWatchPage(w http.ResponseWriter, r *http.Request) {
 	if s.watchedGame(w, r) == nil {
 		return
 	}
-	s.render(w, http.StatusOK, pageWatch, &WatchData{WSURL: s.wsURL(r, "/ws/watch/"+r.PathValue("token"))})
+	s.render(w, r, http.StatusOK, pageWatch, &WatchData{WSURL: s.wsURL(r, "/ws/watch/"+r.PathValue("token"))})
 }
 
 func (s *sockets) handleWatchWS(w http.ResponseWriter, r *http.Request) {

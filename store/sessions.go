@@ -1,0 +1,130 @@
+package store
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// Session is one browser's sign-in to an account. The session cookie
+// names its ID; the row, not the cookie, says whether it still holds, so
+// that signing out ends exactly the sessions it should (this browser's,
+// or all of the account's) and a copy of an ended cookie is worth
+// nothing on any server.
+type Session struct {
+	// ID is random (NewSessionID), the only thing the cookie carries of
+	// the session: unguessable even to someone who knows the signing key.
+	ID        string `gorm:"primaryKey;size:64"`
+	UserID    int64  `gorm:"not null;index"`
+	CreatedAt time.Time
+	// LastSeen is when the session last made a request, written at most
+	// every SessionSeenEvery so that a page load is not a write.
+	LastSeen time.Time
+	// EndedAt is when the session was signed out (here or everywhere, or
+	// by a change of password elsewhere); NULL while it holds.
+	EndedAt *time.Time `gorm:"index"`
+}
+
+// SessionSeenEvery is how stale Session.LastSeen may be.
+const SessionSeenEvery = time.Minute
+
+// NewSessionID returns a random 128-bit session ID in hex.
+func NewSessionID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("store: crypto/rand failed: " + err.Error())
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// CreateSession starts a session of user id and returns it.
+func (a API) CreateSession(userID int64) (*Session, error) {
+	now := a.s.now()
+	ss := &Session{ID: NewSessionID(), UserID: userID, CreatedAt: now, LastSeen: now}
+	if err := a.s.db.Create(ss).Error; err != nil {
+		return nil, fmt.Errorf("store: create session of user %d: %w", userID, err)
+	}
+	return ss, nil
+}
+
+// ActiveSession returns the session id and its user while the session
+// holds; ErrNotFound when there is no such session, it has ended, or its
+// user is gone. It records the session as seen (at most every
+// SessionSeenEvery).
+func (a API) ActiveSession(id string) (*Session, *User, error) {
+	var ss Session
+	err := a.s.rd.Where("id = ? AND ended_at IS NULL", id).Take(&ss).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: session: %w", err)
+	}
+	u, err := a.UserByID(ss.UserID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if now := a.s.now(); now.Sub(ss.LastSeen) >= SessionSeenEvery {
+		if err := a.s.db.Model(&Session{}).Where("id = ?", id).Update("last_seen", now).Error; err != nil {
+			return nil, nil, fmt.Errorf("store: session seen: %w", err)
+		}
+		ss.LastSeen = now
+	}
+	return &ss, u, nil
+}
+
+// EndSession ends one session (signing out in one browser); ending one
+// that has already ended changes nothing.
+func (a API) EndSession(id string) error {
+	err := a.s.db.Model(&Session{}).Where("id = ? AND ended_at IS NULL", id).Update("ended_at", a.s.now()).Error
+	if err != nil {
+		return fmt.Errorf("store: end session: %w", err)
+	}
+	return nil
+}
+
+// EndUserSessions ends every session of user id but keep ("" ends all:
+// "sign out everywhere") and returns how many it ended.
+func (a API) EndUserSessions(userID int64, keep string) (int64, error) {
+	res := a.s.db.Model(&Session{}).Where("user_id = ? AND ended_at IS NULL AND id <> ?", userID, keep).Update("ended_at", a.s.now())
+	if res.Error != nil {
+		return 0, fmt.Errorf("store: end sessions of user %d: %w", userID, res.Error)
+	}
+	return res.RowsAffected, nil
+}
+
+// ActiveSessions counts the sessions of user id that hold.
+func (a API) ActiveSessions(userID int64) (int64, error) {
+	var n int64
+	if err := a.s.rd.Model(&Session{}).Where("user_id = ? AND ended_at IS NULL", userID).Count(&n).Error; err != nil {
+		return 0, fmt.Errorf("store: sessions of user %d: %w", userID, err)
+	}
+	return n, nil
+}
+
+// ChangePassword sets user id's password hash (made by the caller) and
+// ends every other session of the account, keeping session keep (the
+// browser that made the change), in one transaction: a browser that knew
+// the old password cannot stay signed in past the change.
+func (a API) ChangePassword(userID int64, hash []byte, keep string) error {
+	if len(hash) == 0 {
+		return errors.New("store: change password: empty hash")
+	}
+	return a.s.transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&User{}).Where("id = ? AND builtin = ''", userID).Update("password_hash", hash)
+		if res.Error != nil {
+			return fmt.Errorf("store: change password of user %d: %w", userID, res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("store: change password of user %d: %w", userID, ErrNotFound)
+		}
+		if err := tx.Model(&Session{}).Where("user_id = ? AND ended_at IS NULL AND id <> ?", userID, keep).Update("ended_at", a.s.now()).Error; err != nil {
+			return fmt.Errorf("store: change password of user %d: %w", userID, err)
+		}
+		return nil
+	})
+}
