@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"knightwatch/changefeed"
 	"knightwatch/review"
 	"knightwatch/store"
 	"knightwatch/web"
@@ -170,6 +171,16 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	}, parts)
 	if err != nil {
 		return err
+	}
+	if store.IsPostgres(*database) {
+		// Another server's sign-out hangs up this server's sockets of the
+		// sessions it ended.
+		l, err := changefeed.ListenChannel(context.Background(), *database, store.SessionsChannel, sessionsFeed{srv}, changefeed.Options{Logf: logger.Printf})
+		if err != nil {
+			srv.Close()
+			return err
+		}
+		defer l.Close()
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"log"
+	"strconv"
 	"time"
 
 	"knightwatch/changefeed"
@@ -139,3 +140,16 @@ type feedToRegistry struct{ r *live.Registry }
 
 func (f feedToRegistry) Changed(c changefeed.Change) { f.r.Changed(c.Game, c.Revision) }
 func (f feedToRegistry) Resync()                     { f.r.Resync() }
+
+// sessionsFeed hands what the sessions' channel hears to the web server:
+// the account whose sessions ended (store.SessionsChannel); after a cut,
+// every signed-in socket is checked.
+type sessionsFeed struct{ srv *web.Server }
+
+func (f sessionsFeed) Payload(p string) {
+	if id, err := strconv.ParseInt(p, 10, 64); err == nil && id > 0 {
+		f.srv.SessionsEnded(id)
+	}
+}
+
+func (f sessionsFeed) Resync() { f.srv.SessionsEnded(0) }

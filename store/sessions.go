@@ -77,24 +77,59 @@ func (a API) ActiveSession(id string) (*Session, *User, error) {
 	return &ss, u, nil
 }
 
+// SessionsChannel is the notification channel on which, on PostgreSQL,
+// the transaction that ends sessions tells every server of the site: its
+// payload is the account's ID, whose sockets each server checks again
+// (the sockets are each server's; the sessions the database's).
+const SessionsChannel = "knightwatch_sessions"
+
+// notifySessionsEnded tells the other servers, in tx, that sessions of
+// user id ended (PostgreSQL only: with SQLite there is one server).
+func (s *Store) notifySessionsEnded(tx *gorm.DB, userID int64) error {
+	if !s.pg {
+		return nil
+	}
+	return tx.Exec("SELECT pg_notify(?, ?)", SessionsChannel, fmt.Sprint(userID)).Error
+}
+
 // EndSession ends one session (signing out in one browser); ending one
 // that has already ended changes nothing.
 func (a API) EndSession(id string) error {
-	err := a.s.db.Model(&Session{}).Where("id = ? AND ended_at IS NULL", id).Update("ended_at", a.s.now()).Error
-	if err != nil {
-		return fmt.Errorf("store: end session: %w", err)
-	}
-	return nil
+	return a.s.transaction(func(tx *gorm.DB) error {
+		var ss Session
+		err := tx.Where("id = ? AND ended_at IS NULL", id).Take(&ss).Error
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return nil
+		}
+		if err == nil {
+			err = tx.Model(&Session{}).Where("id = ?", id).Update("ended_at", a.s.now()).Error
+		}
+		if err == nil {
+			err = a.s.notifySessionsEnded(tx, ss.UserID)
+		}
+		if err != nil {
+			return fmt.Errorf("store: end session: %w", err)
+		}
+		return nil
+	})
 }
 
 // EndUserSessions ends every session of user id but keep ("" ends all:
 // "sign out everywhere") and returns how many it ended.
 func (a API) EndUserSessions(userID int64, keep string) (int64, error) {
-	res := a.s.db.Model(&Session{}).Where("user_id = ? AND ended_at IS NULL AND id <> ?", userID, keep).Update("ended_at", a.s.now())
-	if res.Error != nil {
-		return 0, fmt.Errorf("store: end sessions of user %d: %w", userID, res.Error)
+	var n int64
+	err := a.s.transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&Session{}).Where("user_id = ? AND ended_at IS NULL AND id <> ?", userID, keep).Update("ended_at", a.s.now())
+		if res.Error != nil {
+			return res.Error
+		}
+		n = res.RowsAffected
+		return a.s.notifySessionsEnded(tx, userID)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: end sessions of user %d: %w", userID, err)
 	}
-	return res.RowsAffected, nil
+	return n, nil
 }
 
 // ActiveSessions counts the sessions of user id that hold.
@@ -123,6 +158,9 @@ func (a API) ChangePassword(userID int64, hash []byte, keep string) error {
 			return fmt.Errorf("store: change password of user %d: %w", userID, ErrNotFound)
 		}
 		if err := tx.Model(&Session{}).Where("user_id = ? AND ended_at IS NULL AND id <> ?", userID, keep).Update("ended_at", a.s.now()).Error; err != nil {
+			return fmt.Errorf("store: change password of user %d: %w", userID, err)
+		}
+		if err := a.s.notifySessionsEnded(tx, userID); err != nil {
 			return fmt.Errorf("store: change password of user %d: %w", userID, err)
 		}
 		return nil

@@ -77,6 +77,25 @@ func (s *sockets) closeSockets(match func(c *client) bool) {
 	}
 }
 
+// SessionsEnded hangs up this server's sockets of account userID whose
+// session has ended: another server of the site signed it out (here or
+// everywhere) or changed its password, and told every server
+// (store.SessionsChannel). userID 0 checks every signed-in socket (the
+// notifications were cut off a while).
+func (s *Server) SessionsEnded(userID int64) {
+	s.sockets.hub.mu.Lock()
+	var mine []*client
+	for c := range s.sockets.hub.signedIn {
+		if userID == 0 || c.account == userID {
+			mine = append(mine, c)
+		}
+	}
+	s.sockets.hub.mu.Unlock()
+	for _, c := range mine {
+		s.sockets.recheckSession(c) // a read each, off the hub's lock
+	}
+}
+
 // recheckSession hangs up c, just counted among the signed-in sockets, if
 // its session has ended since the request was identified: a sign-out ends
 // the session first and then hangs up the sockets it finds, so a socket
