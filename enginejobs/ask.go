@@ -80,6 +80,10 @@ func (j *Jobs) ask(ctx context.Context, r request) (json.RawMessage, bool) {
 		j.cfg.Logf("enginejobs: asking for %s: %v", r.key, err)
 		return nil, false
 	}
+	if ctx.Err() != nil {
+		j.withdraw(job.ID) // withdrawn while the insert committed
+		return nil, false
+	}
 	tick := time.NewTicker(j.cfg.Poll)
 	defer tick.Stop()
 	for {
@@ -110,10 +114,22 @@ func (j *Jobs) ask(ctx context.Context, r request) (json.RawMessage, bool) {
 	}
 }
 
+// insertTimeout bounds an insert, which the asker's context does not
+// cut short (insert).
+const insertTimeout = 10 * time.Second
+
 // insert inserts the job of r's try, or finds the one another server
 // inserted for the same key and try. Its priority is one more than the
 // owner's jobs waiting or running (a review's: the last).
-func (j *Jobs) insert(ctx context.Context, r request, try int) (*rivertype.JobRow, error) {
+//
+// The asker's withdrawal does not cut an insert short: a commit cut off
+// by a cancelled context may have happened all the same, and a job
+// inserted whose ID the asker never learnt could not be withdrawn (a
+// worker would search for nobody until its timeout, and again). The
+// asker withdraws it once the insert returns.
+func (j *Jobs) insert(asker context.Context, r request, try int) (*rivertype.JobRow, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(asker), insertTimeout)
+	defer cancel()
 	opts := &river.InsertOpts{
 		Queue:      r.queue,
 		Priority:   4,
