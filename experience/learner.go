@@ -70,7 +70,8 @@ type Learner struct {
 	// reviews carries complete reviews' analysed moves (reviewLessons).
 	reviews chan []store.AnalysedMove
 	behind  atomic.Bool // the queue overflowed: catch up from the database
-	// learnt counts the games recorded (Learnt).
+	// learnt counts the games recorded (Learnt), each from just before
+	// its write (learn).
 	learnt atomic.Int64
 	cancel context.CancelFunc
 	done   sync.WaitGroup
@@ -225,14 +226,18 @@ func (l *Learner) learn(g *store.Game) bool {
 		l.logf("experience: %v", err)
 		lessons = nil // marked learnt, with nothing learnt
 	}
+	// Counted before the write and taken back when nothing was written:
+	// whoever sees the game recorded (the store's write hooks) sees it
+	// counted too, never a moment before the count.
+	l.learnt.Add(1)
 	ok, err := l.store.Learning().RecordGame(g.ID, lessons)
+	if err != nil || !ok {
+		l.learnt.Add(-1)
+	}
 	if err != nil {
 		l.logf("experience: %v", err)
 		l.behind.Store(true)
 		return false
-	}
-	if ok {
-		l.learnt.Add(1)
 	}
 	return true
 }
