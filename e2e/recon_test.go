@@ -186,6 +186,22 @@ func TestReconGameByClicks(t *testing.T) {
 	}
 	tb.checkDrawn(b) // the true board, every piece
 	t.Logf("result %s: %s", over.Result, over.Reason)
+	// The end is said once beside the board (the dialog and the screen
+	// reader's announcer say it too), and a king's capture is said with its
+	// move, which the board marks.
+	said := eval[string](tb, `document.querySelector('dialog#game-over [data-reason]').textContent`)
+	outside := eval[string](tb, `(() => { const m = document.querySelector('main').cloneNode(true); for (const x of m.querySelectorAll('dialog, .sr-only')) x.remove(); return m.textContent; })()`)
+	if n := strings.Count(outside, said); said == "" || n != 1 {
+		t.Errorf("the end %q is said %d times beside the board", said, n)
+	}
+	if over.Reason == "KING_CAPTURE" {
+		if !strings.Contains(said, " with ") {
+			t.Errorf("the end %q does not name the capturing move", said)
+		}
+		if n := eval[int](tb, `document.querySelectorAll('#board .last').length`); n != 2 {
+			t.Errorf("the capturing move marks %d squares", n)
+		}
+	}
 	// The replay link opens the replay of this game.
 	href := eval[string](tb, `document.querySelector('dialog#game-over [data-action="replay"]').getAttribute('href')`)
 	if !strings.HasSuffix(href, "/replay") {
