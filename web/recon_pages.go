@@ -172,14 +172,18 @@ func (s *gamePages) handleReplayUpload(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *site) renderReplay(w http.ResponseWriter, r *http.Request, status int, h *recon.History, download string) {
-	check := ""
+	check, views := "", ""
 	if n, err := recon.Playback(h, recon.PlaybackOptions{}); err != nil {
+		// The sides' views are the arbiter's: for a record it disagrees
+		// with, they would not be the record's, so only the true board is
+		// offered.
 		check = "The record does not replay through the arbiter: " + err.Error()
 	} else {
 		check = fmt.Sprintf("The arbiter replays all %d turns to the same results.", n)
+		views = replayViews(h)
 	}
 	title := fmt.Sprintf("%s vs %s", nameOrUnknown(h.Names[game.White]), nameOrUnknown(h.Names[game.Black]))
-	d := &ReplayData{Title: title, History: string(recon.MarshalHistory(h)), Check: check, DownloadURL: download, Views: replayViews(h), Result: recon.ResultWords(h)}
+	d := &ReplayData{Title: title, History: string(recon.MarshalHistory(h)), Check: check, DownloadURL: download, Views: views, Result: recon.ResultWords(h)}
 	if t, _, ok := h.KingCaptureMove(); ok {
 		d.KingCapture = recon.UCI(h.TakenMoves[t.Color][t.Number])
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -20,10 +21,14 @@ func TestReplaySaysTheResult(t *testing.T) {
 	c := e.browser()
 	tests := []struct {
 		file, result, kingCapture string
+		// broken, when set, makes the record disagree with the arbiter:
+		// then no side's view is offered.
+		broken bool
 	}{
-		{"random_seed1.json", "White captured the king with Rxg6.", "f6g6"},
-		{"random_seed2.json", "Black captured the king with Bxf2.", "g3f2"},
-		{"turn-limit-20/seed4343_game0.json", "Draw: 20 full turns.", ""},
+		{file: "random_seed1.json", result: "White captured the king with Rxg6.", kingCapture: "f6g6"},
+		{file: "random_seed2.json", result: "Black captured the king with Bxf2.", kingCapture: "g3f2"},
+		{file: "turn-limit-20/seed4343_game0.json", result: "Draw: 20 full turns."},
+		{file: "random_seed1.json", result: "White captured the king with Rxg6.", kingCapture: "f6g6", broken: true},
 	}
 	attr := func(body, name string) string {
 		m := regexp.MustCompile(` ` + name + `="([^"]*)"`).FindStringSubmatch(body)
@@ -37,6 +42,9 @@ func TestReplaySaysTheResult(t *testing.T) {
 			data, err := os.ReadFile("../recon/testdata/fixtures/" + tt.file)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tt.broken {
+				data = bytes.Replace(data, []byte("RNBQKBNR w KQkq - 0 1"), []byte("RNBQKBNR w KQkq - 0 2"), 1)
 			}
 			var buf bytes.Buffer
 			mw := multipart.NewWriter(&buf)
@@ -60,6 +68,15 @@ func TestReplaySaysTheResult(t *testing.T) {
 			}
 			if got := attr(body, "data-king-capture"); got != tt.kingCapture {
 				t.Errorf("king capture %q, want %q", got, tt.kingCapture)
+			}
+			if tt.broken {
+				if !strings.Contains(body, "does not replay") {
+					t.Fatalf("the broken record replays: %.300s", body)
+				}
+				if v := attr(body, "data-views"); v != "" {
+					t.Errorf("a record that does not replay has views %.100s", v)
+				}
+				return
 			}
 			var views map[string][]replayStepView
 			if err := json.Unmarshal([]byte(attr(body, "data-views")), &views); err != nil {
