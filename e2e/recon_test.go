@@ -186,6 +186,22 @@ func TestReconGameByClicks(t *testing.T) {
 	}
 	tb.checkDrawn(b) // the true board, every piece
 	t.Logf("result %s: %s", over.Result, over.Reason)
+	// The end is said once beside the board (the dialog and the screen
+	// reader's announcer say it too), and a king's capture is said with its
+	// move, which the board marks.
+	said := eval[string](tb, `document.querySelector('dialog#game-over [data-reason]').textContent`)
+	outside := eval[string](tb, `(() => { const m = document.querySelector('main').cloneNode(true); for (const x of m.querySelectorAll('dialog, .sr-only')) x.remove(); return m.textContent; })()`)
+	if n := strings.Count(outside, said); said == "" || n != 1 {
+		t.Errorf("the end %q is said %d times beside the board", said, n)
+	}
+	if over.Reason == "KING_CAPTURE" {
+		if !strings.Contains(said, " with ") {
+			t.Errorf("the end %q does not name the capturing move", said)
+		}
+		if n := eval[int](tb, `document.querySelectorAll('#board .last').length`); n != 2 {
+			t.Errorf("the capturing move marks %d squares", n)
+		}
+	}
 	// The replay link opens the replay of this game.
 	href := eval[string](tb, `document.querySelector('dialog#game-over [data-action="replay"]').getAttribute('href')`)
 	if !strings.HasSuffix(href, "/replay") {
@@ -292,7 +308,7 @@ func TestReconResumeInNewTab(t *testing.T) {
 
 // TestReconReplayUpload uploads a fixture written by the reference and
 // steps through it with the buttons and the arrow keys, on the true board
-// and as White saw it.
+// and as White saw it (the true board only at the end).
 func TestReconReplayUpload(t *testing.T) {
 	e := newEnv(t)
 	tb := e.newTab(t, desktop)
@@ -333,11 +349,16 @@ func TestReconReplayUpload(t *testing.T) {
 	}
 	tb.clickSel(`[data-nav="last"]`)
 	tb.clickSel(`input[name="view"][value="white"] + span`)
-	black := eval[int](tb, `document.querySelectorAll('#board [data-piece^="b"]:not([data-seen])').length`)
-	if black != 0 {
-		t.Errorf("White's view draws %d black pieces that White did not see", black)
+	// The last step tells everything: the true board.
+	if black := eval[int](tb, `document.querySelectorAll('#board [data-piece^="b"]:not([data-seen])').length`); black == 0 {
+		t.Errorf("White's view of the end draws no black piece")
 	}
 	tb.shot("replay-white-view-end")
+	tb.clickSel(`[data-nav="prev"]`)
+	black := eval[int](tb, `document.querySelectorAll('#board [data-piece^="b"]:not([data-seen])').length`)
+	if black != 0 {
+		t.Errorf("White's view before the end draws %d black pieces that White did not see", black)
+	}
 	tb.clickSel(`[data-nav="first"]`)
 	if s := step(); s != 0 {
 		t.Errorf("after first: step %d", s)
@@ -416,4 +437,68 @@ func TestReconViewports(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReconReplayPlayAndLink checks what a replay adds to stepping: the
+// last step says how the game ended, autoplay steps on by itself at the
+// chosen speed and pauses, the address keeps the step and the view (and a
+// changed address shows its step), and Black's view marks none of White's
+// senses or moves.
+func TestReconReplayPlayAndLink(t *testing.T) {
+	e := newEnv(t)
+	tb := e.newTab(t, desktop)
+	tb.open("/replay")
+	path, err := filepath.Abs(filepath.Join("..", "recon", "testdata", "fixtures", "random_seed2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.do(chromedp.SetUploadFiles(chromedp.CSS(`input[type=file][name=history]`), []string{path}))
+	tb.clickSel(`.replay-upload button[type=submit]`)
+	tb.waitJS(`document.querySelector('main.replay-page')?.dataset.step === '0'`, "the replay viewer", `document.body.innerText.slice(0, 300)`, uiWait)
+	step := func() int {
+		n, _ := strconv.Atoi(eval[string](tb, `document.querySelector('main.replay-page').dataset.step`))
+		return n
+	}
+	tb.do(chromedp.KeyEvent(kb.End))
+	if line := eval[string](tb, `document.getElementById('step-line').textContent`); !strings.Contains(line, "Black captured the king with Bxf2.") {
+		t.Errorf("last step says %q", line)
+	}
+	if last := eval[string](tb, `[...document.querySelectorAll('#board .last')].map((e) => e.dataset.square).sort().join(' ')`); last != "f2 g3" {
+		t.Errorf("last step marks %q, want the king's capture g3f2", last)
+	}
+	tb.shot("replay-result")
+	tb.do(chromedp.KeyEvent(kb.Home))
+	if s := step(); s != 0 {
+		t.Errorf("after Home: step %d", s)
+	}
+
+	// Autoplay at the fastest speed, then pause.
+	eval[bool](tb, `(() => { const s = document.getElementById('replay-speed'); s.value = '400'; s.dispatchEvent(new Event('change')); return true; })()`)
+	tb.clickSel(`[data-play]`)
+	tb.waitJS(`Number(document.querySelector('main.replay-page').dataset.step) >= 3`, "autoplay to step on", `document.querySelector('main.replay-page').dataset.step`, uiWait)
+	tb.clickSel(`[data-play]`)
+	paused := step()
+	if p := eval[string](tb, `document.querySelector('main.replay-page').dataset.playing`); p != "false" {
+		t.Errorf("after pause: playing %q", p)
+	}
+	tb.waitJS(`new Promise((ok) => setTimeout(() => ok(true), 1000))`, "a second", ``, uiWait) // the speed is 0.4 s a step: a second would show two more
+	if s := step(); s != paused {
+		t.Errorf("paused at step %d, then step %d", paused, s)
+	}
+
+	// The address keeps the step and the view; a new address shows its step.
+	tb.do(chromedp.KeyEvent(kb.Home), chromedp.KeyEvent(kb.ArrowRight))
+	if h := eval[string](tb, `location.hash`); h != "#step=1" {
+		t.Errorf("address at step 1: %q", h)
+	}
+	eval[bool](tb, `(location.hash = '#step=2&view=black', true)`)
+	tb.waitJS(`document.querySelector('main.replay-page').dataset.view === 'black' && document.querySelector('main.replay-page').dataset.step === '2'`, "the linked step", `location.hash`, uiWait)
+	// Step 2 is White's move: Black's view marks neither it nor White's sense.
+	if n := eval[int](tb, `document.querySelectorAll('#board .last, #board .sense-window-white, #board .captured-here').length`); n != 0 {
+		t.Errorf("Black's view marks %d squares of White's turn", n)
+	}
+	if line := eval[string](tb, `document.getElementById('step-line').textContent`); strings.Contains(line, "g2g3") {
+		t.Errorf("Black's view names White's move: %q", line)
+	}
+	tb.shot("replay-black-view-step-2")
 }

@@ -222,6 +222,11 @@ type ReconState struct {
 	TrueFEN    string `json:"trueFen,omitempty"`
 	HistoryURL string `json:"historyUrl,omitempty"`
 	ReplayURL  string `json:"replayUrl,omitempty"`
+	// KingCapture is the move that took a king ("h5e8") and KingCaptureSAN
+	// the same in short algebraic form ("Qxe8"): the end screen shows how
+	// the game was won, not only that it was.
+	KingCapture    string `json:"kingCapture,omitempty"`
+	KingCaptureSAN string `json:"kingCaptureSan,omitempty"`
 }
 
 // ReconTurnView is one of the person's turns: where the opponent had just

@@ -134,6 +134,9 @@ func BuildReconState(g *recon.Game, seat ReconSeat) *ReconState {
 		st.TrueFEN = board.FEN()
 		st.HistoryURL = seat.HistoryURL
 		st.ReplayURL = seat.ReplayURL
+		if t, san, ok := h.KingCaptureMove(); ok {
+			st.KingCapture, st.KingCaptureSAN = recon.UCI(h.TakenMoves[t.Color][t.Number]), san
+		}
 	case seat.NotStarted || !v.ToAct:
 		st.Phase = "waiting"
 	case v.Phase == recon.PhaseSense:

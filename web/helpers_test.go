@@ -54,7 +54,7 @@ var fallbackTemplates = fstest.MapFS{
 	"layout.html":     {Data: []byte(`{{define "account-area"}}{{if .Name}}<a id="signed-in" href="/account">{{.Name}}</a>{{else}}<a id="header-signin" href="/account?next={{.Next}}">Sign in</a>{{end}}{{end}}`)},
 	"gone.html":       {Data: []byte(`<!doctype html><title>{{.Title}}</title><h1>{{.Title}}</h1><p>{{.Message}}</p>`)},
 	"experience.html": {Data: []byte(`<!doctype html><title>experience</title><main id="experience" data-on="{{if .On}}on{{else}}off{{end}}" data-games="{{.Stats.Games}}" data-rows="{{.Stats.Rows}}">{{range .Recent}}<p class="learnt">{{.Level}}|{{.Colour}}|{{.Outcome}}|{{.Reason}}|{{.Moves}}|{{.Lessons}}</p>{{end}}</main>`)},
-	"replay.html":     {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}<main data-history="{{.History}}"><p id="check">{{.Check}}</p></main>`)},
+	"replay.html":     {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}<main data-history="{{.History}}" data-views="{{.Views}}" data-result="{{.Result}}" data-king-capture="{{.KingCapture}}"><p id="check">{{.Check}}</p></main>`)},
 	"player.html": {Data: []byte(`<!doctype html><title>{{.Name}}</title><main id="player" data-mine="{{.Mine}}" data-count="{{.GameCount}}" data-page="{{.Page}}/{{.Pages}}" data-prev="{{.PrevURL}}" data-next="{{.NextURL}}" data-recon="{{.ReconCount}}">
 <a id="pgn" href="{{.PGNURL}}">PGN</a>
 {{range .Record}}<p class="record">{{.Level}}|{{.Name}}|{{.Wins}}|{{.Draws}}|{{.Losses}}|{{.Score}}</p>

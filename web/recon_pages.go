@@ -89,10 +89,16 @@ type ReplayData struct {
 	History string
 	// Check says whether the record replays through the arbiter ("ok 40
 	// turns" or the first disagreement).
-	Check       string
-	Error       string
-	DownloadURL string
-	Upload      bool
+	Check string
+	// Views are White's and Black's views, step by step (replayViews);
+	// empty when the record does not replay.
+	Views string
+	// Result says how the game ended, shown at the last step; KingCapture
+	// is the move that took the king (UCI), marked there on every view.
+	Result, KingCapture string
+	Error               string
+	DownloadURL         string
+	Upload              bool
 }
 
 func (s *gamePages) handleReconReplay(w http.ResponseWriter, r *http.Request) {
@@ -166,14 +172,22 @@ func (s *gamePages) handleReplayUpload(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *site) renderReplay(w http.ResponseWriter, r *http.Request, status int, h *recon.History, download string) {
-	check := ""
+	check, views := "", ""
 	if n, err := recon.Playback(h, recon.PlaybackOptions{}); err != nil {
+		// The sides' views are the arbiter's: for a record it disagrees
+		// with, they would not be the record's, so only the true board is
+		// offered.
 		check = "The record does not replay through the arbiter: " + err.Error()
 	} else {
 		check = fmt.Sprintf("The arbiter replays all %d turns to the same results.", n)
+		views = replayViews(h)
 	}
 	title := fmt.Sprintf("%s vs %s", nameOrUnknown(h.Names[game.White]), nameOrUnknown(h.Names[game.Black]))
-	s.render(w, r, status, pageReplay, &ReplayData{Title: title, History: string(recon.MarshalHistory(h)), Check: check, DownloadURL: download})
+	d := &ReplayData{Title: title, History: string(recon.MarshalHistory(h)), Check: check, DownloadURL: download, Views: views, Result: recon.ResultWords(h)}
+	if t, _, ok := h.KingCaptureMove(); ok {
+		d.KingCapture = recon.UCI(h.TakenMoves[t.Color][t.Number])
+	}
+	s.render(w, r, status, pageReplay, d)
 }
 
 func nameOrUnknown(s string) string {

@@ -195,7 +195,7 @@ func TestReconFramesRevealNothing(t *testing.T) {
 		truth := humanObservations(h, human)
 		allowed := map[string]bool{"type": true, "id": true, "human": true, "opponent": true, "opponentName": true, "phase": true, "seq": true,
 			"pieces": true, "turns": true, "moveActions": true, "markers": true, "clock": true, "status": true, "result": true, "reason": true}
-		endOnly := map[string]bool{"trueFen": true, "historyUrl": true, "replayUrl": true}
+		endOnly := map[string]bool{"trueFen": true, "historyUrl": true, "replayUrl": true, "kingCapture": true, "kingCaptureSan": true}
 		states := 0
 		for _, f := range frames {
 			if f.Type != "recon_state" {

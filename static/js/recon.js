@@ -140,7 +140,9 @@ function draw() {
   board.markSquares('captured-here', inTurn && cur && cur.opponentCapture ? [cur.opponentCapture] : []);
   board.markSquares('sensed', inTurn && cur && cur.sensed ? cur.senseResult.map((s) => s.square) : []);
   const last = lastOwnMove();
-  board.markSquares('last', last ? [last.from, last.to] : []);
+  // Once over, the move that took a king is shown, whoever played it.
+  const k = state.status === 'over' ? state.kingCapture : '';
+  board.markSquares('last', k ? [k.slice(0, 2), k.slice(2, 4)] : last ? [last.from, last.to] : []);
   showWindow(state.phase === 'sense' ? hover : '');
   const dests = new Map();
   if (state.phase === 'move') {
@@ -186,7 +188,8 @@ function words(prev, next) {
     case 'sense': phase = 'Your turn: sense a square (or skip).'; break;
     case 'move': phase = 'Your turn: move (or pass).'; break;
     case 'waiting': phase = `${next.opponentName} is playing…`; break;
-    default: phase = endSentence(next);
+    // The result is said once, in the result line below (and the dialog).
+    default: phase = 'Game over.';
   }
   phaseLine.textContent = phase;
   if (!prev || prev.seq !== next.seq || prev.status !== next.status) {
@@ -210,7 +213,8 @@ function words(prev, next) {
 function endSentence(s) {
   const winner = s.result === '1-0' ? 'white' : s.result === '0-1' ? 'black' : '';
   const verdict = winner ? (winner === s.human ? 'You won' : `${s.opponentName} won`) : 'Draw';
-  return `${verdict}: ${reasonWords(s.reason, winner === s.human)}.`;
+  const how = s.reason === 'KING_CAPTURE' && s.kingCaptureSan ? ` with ${s.kingCaptureSan}` : '';
+  return `${verdict}: ${reasonWords(s.reason, winner === s.human)}${how}.`;
 }
 
 function drawLog() {
