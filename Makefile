@@ -31,11 +31,13 @@ unit:
 # The packages where goroutines share state, under the race detector
 # (-short: fewer games than unit runs), and the engine's tests that search
 # with several threads or stop and ponder (the rest of the engine is
-# single-threaded and slow under -race).
+# single-threaded and slow under -race), and the Gaviota tables' shared
+# block cache.
 ENGINE_RACE_TESTS = ^(TestLazySMPFindsSameTactics|TestSearchCancellation|TestSearchMovesRestricts|TestMultiPV|TestMultiPVCancelled|TestUCITranscripts|TestUCIStopAndPonder|TestUCIIsReadyDuringSearch|TestInfiniteWaitsForStop|TestPonderWaitsForPonderHitOrStop|TestPonderHitAppliesTimeLimit)$$
 race:
 	$(GO) test -count=1 -race -short ./web/ ./live/ ./play/ ./rbcapi/ ./enginepool/ ./review/ ./experience/ ./store/ ./recon/... ./chenserver/ ./match/ ./changefeed/ ./enginejobs/
 	$(GO) test -count=1 -race -short -run '$(ENGINE_RACE_TESTS)' ./engine/
+	$(GO) test -count=1 -race -short -run '^(TestConcurrentProbes|TestCacheBounded)$$' ./gaviota/
 
 # A short run of every fuzz target (seed corpus under testdata/fuzz is committed).
 fuzz:

@@ -9,7 +9,7 @@ run go test -run '^$' -bench BenchmarkHomeOpenings -benchmem ./web/
 run bash bench/perft_vs_stockfish.sh
 run bash bench/engine-speed.sh
 run bash bench/rbc-speed.sh
-for s in bench/ws_latency.sh bench/page_load.sh bench/rbc_api.sh bench/syzygy.sh bench/experience.sh bench/starvation.sh bench/review.sh bench/load.sh bench/crash.sh; do
+for s in bench/ws_latency.sh bench/page_load.sh bench/rbc_api.sh bench/syzygy.sh bench/gaviota.sh bench/experience.sh bench/starvation.sh bench/review.sh bench/load.sh bench/crash.sh; do
   run bash "$s"
 done
 SIZE_MB=100 run bash bench/pgn_stream.sh
