@@ -49,7 +49,7 @@ func flipType(x, y int) int {
 	}
 	rowx, colx := x>>3, x&7
 	if rowx > colx {
-		x, y = flipNWSE(x), flipNWSE(y)
+		y = flipNWSE(y) // x is not looked at again
 		ret |= 4
 	}
 	rowy, coly := y>>3, y&7
