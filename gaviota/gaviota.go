@@ -258,3 +258,28 @@ func WDLOf(p *game.Position, dtm int) WDL {
 	}
 	return Draw
 }
+
+// MateWords says a probe's verdict in words for a position with side to
+// move: "White mates in 8" (in moves of the side that mates, its mating
+// move included: (|dtm|+1)/2), "Black is checkmated", or "draw".
+func MateWords(side game.Color, wdl WDL, dtm int) string {
+	winner := side
+	if wdl == Loss {
+		winner = side.Other()
+	}
+	switch {
+	case wdl == Draw:
+		return "draw"
+	case dtm == 0:
+		return colourName(side) + " is checkmated"
+	}
+	return fmt.Sprintf("%s mates in %d", colourName(winner), (max(dtm, -dtm)+1)/2)
+}
+
+// colourName is "White" or "Black".
+func colourName(c game.Color) string {
+	if c == game.White {
+		return "White"
+	}
+	return "Black"
+}
