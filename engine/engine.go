@@ -34,6 +34,7 @@ import (
 
 	"knightwatch/engine/nnue"
 	"knightwatch/game"
+	"knightwatch/gaviota"
 	"knightwatch/syzygy"
 )
 
@@ -134,6 +135,11 @@ type Options struct {
 	// of the positions probed in Tablebase (UCI SyzygyProbeLimit): 1..7;
 	// 0 means 7, a negative value turns probing off.
 	SyzygyProbeLimit int
+	// Gaviota holds Gaviota tables (UCI GaviotaTbPath); nil means none.
+	// At a root they hold, the search considers only the moves that keep
+	// the best distance to mate (gaviota.go), so the engine mates as fast
+	// as the tables allow. The engine never closes them.
+	Gaviota *gaviota.Tablebase
 }
 
 // MaxMultiPV is the largest Options.MultiPV (no position has more legal

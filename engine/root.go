@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"knightwatch/game"
+	"knightwatch/syzygy"
 )
 
 // rootLine is one MultiPV line: a root move, its score and its PV.
@@ -151,8 +152,15 @@ func (t *thread) searchMultiPV(p *game.Position, depth, n int) bool {
 // caller (stop or ponderhit).
 func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint64, lim Limits, onInfo func(Info), rootMoves []game.Move, biases []moveBias) Result {
 	card := e.tbCardinality()
-	kept, wdl, probes, inTB := tbRootMoves(e.opts.Tablebase, card, pos, rootMoves)
-	if inTB {
+	var kept []game.Move
+	var wdl syzygy.WDL
+	var probes int
+	var inTB bool
+	if dtmKept, ok := gaviotaRootMoves(e.opts.Gaviota, pos, rootMoves); ok {
+		// Distance to mate is the finer ranking where both tables hold
+		// the root (a DTZ-best move may mate later).
+		rootMoves = dtmKept
+	} else if kept, wdl, probes, inTB = tbRootMoves(e.opts.Tablebase, card, pos, rootMoves); inTB {
 		rootMoves = kept
 	}
 	st := e.newSearchState(pos, lim, rootMoves)

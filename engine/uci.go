@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"knightwatch/game"
+	"knightwatch/gaviota"
 	"knightwatch/syzygy"
 )
 
@@ -57,6 +58,7 @@ func (u *uciSession) run(in io.Reader) error {
 		u.waitSearch()
 	}
 	u.closeTables()
+	u.closeGaviota()
 	return err
 }
 
@@ -102,6 +104,10 @@ type uciSession struct {
 	// the session owns them and closes them when they are replaced.
 	tb         *syzygy.Tablebase
 	syzygyPath string
+	// gtb holds the tables GaviotaTbPath (gaviotaPath) opened, owned
+	// and closed as tb is.
+	gtb         *gaviota.Tablebase
+	gaviotaPath string
 
 	// maxHashMB and maxThreads cap the Hash and Threads options, and
 	// limitGo, when set, adjusts the limits of every search: the fuzz test
@@ -160,6 +166,16 @@ func (u *uciSession) closeTables() {
 		u.eng.SetTablebase(nil)
 		u.tb.Close()
 		u.tb, u.syzygyPath = nil, ""
+	}
+}
+
+// closeGaviota closes the session's Gaviota tables, if any; no search
+// may be running.
+func (u *uciSession) closeGaviota() {
+	if u.gtb != nil {
+		u.eng.SetGaviota(nil)
+		u.gtb.Close()
+		u.gtb, u.gaviotaPath = nil, ""
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"knightwatch/engine/nnue"
+	"knightwatch/gaviota"
 	"knightwatch/syzygy"
 )
 
@@ -161,6 +162,16 @@ var uciOptions = []uciOption{
 		UCIOptionInfo: UCIOptionInfo{Name: "SyzygyProbeLimit", Type: OptionSpin, Default: strconv.Itoa(MaxSyzygyProbeLimit), Min: 0, Max: MaxSyzygyProbeLimit},
 		apply:         func(u *uciSession, v uciValue) error { u.eng.SetSyzygyProbeLimit(v.Int); return nil },
 		value:         func(u *uciSession) string { return strconv.Itoa(u.eng.opts.syzygyProbeLimit()) },
+	},
+	{
+		UCIOptionInfo: UCIOptionInfo{Name: "GaviotaTbPath", Type: OptionString, Default: syzygyNone},
+		apply:         applyGaviotaPath,
+		value: func(u *uciSession) string {
+			if u.gaviotaPath == "" {
+				return syzygyNone
+			}
+			return u.gaviotaPath
+		},
 	},
 	{
 		UCIOptionInfo: UCIOptionInfo{Name: "Clear Hash", Type: OptionButton},
@@ -364,4 +375,34 @@ func (u *uciSession) setOption(args []string) error {
 		return err
 	}
 	return o.apply(u, v)
+}
+
+// applyGaviotaPath sets GaviotaTbPath: directories separated by ':'
+// holding Gaviota tables (.gtb.cp4), whose distance to mate picks the
+// root move where they hold the position. Empty or <empty> drops them; a
+// path that cannot be read or holds no table is reported and changes
+// nothing, as SyzygyPath does.
+func applyGaviotaPath(u *uciSession, v uciValue) error {
+	path := strings.TrimSpace(v.Str)
+	if path == "" || path == syzygyNone {
+		u.closeGaviota()
+		return nil
+	}
+	keeping := "keeping " + syzygyNone
+	if u.gtb != nil {
+		keeping = "keeping " + u.gaviotaPath
+	}
+	tb, err := gaviota.Open(path)
+	if err != nil {
+		return fmt.Errorf("setoption gaviotatbpath: cannot use %q: %v; %s", path, err, keeping)
+	}
+	if len(tb.Tables()) == 0 {
+		tb.Close()
+		return fmt.Errorf("setoption gaviotatbpath: no Gaviota tables (*%s) in %q; %s", gaviota.Suffix, path, keeping)
+	}
+	u.closeGaviota()
+	u.gtb, u.gaviotaPath = tb, path
+	u.eng.SetGaviota(tb)
+	u.send("info string Gaviota: found %d tables of up to %d pieces in %s", len(tb.Tables()), tb.MaxPieces(), path)
+	return nil
 }

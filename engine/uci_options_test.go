@@ -24,6 +24,7 @@ option name Use NNUE type check default true
 option name EvalFile type string default <built-in>
 option name SyzygyPath type string default <empty>
 option name SyzygyProbeLimit type spin default 7 min 0 max 7
+option name GaviotaTbPath type string default <empty>
 option name Clear Hash type button
 uciok`
 
@@ -141,6 +142,11 @@ func TestUCIOptionValues(t *testing.T) {
 				// (TestSyzygyUCIOptions); a bad one changes nothing.
 				vs = []value{{"no-such-dir", ""}, {"uci_test.go", ""}, {"<empty>", syzygyNone}, {"", syzygyNone}}
 				errHas = "syzygypath: cannot use"
+			} else if o.Name == "GaviotaTbPath" {
+				// A good path reports the tables found
+				// (TestGaviotaUCIOption); a bad one changes nothing.
+				vs = []value{{"no-such-dir", ""}, {"uci_test.go", ""}, {"<empty>", syzygyNone}, {"", syzygyNone}}
+				errHas = "gaviotatbpath: cannot use"
 			} else if o.Name == "EvalFile" {
 				vs = []value{{"no-such-file.nnue", ""}, {"uci_test.go", ""}, {"<empty>", builtinEvalFile}, {"", builtinEvalFile}}
 				errHas = "evalfile"
