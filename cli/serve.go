@@ -82,7 +82,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH|URL] [--syzygy DIRS] [--experience=false] [--trust-proxy] [--public-origin URL] [--read-timeout D] [--max-conns-per-addr N] [--new-games-per-addr N]", stderr)
+	fs := newFlagSet("serve", "[--addr HOST:PORT] [--db PATH|URL] [--syzygy DIRS] [--gaviota DIRS] [--experience=false] [--trust-proxy] [--public-origin URL] [--read-timeout D] [--max-conns-per-addr N] [--new-games-per-addr N]", stderr)
 	addr := fs.String("addr", envOr("KNIGHTWATCH_ADDR", ":8080"), "listen address (env KNIGHTWATCH_ADDR)")
 	database := fs.String("db", envOr("KNIGHTWATCH_DB", "knightwatch.db"),
 		"the database: a SQLite file's path, created if missing, or a PostgreSQL URL such as postgres://user:password@host:5432/knightwatch, whose database must exist (env KNIGHTWATCH_DB)")
@@ -91,6 +91,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	analysisNodes := fs.Int("analysis-nodes", review.DefaultNodes,
 		"the engine's budget per position when it reviews a finished game (in the background, below every live game); 0: no reviews")
 	syzygyPath := fs.String("syzygy", os.Getenv("KNIGHTWATCH_SYZYGY"), "Syzygy tablebase directories, ':'-separated, for the engine to play endings perfectly (env KNIGHTWATCH_SYZYGY)")
+	gaviotaPath := fs.String("gaviota", os.Getenv("KNIGHTWATCH_GAVIOTA"), "Gaviota tablebase directories (.gtb.cp4), ':'-separated, for the engine to mate by the shortest way and the reviews to say how far mate is (env KNIGHTWATCH_GAVIOTA)")
 	experience := fs.Bool("experience", experienceOn,
 		"let the engine learn from finished games and avoid the lines that lost (env KNIGHTWATCH_EXPERIENCE=off turns it off); off, it plays as if it had never played, for reproducible tests and benchmarks")
 	experienceRows := fs.Int("experience-rows", store.DefaultExperienceRows, "the most rows the experience table keeps; beyond, the least valuable go")
@@ -149,7 +150,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	parts, closeParts, err := buildParts(st, partsFlags{database: *database, syzygy: *syzygyPath, experience: *experience, experienceRows: *experienceRows,
+	parts, closeParts, err := buildParts(st, partsFlags{database: *database, syzygy: *syzygyPath, gaviota: *gaviotaPath, experience: *experience, experienceRows: *experienceRows,
 		analysisNodes: *analysisNodes, noEngine: *noEngine, engineWork: *engineWork, rbcClock: clock, rbcIncrement: increment}, logger)
 	if err != nil {
 		return err

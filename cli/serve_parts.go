@@ -26,6 +26,7 @@ type partsFlags struct {
 	// servers' commits through the change feed.
 	database       string
 	syzygy         string // --syzygy
+	gaviota        string // --gaviota
 	experience     bool   // --experience
 	experienceRows int    // --experience-rows
 	analysisNodes  int    // --analysis-nodes; 0: no reviews
@@ -38,7 +39,7 @@ type partsFlags struct {
 }
 
 // buildParts is the composition root of the web app's parts that are not
-// HTTP: the engine pool (with the Syzygy tables), the learner (with the
+// HTTP: the engine pool (with the Syzygy and Gaviota tables), the learner (with the
 // experience on) and the reviewer (with a review budget), each with its
 // own package's defaults, wired to each other (a complete review teaches
 // the learner); the registry of live games, the games played in the
@@ -58,7 +59,7 @@ func buildParts(st *store.Store, f partsFlags, logger *log.Logger) (parts web.Pa
 		}
 	}()
 	parts.Store = st
-	if parts.Pool, err = enginepool.New(enginepool.Config{SyzygyPath: f.syzygy}); err != nil {
+	if parts.Pool, err = enginepool.New(enginepool.Config{SyzygyPath: f.syzygy, GaviotaPath: f.gaviota}); err != nil {
 		return web.Parts{}, nil, err
 	}
 	closers = append(closers, parts.Pool.Close)

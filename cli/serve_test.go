@@ -36,6 +36,8 @@ func TestServeBadInvocations(t *testing.T) {
 		{"missing Syzygy folder", []string{"serve", "--db", filepath.Join(dir, "c.db"), "--addr", "127.0.0.1:0", "--syzygy", filepath.Join(dir, "no-tables")}, 1, "Syzygy tables"},
 		{"read timeout not above zero", []string{"serve", "--db", filepath.Join(dir, "e.db"), "--read-timeout", "0s"}, 1, "--read-timeout must be above zero"},
 		{"Syzygy folder without tables", []string{"serve", "--db", filepath.Join(dir, "d.db"), "--addr", "127.0.0.1:0", "--syzygy", dir}, 1, "no .rtbw table found"},
+		{"missing Gaviota folder", []string{"serve", "--db", filepath.Join(dir, "f.db"), "--addr", "127.0.0.1:0", "--gaviota", filepath.Join(dir, "no-tables")}, 1, "Gaviota tables"},
+		{"Gaviota folder without tables", []string{"serve", "--db", filepath.Join(dir, "g.db"), "--addr", "127.0.0.1:0", "--gaviota", dir}, 1, "no .gtb.cp4 table found"},
 		{"negative review budget", []string{"serve", "--db", filepath.Join(dir, "e.db"), "--analysis-nodes", "-5"}, 1, "--analysis-nodes"},
 	}
 	for _, tc := range tests {
@@ -150,15 +152,18 @@ func TestServeWithoutAssetsFails(t *testing.T) {
 	}
 }
 
-// KNIGHTWATCH_SYZYGY sets --syzygy's default: a bad folder there fails
-// the start too, naming it.
+// KNIGHTWATCH_SYZYGY sets --syzygy's default, KNIGHTWATCH_GAVIOTA
+// --gaviota's: a bad folder there fails the start too, naming it.
 func TestServeSyzygyEnv(t *testing.T) {
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "no-tables")
-	t.Setenv("KNIGHTWATCH_SYZYGY", bad)
-	var out, errOut bytes.Buffer
-	got := runMain([]string{"serve", "--db", filepath.Join(dir, "a.db"), "--addr", "127.0.0.1:0"}, strings.NewReader(""), &out, &errOut)
-	if got != 1 || !strings.Contains(errOut.String(), bad) {
-		t.Errorf("status %d, stderr %q; want 1 and %s named", got, errOut.String(), bad)
+	for _, env := range []string{"KNIGHTWATCH_SYZYGY", "KNIGHTWATCH_GAVIOTA"} {
+		dir := t.TempDir()
+		bad := filepath.Join(dir, "no-tables")
+		t.Setenv(env, bad)
+		var out, errOut bytes.Buffer
+		got := runMain([]string{"serve", "--db", filepath.Join(dir, "a.db"), "--addr", "127.0.0.1:0"}, strings.NewReader(""), &out, &errOut)
+		if got != 1 || !strings.Contains(errOut.String(), bad) {
+			t.Errorf("%s: status %d, stderr %q; want 1 and %s named", env, got, errOut.String(), bad)
+		}
+		t.Setenv(env, "")
 	}
 }

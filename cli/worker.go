@@ -27,10 +27,11 @@ func init() {
 // runWorker takes engine jobs from the site's database until SIGINT or
 // SIGTERM, then stops taking them and finishes those it holds.
 func runWorker(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("worker", "--db postgres://... [--searchers N] [--syzygy DIRS]", stderr)
+	fs := newFlagSet("worker", "--db postgres://... [--searchers N] [--syzygy DIRS] [--gaviota DIRS]", stderr)
 	database := fs.String("db", os.Getenv("KNIGHTWATCH_DB"), "the site's PostgreSQL database, a postgres:// URL (env KNIGHTWATCH_DB)")
 	searchers := fs.Int("searchers", 0, "searches at once, besides the quick lane's one (default: one per core)")
 	syzygyPath := fs.String("syzygy", os.Getenv("KNIGHTWATCH_SYZYGY"), "Syzygy tablebase directories, ':'-separated (env KNIGHTWATCH_SYZYGY)")
+	gaviotaPath := fs.String("gaviota", os.Getenv("KNIGHTWATCH_GAVIOTA"), "Gaviota tablebase directories, ':'-separated (env KNIGHTWATCH_GAVIOTA)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -43,7 +44,7 @@ func runWorker(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *searchers < 0 {
 		return fmt.Errorf("--searchers: %d is negative", *searchers)
 	}
-	pool, err := enginepool.New(enginepool.Config{Searchers: *searchers, SyzygyPath: *syzygyPath})
+	pool, err := enginepool.New(enginepool.Config{Searchers: *searchers, SyzygyPath: *syzygyPath, GaviotaPath: *gaviotaPath})
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"knightwatch/gaviota"
 	"knightwatch/syzygy"
 )
 
@@ -26,6 +27,11 @@ type Config struct {
 	// so that they play tablebase endings perfectly. New opens them and
 	// fails when they cannot be read or hold no table.
 	SyzygyPath string
+	// GaviotaPath, when set, names the directories (':'-separated) of
+	// Gaviota tablebases (.gtb.cp4): the engines play the shortest mate
+	// in the endings they hold, and the reviews say how far mate is. New
+	// opens them and fails when they cannot be read or hold no table.
+	GaviotaPath string
 	// Hooks let tests see inside; nil fields do nothing.
 	Hooks Hooks
 }
@@ -40,8 +46,8 @@ type Hooks struct {
 	Changed func()
 }
 
-// New builds a pool as cfg says. It fails when cfg.SyzygyPath's tables
-// cannot be read or hold no table.
+// New builds a pool as cfg says. It fails when cfg.SyzygyPath's or
+// cfg.GaviotaPath's tables cannot be read or hold no table.
 func New(cfg Config) (*Pool, error) {
 	mk := cfg.NewSearcher
 	if mk == nil {
@@ -59,14 +65,26 @@ func New(cfg Config) (*Pool, error) {
 	if err != nil {
 		return nil, err
 	}
+	gtb, err := openGaviota(cfg.GaviotaPath)
+	if err != nil {
+		if tb != nil {
+			tb.Close()
+		}
+		return nil, err
+	}
 	p := newPool(n, quick, func() Searcher {
 		s := mk()
-		if u, ok := s.(tablebaseUser); ok && tb != nil {
-			u.setTablebase(tb)
+		if u, ok := s.(tablebaseUser); ok {
+			if tb != nil {
+				u.setTablebase(tb)
+			}
+			if gtb != nil {
+				u.setGaviota(gtb)
+			}
 		}
 		return s
 	})
-	p.tb = tb
+	p.tb, p.gtb = tb, gtb
 	p.hooks = cfg.Hooks
 	return p, nil
 }
@@ -89,6 +107,28 @@ func openTablebase(path string) (*syzygy.Tablebase, error) {
 	return tb, nil
 }
 
+// openGaviota opens path's Gaviota tables, if path is set, as
+// openTablebase does the Syzygy ones.
+func openGaviota(path string) (*gaviota.Tablebase, error) {
+	if path == "" {
+		return nil, nil
+	}
+	tb, err := gaviota.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("enginepool: Gaviota tables %q: %w", path, err)
+	}
+	if len(tb.Tables()) == 0 {
+		tb.Close()
+		return nil, fmt.Errorf("enginepool: Gaviota tables %q: no %s table found", path, gaviota.Suffix)
+	}
+	return tb, nil
+}
+
+// Gaviota returns the Gaviota tables the engines probe
+// (Config.GaviotaPath), for whoever says how far mate is in a finished
+// game's positions; nil without.
+func (p *Pool) Gaviota() *gaviota.Tablebase { return p.gtb }
+
 // Tablebase returns the Syzygy tables the engines probe
 // (Config.SyzygyPath), for whoever judges finished games by them; nil
 // without.
@@ -106,11 +146,14 @@ func (p *Pool) Searchers() int {
 	return n
 }
 
-// Close closes the pool's tables, if any. Call it once no search runs any
+// Close closes the pool's tables (Syzygy and Gaviota), if any. Call it once no search runs any
 // more (the server and the reviews have stopped): a probe after it fails
 // safely, but finds nothing.
 func (p *Pool) Close() {
 	if p.tb != nil {
 		p.tb.Close()
+	}
+	if p.gtb != nil {
+		p.gtb.Close()
 	}
 }

@@ -10,7 +10,7 @@
 // knows nothing of HTTP, rooms or the database. Its interface:
 //
 //   - New builds a Pool from a Config (the real engine with optional
-//     Syzygy tables by default); Close closes the tables.
+//     Syzygy and Gaviota tables by default); Close closes the tables.
 //   - Pool.Search: a live request of an owner (an engine reply, a draw
 //     evaluation).
 //   - Pool.SearchIdle: a background request (a review's position).

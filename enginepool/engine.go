@@ -5,6 +5,7 @@ import (
 
 	"knightwatch/engine"
 	"knightwatch/game"
+	"knightwatch/gaviota"
 	"knightwatch/syzygy"
 )
 
@@ -51,10 +52,14 @@ func (s *engineSearcher) NewGame() { s.e.NewGame() }
 // setTablebase gives the engine Syzygy tables (Config.SyzygyPath).
 func (s *engineSearcher) setTablebase(tb *syzygy.Tablebase) { s.e.SetTablebase(tb) }
 
-// tablebaseUser is a Searcher that can probe Syzygy tables: the real
-// engine is one, tests' fakes are not.
+// setGaviota gives the engine Gaviota tables (Config.GaviotaPath).
+func (s *engineSearcher) setGaviota(tb *gaviota.Tablebase) { s.e.SetGaviota(tb) }
+
+// tablebaseUser is a Searcher that can probe Syzygy and Gaviota tables:
+// the real engine is one, tests' fakes are not.
 type tablebaseUser interface {
 	setTablebase(tb *syzygy.Tablebase)
+	setGaviota(tb *gaviota.Tablebase)
 }
 
 // Levels returns the engine's difficulty levels, for the new-game form

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"knightwatch/game"
+	"knightwatch/gaviota"
 	"knightwatch/syzygy"
 )
 
@@ -147,6 +148,8 @@ type Pool struct {
 	// tb are Config.SyzygyPath's tables, which every engine searcher
 	// probes; nil without (config.go).
 	tb *syzygy.Tablebase
+	// gtb are Config.GaviotaPath's tables, likewise.
+	gtb *gaviota.Tablebase
 	// hooks are Config.Hooks.
 	hooks Hooks
 }
