@@ -5,8 +5,9 @@
 // blunder) and each side gets an accuracy (accuracy.go, lichess's maths).
 // Results are stored as they come (store.Analysis, store.AnalysisPly), so
 // a review appears at once next time and a restart carries on from where
-// it was. The verdicts of Syzygy tables on a finished game's positions
-// are here too (TablebaseVerdicts).
+// it was. The verdicts of Syzygy and Gaviota tables on a finished game's
+// positions are here too (TablebaseVerdicts), and on any one position
+// (PositionVerdict, which the analysis board asks).
 //
 // Its interface: New starts a Reviewer on the store and the engine pool's
 // background lane, queueing what the store says is left to review;

@@ -268,6 +268,8 @@ type envOpts struct {
 	config *Config
 	// syzygyPath is the pool's tables (enginepool.Config.SyzygyPath).
 	syzygyPath string
+	// gaviotaPath is the pool's Gaviota tables (Config.GaviotaPath).
+	gaviotaPath string
 	// sig is what the stack pokes as it changes (default: a signal of its
 	// own; newEnv's, which its store pokes too).
 	sig *signal
@@ -340,7 +342,7 @@ func (k *stack) build(st *store.Store, o envOpts) error {
 	}
 	k.sig = o.sig
 	pc := enginepool.Config{NewSearcher: func() enginepool.Searcher { return o.searcher }, Searchers: 2, QuickSearchers: o.quickSearchers,
-		SyzygyPath: o.syzygyPath, Hooks: enginepool.Hooks{Changed: o.sig.poke}}
+		SyzygyPath: o.syzygyPath, GaviotaPath: o.gaviotaPath, Hooks: enginepool.Hooks{Changed: o.sig.poke}}
 	if o.searchers > 0 {
 		pc.Searchers = o.searchers
 	}

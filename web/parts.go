@@ -27,7 +27,8 @@ type Parts struct {
 	// API is the reconchess HTTP API, whose routes are served under /api/
 	// and which the Bots page signs in, invites and plays through.
 	API *rbcapi.API
-	// Pool holds the Syzygy tables of the tablebase route; nil: none.
+	// Pool holds the Syzygy and Gaviota tables of the tablebase route;
+	// nil: none.
 	Pool *enginepool.Pool
 	// Reviews reviews every finished game in the background and tells the
 	// game's open pages how far it is; nil: no reviews (nor the

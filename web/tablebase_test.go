@@ -7,7 +7,10 @@ import (
 	"strconv"
 	"testing"
 
+	"strings"
+
 	"knightwatch/game"
+	"knightwatch/gaviota"
 	"knightwatch/play"
 	"knightwatch/syzygy"
 )
@@ -106,13 +109,13 @@ func TestTablebaseEndpoint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := TablebaseEntry{Ply: ply, WDL: int(wdl), DTZ: dtz}
-		if got[ply] != want {
-			t.Errorf("ply %d (%s): got %+v, want %+v", ply, fen, got[ply], want)
+		g := got[ply]
+		if g.Ply != ply || g.WDL == nil || g.DTZ == nil || *g.WDL != int(wdl) || *g.DTZ != dtz || g.DTM != nil || g.Mate != "" {
+			t.Errorf("ply %d (%s): got %s, want wdl %d dtz %d and no DTM", ply, fen, entryString(g), wdl, dtz)
 		}
 	}
-	if got[0].WDL != 2 || got[0].DTZ <= 0 {
-		t.Errorf("KQvK, White to move: %+v, want a win", got[0])
+	if *got[0].WDL != 2 || *got[0].DTZ <= 0 {
+		t.Errorf("KQvK, White to move: %s, want a win", entryString(got[0]))
 	}
 
 	if code, _ := e.getTablebase(bob, id); code != http.StatusNotFound {
@@ -136,6 +139,74 @@ func TestTablebaseEndpoint(t *testing.T) {
 	e.playAndResign(alice, id2, "e2e4")
 	if code, got := e.getTablebase(alice, id2); code != http.StatusOK || len(got) != 0 {
 		t.Errorf("game outside the tables: status %d, %+v; want 200 and []", code, got)
+	}
+}
+
+// entryString shows an entry's values, absent ones as "-".
+func entryString(e TablebaseEntry) string {
+	s := "ply " + strconv.Itoa(e.Ply)
+	for _, f := range []struct {
+		name string
+		v    *int
+	}{{"wdl", e.WDL}, {"dtz", e.DTZ}, {"dtm", e.DTM}} {
+		if f.v == nil {
+			s += " " + f.name + " -"
+		} else {
+			s += " " + f.name + " " + strconv.Itoa(*f.v)
+		}
+	}
+	return s + " mate " + strconv.Quote(e.Mate)
+}
+
+// TestTablebaseEndpointGaviota: with Gaviota tables beside the Syzygy
+// ones, each position of a finished KQK game also gets the prober's DTM
+// and its words ("White mates in N"); with Gaviota's alone, the Syzygy
+// values are absent; a 4-piece position Gaviota does not hold has none.
+func TestTablebaseEndpointGaviota(t *testing.T) {
+	gtb, err := gaviota.Open(gaviota.DebianPath)
+	if err != nil || len(gtb.Tables()) == 0 {
+		t.Fatalf("Gaviota tables: %v (scripts/deps.sh installs Debian's gaviotatb)", err)
+	}
+	defer gtb.Close()
+	for _, syz := range []string{"../syzygy/testdata", ""} {
+		e := newEnv(t, envOpts{syzygyPath: syz, gaviotaPath: gaviota.DebianPath})
+		alice := e.browser()
+		f := form("white", "1", "standard", "none")
+		f.Set("fen", "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1")
+		id := e.newGame(alice, f)
+		final := e.playAndResign(alice, id, "a1a7")
+		code, got := e.getTablebase(alice, id)
+		fens := []string{final.StartFEN}
+		for _, m := range final.Moves {
+			fens = append(fens, m.FEN)
+		}
+		if code != http.StatusOK || len(got) != len(fens) {
+			t.Fatalf("syzygy %q: status %d, %d entries, want %d", syz, code, len(got), len(fens))
+		}
+		for ply, fen := range fens {
+			p, err := game.ParseFEN(fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wdl, dtm, err := gtb.Probe(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := got[ply]
+			if g.DTM == nil || *g.DTM != dtm || g.Mate != gaviota.MateWords(p.Side(), wdl, dtm) || (g.WDL != nil) != (syz != "") {
+				t.Errorf("syzygy %q, ply %d (%s): got %s, want dtm %d", syz, ply, fen, entryString(g), dtm)
+			}
+		}
+		if !strings.HasPrefix(got[0].Mate, "White mates in ") {
+			t.Errorf("KQK, White to move: %q", got[0].Mate)
+		}
+		f.Set("fen", "8/8/8/3k4/8/8/8/QR2K3 w - - 0 1")
+		id4 := e.newGame(alice, f)
+		e.playAndResign(alice, id4, "")
+		code, got = e.getTablebase(alice, id4)
+		if code != http.StatusOK || syz != "" && (len(got) != 1 || got[0].DTM != nil || got[0].WDL == nil) || syz == "" && len(got) != 0 {
+			t.Errorf("syzygy %q, 4 pieces: status %d, %+v", syz, code, got)
+		}
 	}
 }
 
