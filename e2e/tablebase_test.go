@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,15 +18,16 @@ type tablebaseLine struct {
 	Visible bool   `json:"visible"`
 	Ply     string `json:"ply"`
 	WDL     string `json:"wdl"`
+	DTM     string `json:"dtm"`
 }
 
 func (tb *tab) tablebaseLine() tablebaseLine {
 	tb.t.Helper()
 	return eval[tablebaseLine](tb, `(() => { const el = document.getElementById('tablebase-line');
-		if (!el) return {text: '', visible: false, ply: '', wdl: ''};
+		if (!el) return {text: '', visible: false, ply: '', wdl: '', dtm: ''};
 		const r = el.getBoundingClientRect();
 		return {text: el.textContent.trim(), visible: !el.hidden && r.width > 0 && r.height > 0,
-			ply: el.dataset.ply || '', wdl: el.dataset.wdl || ''}; })()`)
+			ply: el.dataset.ply || '', wdl: el.dataset.wdl || '', dtm: el.dataset.dtm || ''}; })()`)
 }
 
 // waitTablebasePly waits until the line shows the values of ply.
@@ -114,5 +117,53 @@ func TestTablebaseReviewWithoutTables(t *testing.T) {
 		if strings.Contains(m, "tablebase") {
 			t.Errorf("console: %s", m)
 		}
+	}
+}
+
+// TestTablebaseReviewGaviota (issue 48): with `serve --gaviota` beside
+// --syzygy, a finished KQK game's review says how far mate is after the
+// Syzygy verdict ("… · White mates in N", N the moves of the side that
+// mates: (|DTM|+1)/2 of the DTM in plies the line carries); with Gaviota's
+// tables alone, the line says only that ("Tablebase: White mates in N").
+// Debian's tables are where scripts/deps.sh installs them.
+func TestTablebaseReviewGaviota(t *testing.T) {
+	syz, err := filepath.Abs(filepath.Join("..", "syzygy", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const gtb = "/usr/share/gaviotatb/gtb4"
+	for _, c := range []struct {
+		name   string
+		args   []string
+		prefix string
+	}{
+		{"both", []string{"--syzygy", syz, "--gaviota", gtb}, "Tablebase: White wins · "},
+		{"gaviota-alone", []string{"--gaviota", gtb}, "Tablebase: White mates in "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, c.args...)
+			tb := e.newTab(t, desktop)
+			tb.newGame(gameOpts{color: "white", level: "1", fen: "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1"})
+			tb.playAndWait("a1", "a7", 2)
+			tb.resign()
+			tb.waitGameOver(uiWait)
+			tb.clickSel(`dialog#game-over button[value=close]`)
+			tb.waitJS(`!document.querySelector('dialog#game-over').open`, "the dialog to close", ``, uiWait)
+			for _, ply := range []string{"2", "1"} {
+				if ply == "1" {
+					tb.clickSel(`[data-nav="prev"]`)
+				}
+				l := tb.waitTablebasePly(ply)
+				tb.shot("ply-" + ply)
+				dtm, err := strconv.Atoi(l.DTM)
+				if err != nil || dtm == 0 {
+					t.Fatalf("ply %s: %+v, want a DTM", ply, l)
+				}
+				want := fmt.Sprintf("White mates in %d", (max(dtm, -dtm)+1)/2)
+				if !strings.HasPrefix(l.Text, c.prefix) || !strings.HasSuffix(l.Text, want) || (l.WDL != "") != (c.name == "both") {
+					t.Errorf("ply %s: %+v, want %q … %q", ply, l, c.prefix, want)
+				}
+			}
+		})
 	}
 }

@@ -27,7 +27,7 @@ let flipped = false; // the person turned the board round
 let pending = null; // {from, to} of a move sent and drawn early, until the server answers
 let dialogShownFor = ''; // the game whose end we already announced
 let typed = null; // {text, ply} of a move sent from the move box, until the server answers
-let tablebase = null; // Map ply -> {wdl, dtz} of the finished game's positions in the server's tables
+let tablebase = null; // Map ply -> {wdl, dtz, dtm, mate} of the finished game's positions in the server's tables
 let tablebaseAsked = ''; // the game whose values were asked for (once, when it is over)
 
 const board = new Board(boardEl, { onMove: requestMove, annotations: true });
@@ -178,8 +178,8 @@ function playPremove() {
   if (m) sendMove(m.uci, m.from, m.to);
 }
 
-// loadTablebase asks the server once for the Syzygy values of the finished
-// game's positions (never during the game: the server refuses then too).
+// loadTablebase asks the server once for the tablebase values (Syzygy's
+// wdl and dtz, Gaviota's dtm and its words) of the finished game's positions (never during the game: the server refuses then too).
 // A server without tables answers [], and the line stays hidden.
 async function loadTablebase() {
   if (!state || state.status !== 'over' || tablebaseAsked === state.id) return;
@@ -190,7 +190,7 @@ async function loadTablebase() {
     const list = await r.json();
     const m = new Map();
     for (const e of Array.isArray(list) ? list : []) {
-      if (e && Number.isInteger(e.ply) && Number.isInteger(e.wdl) && Number.isInteger(e.dtz)) m.set(e.ply, e);
+      if (e && Number.isInteger(e.ply) && ((Number.isInteger(e.wdl) && Number.isInteger(e.dtz)) || (Number.isInteger(e.dtm) && typeof e.mate === 'string'))) m.set(e.ply, e);
     }
     tablebase = m;
   } catch {
@@ -205,7 +205,7 @@ function showTablebase() {
   if (!e) {
     tbLine.hidden = true;
     tbLine.textContent = '';
-    for (const k of ['ply', 'wdl', 'dtz']) delete tbLine.dataset[k];
+    for (const k of ['ply', 'wdl', 'dtz', 'dtm']) delete tbLine.dataset[k];
     return;
   }
   const fen = shown === state.ply ? state.fen : shown === 0 ? state.startFen : state.moves[shown - 1].fen;
@@ -213,8 +213,10 @@ function showTablebase() {
   const mated = shown > 0 && /#$/.test(state.moves[shown - 1]?.san || '');
   tbLine.textContent = tablebaseWords(e, toMove, mated);
   tbLine.dataset.ply = String(e.ply);
-  tbLine.dataset.wdl = String(e.wdl);
-  tbLine.dataset.dtz = String(e.dtz);
+  for (const k of ['wdl', 'dtz', 'dtm']) {
+    if (Number.isInteger(e[k])) tbLine.dataset[k] = String(e[k]);
+    else delete tbLine.dataset[k];
+  }
   tbLine.hidden = false;
 }
 

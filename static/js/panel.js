@@ -330,20 +330,28 @@ export function endWords(state) {
 }
 
 /**
- * tablebaseWords says a Syzygy entry ({wdl, dtz} from the side to move's
- * point of view, dtz in plies) in White/Black words: "Tablebase: White
- * wins · 12 plies to a capture or pawn move", "Tablebase: draw", "Tablebase:
- * Black wins (drawn by the fifty-move rule) · …". toMove is 'white' or
- * 'black'; mated says the side to move is checkmated (no distance then).
+ * tablebaseWords says a tablebase entry in White/Black words. Its Syzygy
+ * part ({wdl, dtz} from the side to move's point of view, dtz in plies)
+ * reads "Tablebase: White wins · 12 plies to a capture or pawn move",
+ * "Tablebase: draw", "Tablebase: Black wins (drawn by the fifty-move rule)
+ * · …"; its Gaviota part (mate: the server's words for the distance to
+ * mate, "White mates in 15") follows it, or stands alone when the Syzygy
+ * tables do not hold the position ("Tablebase: White mates in 15").
+ * toMove is 'white' or 'black'; mated says the side to move is
+ * checkmated (no distance then: "… wins · checkmate").
  */
 export function tablebaseWords(entry, toMove, mated) {
-  if (entry.wdl === 0) return 'Tablebase: draw';
   const mover = toMove === 'black' ? 'Black' : 'White';
   const other = mover === 'White' ? 'Black' : 'White';
+  const syzygy = Number.isInteger(entry.wdl) && Number.isInteger(entry.dtz);
+  const mate = typeof entry.mate === 'string' && Number.isInteger(entry.dtm) && entry.dtm !== 0 ? entry.mate : '';
+  if (mated) return `Tablebase: ${other} wins · checkmate`;
+  if (!syzygy) return mate ? `Tablebase: ${mate}` : 'Tablebase: draw';
+  if (entry.wdl === 0) return 'Tablebase: draw';
   let s = `Tablebase: ${entry.wdl > 0 ? mover : other} wins`;
   if (Math.abs(entry.wdl) === 1) s += ' (drawn by the fifty-move rule)';
-  if (mated) return `${s} · checkmate`;
   const n = Math.abs(entry.dtz);
   if (n > 0) s += ` · ${n} ${n === 1 ? 'ply' : 'plies'} to a capture or pawn move`;
+  if (mate) s += ` · ${mate}`;
   return s;
 }
