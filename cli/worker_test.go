@@ -19,6 +19,7 @@ func TestWorkerRefuses(t *testing.T) {
 		{"negative searchers", []string{"worker", "--db", "postgres://127.0.0.1:1/x", "--searchers", "-1"}, 1, "--searchers: -1 is negative"},
 		{"stray argument", []string{"worker", "--db", "postgres://127.0.0.1:1/x", "extra"}, 1, "unexpected arguments"},
 		{"unknown flag", []string{"worker", "--nope"}, 2, "flag provided but not defined"},
+		{"missing Gaviota folder", []string{"worker", "--db", "postgres://127.0.0.1:1/x", "--gaviota", "/nonexistent/gtb"}, 1, "Gaviota tables \"/nonexistent/gtb\""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("KNIGHTWATCH_DB", "")
