@@ -33,9 +33,8 @@ type TablebaseEntry struct {
 // handleTablebase serves GET /game/{id}/tablebase: the tablebase values of
 // every position of the owner's finished game that the server's Syzygy
 // or Gaviota tables cover (at most their piece count, no castling
-// rights), as a JSON
-// list of TablebaseEntry, in ply order; [] when none is covered, and
-// also when the server has no tables (so that the page, which asks for
+// rights), as a JSON list of TablebaseEntry, in ply order; [] when none
+// is covered, and also when the server has no tables (so that the page, which asks for
 // every finished game, meets no error where there is nothing to say). 404
 // when the game is missing, deleted or someone else's; 409 while the game
 // is on (the values would help the player).

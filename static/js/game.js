@@ -179,7 +179,8 @@ function playPremove() {
 }
 
 // loadTablebase asks the server once for the tablebase values (Syzygy's
-// wdl and dtz, Gaviota's dtm and its words) of the finished game's positions (never during the game: the server refuses then too).
+// wdl and dtz, Gaviota's dtm and its words) of the finished game's
+// positions (never during the game: the server refuses then too).
 // A server without tables answers [], and the line stays hidden.
 async function loadTablebase() {
   if (!state || state.status !== 'over' || tablebaseAsked === state.id) return;
