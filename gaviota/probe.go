@@ -2,6 +2,7 @@ package gaviota
 
 import (
 	"fmt"
+	"strings"
 
 	"knightwatch/game"
 )
@@ -133,12 +134,24 @@ func mirror(sq []game.Square) []game.Square {
 }
 
 // tableName is the file name the material wl against bl would have: the
-// side with more pieces, or the stronger first piece, first.
+// side with more pieces, or as many and the stronger pieces, first.
 func tableName(wl, bl string) string {
-	if len(bl) > len(wl) || len(bl) == len(wl) && bl > wl {
+	if len(bl) > len(wl) || len(bl) == len(wl) && stronger(bl, wl) {
 		return bl + wl
 	}
 	return wl + bl
+}
+
+// stronger reports whether the letters a (king first, then by falling
+// value) outrank b of the same length at the first piece they differ.
+func stronger(a, b string) bool {
+	const order = "kqrbnp"
+	for i := range len(a) {
+		if a[i] != b[i] {
+			return strings.IndexByte(order, a[i]) < strings.IndexByte(order, b[i])
+		}
+	}
+	return false
 }
 
 // checkLegal reports positions that cannot arise in a game: a king

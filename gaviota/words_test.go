@@ -29,3 +29,16 @@ func TestMateWords(t *testing.T) {
 		}
 	}
 }
+
+// TestTableName: a missing table is named as Gaviota's files are, the side
+// with more pieces first, or as many and the stronger ones.
+func TestTableName(t *testing.T) {
+	for _, c := range []struct{ wl, bl, want string }{
+		{"kq", "k", "kqk"}, {"k", "kp", "kpk"}, {"kr", "kq", "kqkr"}, {"kq", "kr", "kqkr"},
+		{"kbn", "kr", "kbnkr"}, {"kp", "kpp", "kppkp"}, {"kn", "kb", "kbkn"},
+	} {
+		if got := tableName(c.wl, c.bl); got != c.want {
+			t.Errorf("%s against %s: %q, want %q", c.wl, c.bl, got, c.want)
+		}
+	}
+}
