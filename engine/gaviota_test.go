@@ -10,6 +10,7 @@ import (
 
 	"knightwatch/game"
 	"knightwatch/gaviota"
+	"knightwatch/syzygy"
 )
 
 // openGaviota opens Debian's 3-piece Gaviota tables, which scripts/deps.sh
@@ -79,17 +80,36 @@ func boardPlacement(board *[64]byte) string {
 	return s
 }
 
-// TestGaviotaMatesInDTM plays 50 random KQK and KRK positions (a fixed
-// seed) out with the engine on both sides at depth 1, where its search
-// alone would rarely find the fastest mate: the game must end in
-// checkmate after exactly |DTM| plies of the start, the DTM falling by
-// one ply a move and changing sign, as the tables say.
+// TestGaviotaMatesInDTM plays 50 random KQK and KRK positions and 20 of
+// KPK (a fixed seed) out with the engine on both sides at depth 1, where
+// its search alone would rarely find the fastest mate: the game must end
+// in checkmate after exactly |DTM| plies of the start, the DTM falling by
+// one ply a move and changing sign, as the tables say; with Syzygy's
+// tables as well, the same.
 func TestGaviotaMatesInDTM(t *testing.T) {
 	tb := openGaviota(t)
-	e := New(Options{HashMB: 4, Gaviota: tb})
+	syz, err := syzygy.Open(syzygyTestdata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syz.Close()
+	// With Syzygy's tables too, Gaviota's ranking decides the root.
+	for _, opts := range []Options{{HashMB: 4, Gaviota: tb}, {HashMB: 4, Gaviota: tb, Tablebase: syz}} {
+		playsShortestMates(t, New(opts), tb)
+	}
+}
+
+// playsShortestMates is TestGaviotaMatesInDTM for one engine.
+func playsShortestMates(t *testing.T, e *Engine, tb *gaviota.Tablebase) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(48, 50))
-	for i := range 50 {
+	for i := range 70 {
+		// 50 KQK and KRK positions, then 20 of KPK, whose mates run
+		// through a promotion into KQK.
 		piece := byte("QR"[i%2])
+		if i >= 50 {
+			piece = 'P'
+		}
 		pos, dtm := randomMatePosition(t, rng, tb, piece)
 		start := pos.FEN()
 		e.NewGame()
