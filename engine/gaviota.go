@@ -22,12 +22,14 @@ const mateRankBase = 1 << 12
 
 // gaviotaRootMoves keeps the root moves of pos that are best by the
 // tables' DTM: for the winning side those with the shortest mate, for the
-// losing side those with the longest, in a draw those that keep it. It
-// returns ok=false (and the search is left alone) when the tables do not
-// hold the root or any position a move reaches.
-func gaviotaRootMoves(tb *gaviota.Tablebase, pos *game.Position, moves []game.Move) (kept []game.Move, ok bool) {
+// losing side those with the longest, in a draw those that keep it. score
+// is the root's value as the search scores mates (mateValue less the
+// plies to mate, negated for a loss; 0 for a draw). It returns ok=false
+// (and the search is left alone) when the tables do not hold the root or
+// any position a move reaches.
+func gaviotaRootMoves(tb *gaviota.Tablebase, pos *game.Position, moves []game.Move) (kept []game.Move, score int, ok bool) {
 	if tb == nil || pos.HasCastlingRights() || pos.Occupied().Count() > tb.MaxPieces() {
-		return nil, false
+		return nil, 0, false
 	}
 	best := -2 * mateRankBase
 	for _, m := range moves {
@@ -35,7 +37,7 @@ func gaviotaRootMoves(tb *gaviota.Tablebase, pos *game.Position, moves []game.Mo
 		child.MakeMove(m)
 		wdl, dtm, err := tb.Probe(&child)
 		if err != nil {
-			return nil, false
+			return nil, 0, false
 		}
 		// The child's values are its side to move's: ours negated, one
 		// ply further from the root.
@@ -53,5 +55,14 @@ func gaviotaRootMoves(tb *gaviota.Tablebase, pos *game.Position, moves []game.Mo
 			kept = append(kept, m)
 		}
 	}
-	return kept, len(kept) > 0
+	if len(kept) == 0 {
+		return nil, 0, false
+	}
+	switch {
+	case best > 0: // a win in mateRankBase-best plies
+		score = mateValue - (mateRankBase - best)
+	case best < 0: // a loss in mateRankBase+best plies
+		score = -(mateValue - (mateRankBase + best))
+	}
+	return kept, score, true
 }

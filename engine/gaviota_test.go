@@ -121,6 +121,10 @@ func playsShortestMates(t *testing.T, e *Engine, tb *gaviota.Tablebase) {
 				break
 			}
 			res := e.Search(context.Background(), pos, nil, Limits{Depth: 1}, nil)
+			// The score reported is the tables' mate, in moves.
+			if wantMate := dtm / 2; dtm > 0 && res.Score.Mate != (dtm+1)/2 || dtm < 0 && res.Score.Mate != wantMate {
+				t.Fatalf("%s, ply %d: score %+v for DTM %d", start, plies, res.Score, dtm)
+			}
 			pos.MakeMove(res.Move)
 			plies++
 			got, err := tb.ProbeDTM(pos)
@@ -147,7 +151,8 @@ func playsShortestMates(t *testing.T, e *Engine, tb *gaviota.Tablebase) {
 }
 
 // TestGaviotaRootMovesDraw checks that a drawn root keeps only the moves
-// that keep the draw (the king that must stay in front of the pawn), and
+// that keep the draw (the king that must stay in front of the pawn), with
+// a draw's score, and
 // that a root the tables do not hold leaves the search alone.
 func TestGaviotaRootMovesDraw(t *testing.T) {
 	tb := openGaviota(t)
@@ -159,9 +164,9 @@ func TestGaviotaRootMovesDraw(t *testing.T) {
 		{"8/8/8/8/4k3/8/2R1P3/4K3 b - - 0 1", false},
 	} {
 		pos := mustFEN(t, c.fen)
-		kept, ok := gaviotaRootMoves(tb, pos, pos.LegalMoves())
-		if ok != c.held {
-			t.Fatalf("%s: held %v, want %v", c.fen, ok, c.held)
+		kept, score, ok := gaviotaRootMoves(tb, pos, pos.LegalMoves())
+		if ok != c.held || score != 0 {
+			t.Fatalf("%s: held %v, score %d; want held %v, a draw's 0", c.fen, ok, score, c.held)
 		}
 		for _, m := range kept {
 			child := *pos

@@ -156,7 +156,8 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 	var wdl syzygy.WDL
 	var probes int
 	var inTB bool
-	if dtmKept, ok := gaviotaRootMoves(e.opts.Gaviota, pos, rootMoves); ok {
+	dtmKept, dtmScore, inGaviota := gaviotaRootMoves(e.opts.Gaviota, pos, rootMoves)
+	if inGaviota {
 		// Distance to mate is the finer ranking where both tables hold
 		// the root (a DTZ-best move may mate later).
 		rootMoves = dtmKept
@@ -167,6 +168,7 @@ func (e *Engine) search(ctx context.Context, pos *game.Position, history []uint6
 	st.bias = biases
 	st.tb, st.tbCard = e.opts.Tablebase, card
 	st.rootInTB, st.rootWDL, st.rootTBHits = inTB, wdl, uint64(probes)
+	st.rootDTM, st.rootDTMScore = inGaviota, dtmScore
 	e.setPondCtl(st)
 	defer e.setPondCtl(nil)
 	stopCtx := context.AfterFunc(ctx, func() { st.stop.Store(true) })

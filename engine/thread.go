@@ -38,7 +38,12 @@ type searchState struct {
 	rootInTB   bool
 	rootWDL    syzygy.WDL
 	rootTBHits uint64
-	threads    []*thread
+	// rootDTM says that Gaviota's tables ranked the root moves; every
+	// move searched then has the root's value, rootDTMScore (a mate
+	// score at the tables' distance, or 0 for a draw).
+	rootDTM      bool
+	rootDTMScore int
+	threads      []*thread
 	// hit is closed by the ponderhit that ends pondering (hitOnce closes
 	// it once); nil in states that never ponder.
 	hit     chan struct{}
@@ -90,9 +95,12 @@ func (st *searchState) totalTBHits() uint64 {
 }
 
 // displayScore is the score reported for a root scored s by the search:
-// when the tables ranked the root moves and the search found no mate,
-// the tables' value of the root.
+// when Gaviota's tables ranked the root moves, their exact value; when
+// Syzygy's did and the search found no mate, their value of the root.
 func (st *searchState) displayScore(s int) int {
+	if st.rootDTM {
+		return st.rootDTMScore
+	}
 	if st.rootInTB && s > -mateBound && s < mateBound {
 		return tbRootScore(st.rootWDL)
 	}
