@@ -41,8 +41,24 @@ func (s *engineSearcher) Search(ctx context.Context, pos *game.Position, history
 	}
 	lim.Experience = req.Experience
 	lim.Nodes = req.Nodes
-	r := s.e.Search(ctx, pos, history, lim, nil)
-	return SearchResult{Move: r.Move, CP: r.Score.CP, Mate: r.Score.Mate, Depth: r.Depth, Experience: r.Experience}
+	var onInfo func(engine.Info)
+	var lines []Line
+	if req.MultiPV > 1 {
+		// The engine serves every game: MultiPV is this search's only.
+		s.e.SetMultiPV(req.MultiPV)
+		defer s.e.SetMultiPV(1)
+		depth := 0
+		onInfo = func(in engine.Info) {
+			if in.Depth != depth || in.MultiPV == 1 {
+				depth, lines = in.Depth, lines[:0]
+			}
+			if len(in.PV) > 0 {
+				lines = append(lines, Line{Move: in.PV[0], CP: in.Score.CP, Mate: in.Score.Mate})
+			}
+		}
+	}
+	r := s.e.Search(ctx, pos, history, lim, onInfo)
+	return SearchResult{Move: r.Move, CP: r.Score.CP, Mate: r.Score.Mate, Depth: r.Depth, Experience: r.Experience, PV: r.PV, Lines: lines}
 }
 
 // NewGame implements Searcher.
