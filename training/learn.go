@@ -200,6 +200,9 @@ func (c Checker) Check(ctx context.Context, owner, gameID string, g *game.Game, 
 		v.Good = review.JudgeMove(mk.Before, review.Eval{}, pos.Side()) == store.NoJudgement
 		return v, nil
 	}
+	if c.Engine == nil {
+		return Verdict{}, ErrNoEngine
+	}
 	nodes, level := c.Nodes, c.Level
 	if nodes == 0 {
 		nodes = review.DefaultNodes

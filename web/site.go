@@ -13,6 +13,7 @@ import (
 	"knightwatch/rbcapi"
 	"knightwatch/review"
 	"knightwatch/store"
+	"knightwatch/training"
 )
 
 // site is what every part of the web server shares: its configuration,
@@ -28,9 +29,12 @@ type site struct {
 	api     *rbcapi.API      // Parts.API
 	pool    *enginepool.Pool // Parts.Pool; nil: no tablebase
 	reviews *review.Reviewer // Parts.Reviews; nil without reviews
-	cookies *sessions.CookieStore
-	pages   map[string]*template.Template
-	assets  *staticAssets // nil without Config.Static
+	// liveEngine is Parts.LiveEngine (nil: pool); puzzleGen Parts.Puzzles.
+	liveEngine training.LiveEngine
+	puzzleGen  *training.Generator
+	cookies    *sessions.CookieStore
+	pages      map[string]*template.Template
+	assets     *staticAssets // nil without Config.Static
 	// publicOrigin is Config.PublicOrigin parsed (nil when unset).
 	publicOrigin *url.URL
 }

@@ -49,6 +49,7 @@ export class Review {
     this.tableEl = root.querySelector('#review-summary');
     this.adviceEl = root.querySelector('#review-advice');
     this.moves = root.querySelector('#moves');
+    this.learnEl = root.querySelector('#learn-link'); // the game page's, once reviewed
     this.onPick = onPick;
     this.board = board;
     this.names = names;
@@ -112,6 +113,7 @@ export class Review {
     this.tableEl.hidden = !done;
     this.adviceEl.hidden = !done;
     this.mark(done);
+    if (this.learnEl) this.learnEl.hidden = !done;
     if (!done) {
       this.drawn = '';
       this.summed = null;
