@@ -196,4 +196,14 @@ async function init() {
     if (v) finish(v, false);
   });
 }
+// The page without a puzzle looks again every few seconds and moves on
+// to the next puzzle once the generator has found one.
+if (document.getElementById('no-puzzle')) {
+  setInterval(async () => {
+    try {
+      const r = await fetch('/puzzles', { redirect: 'manual' });
+      if (r.type === 'opaqueredirect') location.href = '/puzzles';
+    } catch { /* the server is away: look again later */ }
+  }, 3000);
+}
 init();
