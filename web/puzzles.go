@@ -156,6 +156,8 @@ type puzzleStepView struct {
 	Done     bool     `json:"done"`
 	Reply    string   `json:"reply,omitempty"`
 	Solution []string `json:"solution,omitempty"`
+	// SolutionSAN is Solution in SAN, for the words.
+	SolutionSAN []string `json:"solutionSan,omitempty"`
 	// Dests are the solver's moves after Reply.
 	Dests   map[string][]string `json:"dests,omitempty"`
 	Counted bool                `json:"counted"`
@@ -206,6 +208,18 @@ func (s *gamePages) handlePuzzleMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := puzzleStepView{Correct: st.Correct, Done: st.Done, Reply: st.Reply, Solution: st.Solution, Counted: st.Counted}
+	if len(st.Solution) > 0 {
+		if pos, err := training.Start(p); err == nil {
+			for _, u := range st.Solution {
+				m, err := pos.ParseUCI(u)
+				if err != nil || !pos.IsLegal(m) {
+					break
+				}
+				v.SolutionSAN = append(v.SolutionSAN, pos.SAN(m))
+				pos.MakeMove(m)
+			}
+		}
+	}
 	if st.Counted {
 		v.Before, v.After = int(math.Round(st.Before)), int(math.Round(st.After))
 	}

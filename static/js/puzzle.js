@@ -152,7 +152,8 @@ function finish(v, won) {
   } else {
     words += ' Ratings unchanged: only a first try counts.';
   }
-  resultEl.textContent = words + (v.solution ? ` Solution: ${v.solution.join(' ')}.` : '');
+  const line = v.solutionSan && v.solutionSan.length ? v.solutionSan : v.solution;
+  resultEl.textContent = words + (line ? ` Solution: ${line.join(' ')}.` : '');
   resultEl.dataset.solution = (v.solution || []).join(' ');
   resultEl.hidden = false;
   if (!won && v.solution) showSolution(v.solution);
