@@ -42,23 +42,22 @@ func (s *engineSearcher) Search(ctx context.Context, pos *game.Position, history
 	lim.Experience = req.Experience
 	lim.Nodes = req.Nodes
 	var onInfo func(engine.Info)
-	var lines []Line
-	if req.MultiPV > 1 {
+	var second Line
+	if req.SecondBest {
 		// The engine serves every game: MultiPV is this search's only.
-		s.e.SetMultiPV(req.MultiPV)
+		s.e.SetMultiPV(2)
 		defer s.e.SetMultiPV(1)
-		depth := 0
 		onInfo = func(in engine.Info) {
-			if in.Depth != depth || in.MultiPV == 1 {
-				depth, lines = in.Depth, lines[:0]
-			}
-			if len(in.PV) > 0 {
-				lines = append(lines, Line{Move: in.PV[0], CP: in.Score.CP, Mate: in.Score.Mate})
+			switch {
+			case in.MultiPV == 1:
+				second = Line{} // a new iteration
+			case in.MultiPV == 2 && len(in.PV) > 0:
+				second = Line{Move: in.PV[0], CP: in.Score.CP, Mate: in.Score.Mate}
 			}
 		}
 	}
 	r := s.e.Search(ctx, pos, history, lim, onInfo)
-	return SearchResult{Move: r.Move, CP: r.Score.CP, Mate: r.Score.Mate, Depth: r.Depth, Experience: r.Experience, PV: r.PV, Lines: lines}
+	return SearchResult{Move: r.Move, CP: r.Score.CP, Mate: r.Score.Mate, Depth: r.Depth, Experience: r.Experience, Second: second}
 }
 
 // NewGame implements Searcher.

@@ -27,11 +27,10 @@ type SearchRequest struct {
 	// Nodes, when set, stops the search after about that many nodes (a
 	// review's fixed budget); MoveTime still caps it.
 	Nodes uint64
-	// MultiPV, when 2 or more, also searches the next best root moves
-	// (engine.Options.MultiPV) and reports them in SearchResult.Lines: a
-	// puzzle's "only winning move" (package training). 0 or 1: the best
-	// move alone.
-	MultiPV int
+	// SecondBest also searches the second best root move (the engine's
+	// MultiPV 2) and reports it in SearchResult.Second: a puzzle's "only
+	// winning move" (package training).
+	SecondBest bool
 	// Turn names the turn the search is for, the same on every server
 	// that holds the game (its ID and the revision of its record): on a
 	// site of several servers two requests for one turn are one search
@@ -52,17 +51,14 @@ type SearchResult struct {
 	// Experience says what the request's Experience changed about Move
 	// (engine.Result.Experience); nil when nothing.
 	Experience *engine.ExperienceUse
-	// PV is the best line, starting with Move (Move alone when no line
-	// was completed).
-	PV []game.Move `json:",omitempty"`
-	// Lines are the best root moves of the last completed iteration when
-	// the request asked for MultiPV of 2 or more, best first, each with its
-	// score for the side to move; nil otherwise.
-	Lines []Line `json:",omitempty"`
+	// Second is the second best root move of the last completed
+	// iteration and its score, when the request asked for it
+	// (SecondBest); its Move is game.NoMove otherwise, or when the
+	// position has one legal move.
+	Second Line
 }
 
-// Line is one root move of a MultiPV search and its score for the side to
-// move.
+// Line is a root move and its score for the side to move.
 type Line struct {
 	Move game.Move
 	CP   int

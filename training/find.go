@@ -100,9 +100,9 @@ type finder struct {
 // search runs a background search until it is not stopped by a live
 // game's request (a stopped search is run again); ok is false only when
 // ctx ended.
-func (f *finder) search(pos *game.Position, hist []uint64, nodes uint64, multiPV int) (enginepool.SearchResult, bool) {
-	req := enginepool.SearchRequest{Level: f.opts.Level, Nodes: nodes, MoveTime: findTimeCap, Evaluate: true, MultiPV: multiPV,
-		Turn: fmt.Sprintf("puzzle %s %s %d %d", f.gameID, pos.FEN(), nodes, multiPV)}
+func (f *finder) search(pos *game.Position, hist []uint64, nodes uint64, second bool) (enginepool.SearchResult, bool) {
+	req := enginepool.SearchRequest{Level: f.opts.Level, Nodes: nodes, MoveTime: findTimeCap, Evaluate: true, SecondBest: second,
+		Turn: fmt.Sprintf("puzzle %s %s %d %v", f.gameID, pos.FEN(), nodes, second)}
 	for {
 		res, ok := f.engine.SearchIdle(f.ctx, "puzzles", pos, hist, req)
 		if ok {
@@ -121,22 +121,22 @@ func (f *finder) onlyMove(pos *game.Position, hist []uint64, nodes uint64) (game
 	if len(legal) == 0 {
 		return game.NoMove, false, true
 	}
-	res, alive := f.search(pos, hist, nodes, 2)
+	res, alive := f.search(pos, hist, nodes, true)
 	if !alive {
 		return game.NoMove, false, false
 	}
-	if len(res.Lines) == 0 || res.Lines[0].Move != res.Move || !pos.IsLegal(res.Move) {
+	if !pos.IsLegal(res.Move) || res.Depth == 0 {
 		return game.NoMove, false, true
 	}
-	best := res.Lines[0]
+	best := enginepool.Line{Move: res.Move, CP: res.CP, Mate: res.Mate}
 	if best.Mate <= 0 && (best.Mate < 0 || best.CP < winningCP) {
 		return game.NoMove, false, true
 	}
 	if len(legal) > 1 {
-		if len(res.Lines) < 2 {
+		second := res.Second
+		if second.Move == game.NoMove || second.Move == best.Move {
 			return game.NoMove, false, true
 		}
-		second := res.Lines[1]
 		// A mate is the only one when the second move mates not at all;
 		// else the margin decides.
 		mateOnly := best.Mate > 0 && second.Mate <= 0
@@ -224,7 +224,7 @@ func (f *finder) puzzleAt(rec *store.Game, g *game.Game, moves []game.Move, ply 
 		if !after.HasLegalMoves() {
 			return nil, true // stalemate: no win
 		}
-		res, alive := f.search(after, replay.HashHistory(), f.opts.Nodes, 1)
+		res, alive := f.search(after, replay.HashHistory(), f.opts.Nodes, false)
 		if !alive {
 			return nil, false
 		}
