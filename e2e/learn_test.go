@@ -136,17 +136,17 @@ func (tb *tab) openPuzzle() puzzleView {
 
 // TestPuzzleFailedAndSolved (issue 47): the blunder game's review gives
 // the generator its puzzle (Black's Rxa4, the only winning move). Its
-// player fails it (Kf8): the solution shows and their rating falls; a
-// player in another browser solves it: their rating rises; each page
-// links the game it came from (the owner's page, the other's spectator
-// link).
+// player fails it (Kf8): the solution shows and their rating falls, and
+// "From this game" opens the game at the puzzle's position; a player in
+// another browser solves it: their rating rises; each page links the game
+// it came from (the owner's page, the other's spectator link).
 func TestPuzzleFailedAndSolved(t *testing.T) {
 	e := newEnv(t)
 	tb := e.newTab(t, desktop)
 	path := blunderGame(tb)
 	pv := tb.openPuzzle()
 	tb.shot("puzzle-start")
-	if pv.Solver != "black" || pv.Game != path {
+	if pv.Solver != "black" || pv.Game != path+"#ply=1" {
 		t.Errorf("the owner's puzzle: %+v (the game %s)", pv, path)
 	}
 	if b := tb.board(); b.Orientation != "black" || b.Pieces["a4"] != "wQ" {
@@ -160,6 +160,11 @@ func TestPuzzleFailedAndSolved(t *testing.T) {
 	if !strings.HasPrefix(pv.Result, "Puzzle failed. Your rating: 1500 → ") || pv.Solution != "a2a4" || !strings.HasPrefix(pv.Change, "-") {
 		t.Errorf("failed: %+v", pv)
 	}
+
+	// The game it came from, at the puzzle's position (after 1. Qa4+).
+	tb.clickSel(`#puzzle-game`)
+	tb.waitJS(`document.querySelector('#moves button.current')?.dataset.ply === '1'`, "the game at the puzzle's position",
+		`location.href + ' ' + document.querySelector('#moves button.current')?.dataset.ply`, uiWait)
 
 	other := e.newTab(t, desktop, chromedp.WithNewBrowserContext())
 	defer other.close()

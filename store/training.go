@@ -123,11 +123,11 @@ func (t Training) GamesToScan(owner string, limit int) ([]Game, error) {
 		Joins("JOIN analyses ON analyses.game_id = games.id AND analyses.complete = ?", true).
 		Joins("LEFT JOIN puzzle_scans ON puzzle_scans.game_id = games.id").
 		Where("games.status = ? AND puzzle_scans.game_id IS NULL", StatusOver)
-	if owner != "" {
-		q = q.Order(clause.Expr{SQL: "CASE WHEN games.owner = ? THEN 0 ELSE 1 END", Vars: []any{owner}})
-	}
+	// One ORDER BY expression: gorm builds an expression alone, dropping
+	// columns ordered besides it. NULLS FIRST: SQLite's order, on both.
+	order := clause.Expr{SQL: "CASE WHEN games.owner = ? THEN 0 ELSE 1 END, games.finished_at NULLS FIRST, games.id", Vars: []any{owner}, WithoutParentheses: true}
 	var gs []Game
-	if err := q.Order("games.finished_at NULLS FIRST, games.id").Limit(limit).Find(&gs).Error; err != nil {
+	if err := q.Order(clause.OrderBy{Expression: order}).Limit(limit).Find(&gs).Error; err != nil {
 		return nil, fmt.Errorf("store: games to scan for puzzles: %w", err)
 	}
 	return gs, nil
@@ -172,7 +172,7 @@ func (t Training) NextPuzzle(owner string, rating float64) (*Puzzle, error) {
 	var p Puzzle
 	err := t.s.rd.Model(&Puzzle{}).
 		Where("NOT EXISTS (SELECT 1 FROM puzzle_attempts a WHERE a.puzzle_id = puzzles.id AND a.owner = ?)", owner).
-		Order(clause.Expr{SQL: "CASE WHEN puzzles.owner = ? THEN 0 ELSE 1 END, ABS(puzzles.rating - ?), puzzles.id", Vars: []any{owner, rating}}).
+		Order(clause.OrderBy{Expression: clause.Expr{SQL: "CASE WHEN puzzles.owner = ? THEN 0 ELSE 1 END, ABS(puzzles.rating - ?), puzzles.id", Vars: []any{owner, rating}, WithoutParentheses: true}}).
 		Take(&p).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrNotFound

@@ -36,8 +36,9 @@ type PuzzleView struct {
 	Solver   string // "white" or "black"
 	Rating   int
 	Plays    int
-	// GameURL links the game it came from: the game's page for its
-	// owner, else its spectator link; "" when neither is there.
+	// GameURL links the game it came from at the puzzle's position
+	// (#ply=N): the game's page for its owner, else its spectator link;
+	// "" when neither is there.
 	GameURL  string
 	GamePly  int
 	MoveURL  string
@@ -140,6 +141,11 @@ func (s *gamePages) handlePuzzlePage(w http.ResponseWriter, r *http.Request) {
 			v.GameURL = "/game/" + rec.ID
 		} else if rec.WatchToken != nil {
 			v.GameURL = "/watch/" + *rec.WatchToken
+		}
+		if v.GameURL != "" {
+			// The position the puzzle starts from: after the game's move
+			// that allowed it.
+			v.GameURL += fmt.Sprintf("#ply=%d", p.Ply)
 		}
 	}
 	n, err := s.store.Training().PuzzleCount()
