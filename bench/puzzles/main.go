@@ -4,9 +4,11 @@
 // 1350 match of bench/results, games with blunders in them), stored as
 // finished games in a temporary database, reviewed by the real reviewer
 // (200,000 nodes a position), then searched for puzzles on a pool of one
-// searcher, so that engine time is wall time.
+// searcher, so that engine time is wall time. With -tries it also
+// compares two ways of judging a move tried in "learn from your
+// mistakes" (tries.go).
 //
-//	go run ./bench/puzzles [-pgn FILE.pgn.gz] [-games 20]
+//	go run ./bench/puzzles [-pgn FILE.pgn.gz] [-games 20] [-tries 20]
 //	(or bash bench/puzzles.sh)
 package main
 
@@ -34,8 +36,9 @@ import (
 func main() {
 	pgn := flag.String("pgn", "bench/results/level1-vs-sf1350-10s-100games.pgn.gz", "games to search (PGN, gzipped or not)")
 	n := flag.Int("games", 20, "how many of its games")
+	tries := flag.Int("tries", 0, "also compare two ways of judging a move tried in learn from your mistakes, at this many mistakes (0: not)")
 	flag.Parse()
-	if err := run(*pgn, *n); err != nil {
+	if err := run(*pgn, *n, *tries); err != nil {
 		fmt.Fprintln(os.Stderr, "puzzles:", err)
 		os.Exit(1)
 	}
@@ -73,7 +76,7 @@ func readGames(path string, n int) ([]*game.Game, error) {
 	return out, nil
 }
 
-func run(path string, n int) error {
+func run(path string, n, tries int) error {
 	games, err := readGames(path, n)
 	if err != nil {
 		return err
@@ -163,6 +166,9 @@ func run(path string, n int) error {
 		searches, took.Round(100*time.Millisecond), puzzles, float64(puzzles)/took.Minutes(), float64(puzzles)/float64(len(ids)))
 	for _, l := range lines {
 		fmt.Println(l)
+	}
+	if tries > 0 {
+		return measureTries(st, ids, tries, 4, review.DefaultNodes)
 	}
 	return nil
 }
