@@ -90,6 +90,9 @@ func TestLearnFromMistakes(t *testing.T) {
 	if lv := tb.learnView(); lv.Verdict != "good" {
 		t.Errorf("the best move %s: %+v", best, lv)
 	}
+	if h := eval[string](tb, `document.querySelector('#board svg.annotations line[data-hint]')?.dataset.hint || ''`); h != best {
+		t.Errorf("the arrow after the best move: %q, want %q", h, best)
+	}
 	tb.clickSel(`[data-learn="next"]`)
 	tb.waitJS(`document.getElementById('main').dataset.state === 'done'`, "the end of the session", ``, uiWait)
 	lv = tb.learnView()

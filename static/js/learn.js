@@ -18,7 +18,7 @@ let view = null; // the server's latest state
 let pending = null; // the next state, held while an answer shows
 let busy = false;
 
-const board = new Board(boardEl, { onMove: (from, to) => post({ index: view.position.index, move: moveOf(from, to) }) });
+const board = new Board(boardEl, { onMove: (from, to) => post({ index: view.position.index, move: moveOf(from, to) }), annotations: true });
 
 /** moveOf is a board move in UCI; a pawn reaching the last rank becomes a queen. */
 function moveOf(from, to) {
@@ -78,6 +78,7 @@ function show(v) {
   boardEl.dataset.ply = String(p.ply);
   board.setPosition(p.fen);
   board.setHighlights(null, '');
+  board.annotations?.setHint('');
   board.setMovable(v.human === 'white' ? 'w' : 'b', destsMap(p.dests));
 }
 
@@ -124,7 +125,7 @@ function answer(body, v) {
   if (a && a.best && (a.result === 'shown' || a.result === 'solved')) {
     // The move on the board a moment, then on with Next.
     board.setMovable('', new Map());
-    board.annotations?.setHint?.(a.best);
+    board.annotations?.setHint(a.best);
     if (a.result === 'shown' || body.move) {
       pending = v;
       btn('next').hidden = false;
