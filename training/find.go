@@ -16,7 +16,9 @@ import (
 // (lichess-puzzler): a candidate is a position just after one of the
 // game's mistakes or blunders (the review's ? and ??) where the side to
 // move now wins; it is a puzzle when that side has a single clearly
-// winning move, checked by a MultiPV-2 search and again by a deeper one;
+// winning move (its winning chances onlyMoveMargin above the second
+// best's, or a mate where the second best mates not), checked by a
+// MultiPV-2 search and again by a deeper one;
 // the line is played out, after each of the solver's moves the
 // opponent's best reply, every solver move again the only winning one,
 // until the win is clear (checkmate) or the next solver move is not the
