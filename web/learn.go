@@ -138,7 +138,12 @@ func (s *gamePages) handleLearnPost(w http.ResponseWriter, r *http.Request) {
 	var v training.Verdict
 	switch body.Action {
 	case "":
+		if _, busy := s.trying.LoadOrStore(g.Owner, struct{}{}); busy {
+			writeTrainingError(w, http.StatusTooManyRequests, "Your last move is still being checked: one at a time.")
+			return
+		}
 		st, v, err = ss.Try(r.Context(), g, body.Index, body.Move)
+		s.trying.Delete(g.Owner)
 	case "solution":
 		st, err = ss.Give(g, body.Index, training.Shown)
 	case "skip":

@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"sync"
 
 	"github.com/gorilla/sessions"
 
@@ -32,9 +33,12 @@ type site struct {
 	// liveEngine is Parts.LiveEngine (nil: pool); puzzleGen Parts.Puzzles.
 	liveEngine training.LiveEngine
 	puzzleGen  *training.Generator
-	cookies    *sessions.CookieStore
-	pages      map[string]*template.Template
-	assets     *staticAssets // nil without Config.Static
+	// trying holds the owners whose learn try is being searched: one at a
+	// time each (learn.go), so a browser cannot queue searches.
+	trying  sync.Map
+	cookies *sessions.CookieStore
+	pages   map[string]*template.Template
+	assets  *staticAssets // nil without Config.Static
 	// publicOrigin is Config.PublicOrigin parsed (nil when unset).
 	publicOrigin *url.URL
 }

@@ -2,12 +2,15 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
 
+	"knightwatch/enginepool"
+	"knightwatch/game"
 	"knightwatch/store"
 	"knightwatch/training"
 )
@@ -102,5 +105,79 @@ func TestTrainingPostsRefused(t *testing.T) {
 	}
 	if _, err := e.store.Training().LearnSession(other); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a learn session of another's game: %v", err)
+	}
+}
+
+// gateSearcher tells started of each search and holds it until release
+// closes.
+type gateSearcher struct {
+	started chan struct{}
+	release chan struct{}
+}
+
+func (g *gateSearcher) Search(ctx context.Context, pos *game.Position, _ []uint64, _ enginepool.SearchRequest) enginepool.SearchResult {
+	g.started <- struct{}{}
+	select {
+	case <-g.release:
+	case <-ctx.Done():
+	}
+	return enginepool.SearchResult{Move: firstMove(pos), CP: 500, Depth: 1}
+}
+
+func (g *gateSearcher) NewGame() {}
+
+// TestLearnOneTryAtATime: while a player's tried move is searched, a
+// second try is refused with 429 in words, and the first is answered.
+func TestLearnOneTryAtATime(t *testing.T) {
+	gate := &gateSearcher{started: make(chan struct{}, 4), release: make(chan struct{})}
+	e := newEnv(t, envOpts{searcher: gate})
+	c := e.browser()
+	made, err := e.store.Games().GetGame(e.newGame(c, form("white", "1", "standard", "none")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &store.Game{Owner: made.Owner, Variant: store.VariantStandard, StartFEN: "4k3/8/8/8/8/8/r7/3QK3 w - - 0 1",
+		Human: store.ColorOf(game.White), Level: 1, Status: store.StatusOver, Result: "0-1"}
+	rec.SetMoveList([]string{"d1a4", "a2a4"})
+	if err := e.store.Games().CreateGame(rec); err != nil {
+		t.Fatal(err)
+	}
+	plies := []store.AnalysisPly{
+		{GameID: rec.ID, Ply: 0, CP: 400, BestUCI: "d1e2", BestSAN: "Qe2"},
+		{GameID: rec.ID, Ply: 1, CP: -500, BestUCI: "a2a4", BestSAN: "Rxa4", Judgement: store.Blunder},
+		{GameID: rec.ID, Ply: 2, CP: -500},
+	}
+	if err := e.store.Reviews().SaveAnalysis(&store.Analysis{GameID: rec.ID, Positions: 3, Complete: true}, plies, false); err != nil {
+		t.Fatal(err)
+	}
+	post := func() (int, string) {
+		resp, err := c.Post(e.ts.URL+"/game/"+rec.ID+"/learn", "application/json", strings.NewReader(`{"index":0,"move":"d1d2"}`))
+		if err != nil {
+			t.Error(err)
+			return 0, ""
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	type answer struct {
+		status int
+		body   string
+	}
+	first := make(chan answer, 1)
+	go func() {
+		s, b := post()
+		first <- answer{s, b}
+	}()
+	<-gate.started
+	if s, b := post(); s != http.StatusTooManyRequests || !strings.Contains(b, "one at a time") {
+		t.Errorf("a second try meanwhile: %d %s", s, b)
+	}
+	close(gate.release)
+	if a := <-first; a.status != http.StatusOK || !strings.Contains(a.body, `"verdict"`) {
+		t.Errorf("the first try: %d %s", a.status, a.body)
+	}
+	if s, b := post(); s != http.StatusOK {
+		t.Errorf("a try after it: %d %s", s, b)
 	}
 }
