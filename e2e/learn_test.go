@@ -39,7 +39,8 @@ func (tb *tab) learnView() learnView {
 // mistakes" goes to the player's blunder 1. Qa4+??, says what happened,
 // refuses a move that loses the queen too (the player may retry), keeps
 // the session across a reload, accepts the review's best move, and ends
-// the session with a summary that a later visit shows again.
+// the session with a summary that a later visit shows again; on a phone,
+// started again, the solution shown is counted as such.
 func TestLearnFromMistakes(t *testing.T) {
 	e := newEnv(t)
 	tb := e.newTab(t, desktop)
@@ -102,6 +103,26 @@ func TestLearnFromMistakes(t *testing.T) {
 	}
 	tb.open(learnPath)
 	tb.waitJS(`document.getElementById('main')?.dataset.state === 'done'`, "the finished session on a later visit", ``, uiWait)
+
+	// Again, on a phone, asking for the solution this time.
+	ph := e.newTab(t, phone)
+	defer ph.close()
+	ph.open(learnPath)
+	ph.waitJS(`document.getElementById('main')?.dataset.state === 'done'`, "the finished session on the phone", ``, uiWait)
+	ph.clickSel(`[data-learn="restart"]`)
+	ph.waitJS(`document.getElementById('main').dataset.state === 'playing'`, "the session started again", ``, uiWait)
+	ph.checkNoSideways("the learn page", "#main")
+	ph.clickSel(`[data-learn="solution"]`)
+	ph.waitJS(`document.getElementById('main').dataset.state === 'answered'`, "the solution", ``, uiWait)
+	if lv := ph.learnView(); lv.Verdict != "shown" || !strings.HasPrefix(lv.Words, "The best move was ") {
+		t.Errorf("the solution shown: %+v", lv)
+	}
+	ph.shot("learn-solution-phone")
+	ph.clickSel(`[data-learn="next"]`)
+	ph.waitJS(`document.getElementById('main').dataset.state === 'done'`, "the end again", ``, uiWait)
+	if lv := ph.learnView(); lv.Results != "r" || !strings.Contains(lv.Progress, "solution shown 1") {
+		t.Errorf("the end, the solution shown: %+v", lv)
+	}
 }
 
 // puzzleView is what the puzzle page shows.
