@@ -40,7 +40,8 @@ func (tb *tab) learnView() learnView {
 // refuses a move that loses the queen too (the player may retry), keeps
 // the session across a reload, accepts the review's best move, and ends
 // the session with a summary that a later visit shows again; on a phone,
-// started again, the solution shown is counted as such.
+// started again, the solution shown is counted as such. A game without
+// the player's mistakes offers no learning.
 func TestLearnFromMistakes(t *testing.T) {
 	e := newEnv(t)
 	tb := e.newTab(t, desktop)
@@ -122,6 +123,12 @@ func TestLearnFromMistakes(t *testing.T) {
 	ph.waitJS(`document.getElementById('main').dataset.state === 'done'`, "the end again", ``, uiWait)
 	if lv := ph.learnView(); lv.Results != "r" || !strings.Contains(lv.Progress, "solution shown 1") {
 		t.Errorf("the end, the solution shown: %+v", lv)
+	}
+	// A game the player won without a mistake offers nothing to learn.
+	mateInOne(tb)
+	tb.waitReview()
+	if !eval[bool](tb, `document.getElementById('learn-link').hidden`) {
+		t.Error("the learn link shows for a game without the player's mistakes")
 	}
 }
 
