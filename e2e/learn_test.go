@@ -168,7 +168,9 @@ func (tb *tab) openPuzzle() puzzleView {
 // TestPuzzleFailedAndSolved (issue 47): the blunder game's review gives
 // the generator its puzzle (Black's Rxa4, the only winning move). Its
 // player fails it (Kf8): the solution shows and their rating falls, and
-// "From this game" opens the game at the puzzle's position; a player in
+// "Next puzzle" says there is none left for them, the puzzle opened again
+// says a try no longer counts, and "From this game" opens the game at the
+// puzzle's position; a player in
 // another browser solves it: their rating rises; each page links the game
 // it came from (the owner's page, the other's spectator link).
 func TestPuzzleFailedAndSolved(t *testing.T) {
@@ -191,6 +193,13 @@ func TestPuzzleFailedAndSolved(t *testing.T) {
 	if !strings.HasPrefix(pv.Result, "Puzzle failed. Your rating: 1500 → ") || pv.Solution != "a2a4" || !strings.HasPrefix(pv.Change, "-") {
 		t.Errorf("failed: %+v", pv)
 	}
+
+	// Next: none left for this player, said in words.
+	tb.clickSel(`#next-puzzle`)
+	tb.waitJS(`document.getElementById('no-puzzle')?.textContent.includes('You have tried every puzzle there is (1)')`, "no next puzzle",
+		`document.body.innerText.slice(0, 200)`, uiWait)
+	tb.open("/puzzles/" + pv.ID)
+	tb.waitJS(`document.getElementById('main')?.dataset.state === 'playing' && !!document.getElementById('puzzle-tried')`, "the puzzle again, marked tried", ``, uiWait)
 
 	// The game it came from, at the puzzle's position (after 1. Qa4+).
 	tb.clickSel(`#puzzle-game`)
