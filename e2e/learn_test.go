@@ -167,12 +167,12 @@ func (tb *tab) openPuzzle() puzzleView {
 
 // TestPuzzleFailedAndSolved (issue 47): the blunder game's review gives
 // the generator its puzzle (Black's Rxa4, the only winning move). Its
-// player fails it (Kf8): the solution shows and their rating falls, and
+// player fails it (Kf8): the solution shows and their rating falls;
 // "Next puzzle" says there is none left for them, the puzzle opened again
 // says a try no longer counts, and "From this game" opens the game at the
-// puzzle's position; a player in
-// another browser solves it: their rating rises; each page links the game
-// it came from (the owner's page, the other's spectator link).
+// puzzle's position. A player in another browser solves it: their rating
+// rises; each page links the game it came from (the owner's page, the
+// other's spectator link).
 func TestPuzzleFailedAndSolved(t *testing.T) {
 	e := newEnv(t)
 	tb := e.newTab(t, desktop)
