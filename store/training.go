@@ -42,8 +42,8 @@ type Puzzle struct {
 	Owner string `gorm:"size:64;not null;index"`
 	// FEN is the position before LastMove, the move the game's player
 	// made (the one that allowed the puzzle); the solver plays next.
-	FEN      string `gorm:"size:128;not null"`
-	LastMove string `gorm:"size:8;not null"`
+	FEN      string `gorm:"size:128;not null;index:idx_puzzles_position"`
+	LastMove string `gorm:"size:8;not null;index:idx_puzzles_position"`
 	// Line is the solution in UCI, space separated: the solver's moves
 	// and the opponent's replies between them, ending with the solver's.
 	Line string `gorm:"size:256;not null"`
@@ -134,17 +134,28 @@ func (t Training) GamesToScan(owner string, limit int) ([]Game, error) {
 }
 
 // SaveScan stores the puzzles found in game id and marks it searched, in
-// one transaction; a puzzle already stored (the same game and ply) is
-// kept as it is.
+// one transaction; a puzzle already stored (the same game and ply, or the
+// same position and move from another game: a trap many fall into) is
+// kept as it is, and the new one left out.
 func (t Training) SaveScan(id string, puzzles []Puzzle) error {
 	err := t.s.transaction(func(tx *gorm.DB) error {
+		kept := 0
 		for i := range puzzles {
-			puzzles[i].CreatedAt = t.s.now()
-			if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&puzzles[i]).Error; err != nil {
+			var n int64
+			if err := tx.Model(&Puzzle{}).Where("fen = ? AND last_move = ?", puzzles[i].FEN, puzzles[i].LastMove).Count(&n).Error; err != nil {
 				return err
 			}
+			if n > 0 {
+				continue
+			}
+			puzzles[i].CreatedAt = t.s.now()
+			res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&puzzles[i])
+			if res.Error != nil {
+				return res.Error
+			}
+			kept += int(res.RowsAffected)
 		}
-		return tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(&PuzzleScan{GameID: id, Puzzles: len(puzzles), ScannedAt: t.s.now()}).Error
+		return tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(&PuzzleScan{GameID: id, Puzzles: kept, ScannedAt: t.s.now()}).Error
 	})
 	if err != nil {
 		return fmt.Errorf("store: save puzzles of %s: %w", id, err)

@@ -2,13 +2,14 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
 
 // TestTrainingRows: the games to search for puzzles are the reviewed,
 // finished ones not searched yet, the asking owner's first; a puzzle saved
-// twice is kept once; the next puzzle is the owner's own first, then the
+// twice, or found again in another game, is kept once; the next puzzle is the owner's own first, then the
 // nearest in rating, never one tried; a second attempt is refused and
 // changes nothing; learn sessions read back as saved.
 func TestTrainingRows(t *testing.T) { onBoth(t, testTrainingRows) }
@@ -36,7 +37,7 @@ func testTrainingRows(t *testing.T, bk backend) {
 		}
 	}
 	pz := func(game string, ply int, owner string, rating float64) Puzzle {
-		return Puzzle{GameID: game, Ply: ply, Owner: owner, FEN: "x", LastMove: "e2e4", Line: "e7e5", Rating: rating, RD: 350, Volatility: 0.06}
+		return Puzzle{GameID: game, Ply: ply, Owner: owner, FEN: fmt.Sprintf("x%d", ply), LastMove: "e2e4", Line: "e7e5", Rating: rating, RD: 350, Volatility: 0.06}
 	}
 	if err := tr.SaveScan(b.ID, []Puzzle{pz(b.ID, 3, "bob", 1400), pz(b.ID, 5, "bob", 1900)}); err != nil {
 		t.Fatal(err)
@@ -45,6 +46,11 @@ func testTrainingRows(t *testing.T, bk backend) {
 		t.Fatal(err)
 	}
 	if err := tr.SaveScan(a.ID, []Puzzle{pz(a.ID, 7, "alice", 1000)}); err != nil {
+		t.Fatal(err)
+	}
+	same := pz(unreviewed.ID, 9, "bob", 1500) // another game's, the position and move of b's first
+	same.FEN = "x3"
+	if err := tr.SaveScan(unreviewed.ID, []Puzzle{same}); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := tr.PuzzleCount(); n != 3 {

@@ -9,7 +9,8 @@ import (
 )
 
 // TestGeneratorFindsAndMarks: the generator searches each reviewed,
-// finished game once, stores its puzzle and marks it searched (the order,
+// finished game once, stores its puzzle (one for two games that reached
+// the same blunder) and marks it searched (the order,
 // the asking owner's first, is the store's: TestTrainingRows); a game
 // whose review is not complete waits, and once it is, a restarted
 // generator searches it alone.
@@ -51,11 +52,9 @@ func TestGeneratorFindsAndMarks(t *testing.T) {
 	if !got[first.ID] || !got[second.ID] {
 		t.Errorf("searched %v, want %s and %s", got, first.ID, second.ID)
 	}
-	if n, _ := st.Training().PuzzleCount(); n != 2 {
-		t.Errorf("%d puzzles, want one a game", n)
-	}
-	if p, err := st.Training().NextPuzzle("o2", StartRating); err != nil || p.GameID != second.ID {
-		t.Errorf("o2's next puzzle: %+v %v, want the one of o2's game", p, err)
+	// The two games are one blunder: one puzzle.
+	if n, _ := st.Training().PuzzleCount(); n != 1 {
+		t.Errorf("%d puzzles, want one for the one position", n)
 	}
 	gen.Close()
 	if left, _ := st.Training().GamesToScan("", 10); len(left) != 0 {
