@@ -10,12 +10,14 @@ import (
 	"knightwatch/enginejobs"
 	"knightwatch/enginepool"
 	"knightwatch/experience"
+	"knightwatch/game"
 	"knightwatch/live"
 	"knightwatch/play"
 	"knightwatch/rbcapi"
 	"knightwatch/recon/bots"
 	"knightwatch/review"
 	"knightwatch/store"
+	"knightwatch/training"
 	"knightwatch/web"
 )
 
@@ -87,10 +89,27 @@ func buildParts(st *store.Store, f partsFlags, logger *log.Logger) (parts web.Pa
 		closers = append(closers, jobs.Close)
 		engine, botJobs = jobs, jobs
 	}
+	parts.LiveEngine = engine
+	if f.analysisNodes > 0 && !f.noEngine {
+		// Puzzles come from reviewed games, searched when no game needs
+		// the engine (package training).
+		if parts.Puzzles, err = training.NewGenerator(training.GeneratorOptions{Store: st, Engine: engine, Logger: logger}); err != nil {
+			return web.Parts{}, nil, err
+		}
+		closers = append(closers, parts.Puzzles.Close)
+	}
 	if f.analysisNodes > 0 {
 		ro := review.Options{Store: st, Engine: engine, Nodes: f.analysisNodes, Logger: logger}
-		if learner != nil {
-			ro.Learn = learner.Reviewed
+		if learner != nil || parts.Puzzles != nil {
+			gen := parts.Puzzles
+			ro.Learn = func(id string, positions []*game.Position, moves []game.Move, plies []store.AnalysisPly) {
+				if learner != nil {
+					learner.Reviewed(id, positions, moves, plies)
+				}
+				if gen != nil {
+					gen.Reviewed(id)
+				}
+			}
 		}
 		if parts.Reviews, err = review.New(ro); err != nil {
 			return web.Parts{}, nil, err

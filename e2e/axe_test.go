@@ -87,12 +87,15 @@ func (tb *tab) colourScheme(scheme string) {
 // TestAxe (issue 42, item 9): axe-core's WCAG 2.1 A and AA rules find
 // nothing serious or critical on any page: home, a game on a desktop and
 // on a phone, a Reconnaissance Chess game, the spectator's view, a replay,
-// /bots, /experience and a reviewed game, in light and dark colours.
+// /bots, /experience, a reviewed game, learning from its mistakes and a
+// puzzle, in light and dark colours.
 func TestAxe(t *testing.T) {
 	src := axeSource(t)
 	e := newEnv(t)
 	setup := e.newTab(t, desktop)
 	review := mateInOne(setup)
+	setup.waitReview()
+	learn := blunderGame(setup) + "/learn"
 	setup.waitReview()
 	setup.newGame(gameOpts{color: "white", level: "1", clock: "5+3"})
 	setup.playAndWait("e2", "e4", 2)
@@ -130,6 +133,10 @@ func TestAxe(t *testing.T) {
 		{"experience", "/experience", `document.querySelector('.experience-stats')`, desktop1440, nil},
 		{"review", review, `document.getElementById('review')?.dataset.status === 'done'`, desktop1440, nil},
 		{"review", review, `document.getElementById('review')?.dataset.status === 'done'`, phone390, nil},
+		{"learn", learn, `document.getElementById('main')?.dataset.state === 'playing'`, desktop1440, nil},
+		{"learn", learn, `document.getElementById('main')?.dataset.state === 'playing'`, phone390, nil},
+		{"puzzle", "/puzzles", `document.getElementById('main')?.dataset.state === 'playing'`, desktop1440, nil},
+		{"puzzle", "/puzzles", `document.getElementById('main')?.dataset.state === 'playing'`, phone390, nil},
 		{"no-page", "/no/such/page", `document.querySelector('.gone-page')`, desktop1440, nil},
 	}
 	for _, scheme := range []string{"light", "dark"} {

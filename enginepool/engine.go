@@ -42,8 +42,23 @@ func (s *engineSearcher) Search(ctx context.Context, pos *game.Position, history
 	}
 	lim.Experience = req.Experience
 	lim.Nodes = req.Nodes
-	r := s.e.Search(ctx, pos, history, lim, nil)
-	return SearchResult{Move: r.Move, CP: r.Score.CP, Mate: r.Score.Mate, Depth: r.Depth, Experience: r.Experience}
+	var onInfo func(engine.Info)
+	var second Line
+	if req.SecondBest {
+		// The engine serves every game: MultiPV is this search's only.
+		s.e.SetMultiPV(2)
+		defer s.e.SetMultiPV(1)
+		onInfo = func(in engine.Info) {
+			switch {
+			case in.MultiPV == 1:
+				second = Line{} // a new iteration
+			case in.MultiPV == 2 && len(in.PV) > 0:
+				second = Line{Move: in.PV[0], CP: in.Score.CP, Mate: in.Score.Mate}
+			}
+		}
+	}
+	r := s.e.Search(ctx, pos, history, lim, onInfo)
+	return SearchResult{Move: r.Move, CP: r.Score.CP, Mate: r.Score.Mate, Depth: r.Depth, Experience: r.Experience, Second: second}
 }
 
 // NewGame implements Searcher.

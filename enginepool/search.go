@@ -27,6 +27,10 @@ type SearchRequest struct {
 	// Nodes, when set, stops the search after about that many nodes (a
 	// review's fixed budget); MoveTime still caps it.
 	Nodes uint64
+	// SecondBest also searches the second best root move (the engine's
+	// MultiPV 2) and reports it in SearchResult.Second: a puzzle's "only
+	// winning move" (package training).
+	SecondBest bool
 	// Turn names the turn the search is for, the same on every server
 	// that holds the game (its ID and the revision of its record): on a
 	// site of several servers two requests for one turn are one search
@@ -47,6 +51,18 @@ type SearchResult struct {
 	// Experience says what the request's Experience changed about Move
 	// (engine.Result.Experience); nil when nothing.
 	Experience *engine.ExperienceUse
+	// Second is the second best root move of the last completed
+	// iteration and its score, when the request asked for it
+	// (SecondBest); its Move is game.NoMove otherwise, or when the
+	// position has one legal move.
+	Second Line
+}
+
+// Line is a root move and its score for the side to move.
+type Line struct {
+	Move game.Move
+	CP   int
+	Mate int
 }
 
 // Searcher is the part of an engine the pool uses. The real engine is

@@ -53,6 +53,8 @@ var fallbackTemplates = fstest.MapFS{
 	// layout.html: the header's account area, which render puts where a page leaves <kw-account-area>.
 	"layout.html":     {Data: []byte(`{{define "account-area"}}{{if .Name}}<a id="signed-in" href="/account">{{.Name}}</a>{{else}}<a id="header-signin" href="/account?next={{.Next}}">Sign in</a>{{end}}{{end}}`)},
 	"gone.html":       {Data: []byte(`<!doctype html><title>{{.Title}}</title><h1>{{.Title}}</h1><p>{{.Message}}</p>`)},
+	"learn.html":      {Data: []byte(`<!doctype html><title>learn</title><main id="learn" data-state-url="{{.StateURL}}"></main>`)},
+	"puzzle.html":     {Data: []byte(`<!doctype html><title>puzzle</title>{{with .Puzzle}}<main id="puzzle" data-id="{{.ID}}" data-solver="{{.Solver}}" data-game="{{.GameURL}}" data-tried="{{.Tried}}"></main>{{else}}<p id="no-puzzle">{{.Count}}</p>{{end}}<p id="player-rating">{{.PlayerRating}}</p>`)},
 	"experience.html": {Data: []byte(`<!doctype html><title>experience</title><main id="experience" data-on="{{if .On}}on{{else}}off{{end}}" data-games="{{.Stats.Games}}" data-rows="{{.Stats.Rows}}">{{range .Recent}}<p class="learnt">{{.Level}}|{{.Colour}}|{{.Outcome}}|{{.Reason}}|{{.Moves}}|{{.Lessons}}</p>{{end}}</main>`)},
 	"replay.html":     {Data: []byte(`<!doctype html><title>{{.Title}}</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}<main data-history="{{.History}}" data-views="{{.Views}}" data-result="{{.Result}}" data-king-capture="{{.KingCapture}}"><p id="check">{{.Check}}</p></main>`)},
 	"player.html": {Data: []byte(`<!doctype html><title>{{.Name}}</title><main id="player" data-mine="{{.Mine}}" data-count="{{.GameCount}}" data-page="{{.Page}}/{{.Pages}}" data-prev="{{.PrevURL}}" data-next="{{.NextURL}}" data-recon="{{.ReconCount}}">

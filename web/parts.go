@@ -7,6 +7,7 @@ import (
 	"knightwatch/rbcapi"
 	"knightwatch/review"
 	"knightwatch/store"
+	"knightwatch/training"
 )
 
 // Parts are the parts of Knightwatch that are not HTTP, built by the
@@ -34,4 +35,11 @@ type Parts struct {
 	// game's open pages how far it is; nil: no reviews (nor the
 	// evaluation graph, nor %eval in PGNs of games finished meanwhile).
 	Reviews *review.Reviewer
+	// LiveEngine searches the moves tried in "learn from your mistakes"
+	// as their player's work (the pool's Search, or a site's jobs); nil:
+	// Pool.
+	LiveEngine training.LiveEngine
+	// Puzzles is the background puzzle generator, told who asks for
+	// puzzles; nil: none runs (the puzzles found before still play).
+	Puzzles *training.Generator
 }

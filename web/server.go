@@ -148,14 +148,16 @@ func New(cfg Config, parts Parts) (*Server, error) {
 		}
 	}
 	site := &site{
-		cfg:     cfg,
-		store:   parts.Store,
-		reg:     parts.Registry,
-		games:   parts.Games,
-		api:     parts.API,
-		pool:    parts.Pool,
-		reviews: parts.Reviews,
-		cookies: newCookieStore(secret),
+		cfg:        cfg,
+		store:      parts.Store,
+		reg:        parts.Registry,
+		games:      parts.Games,
+		api:        parts.API,
+		pool:       parts.Pool,
+		reviews:    parts.Reviews,
+		liveEngine: parts.LiveEngine,
+		puzzleGen:  parts.Puzzles,
+		cookies:    newCookieStore(secret),
 	}
 	if cfg.PublicOrigin != "" {
 		u, err := parsePublicOrigin(cfg.PublicOrigin)
@@ -233,6 +235,13 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /replay", s.game.handleReplayUpload)
 	s.mux.HandleFunc("GET /ws/game/{id}", s.sockets.handleWS)
 	s.mux.HandleFunc("GET /experience", s.game.handleExperiencePage)
+	s.mux.HandleFunc("GET /game/{id}/learn", s.game.handleLearnPage)
+	s.mux.HandleFunc("GET /game/{id}/learn.json", s.game.handleLearnState)
+	s.mux.HandleFunc("POST /game/{id}/learn", s.game.handleLearnPost)
+	s.mux.HandleFunc("GET /puzzles", s.game.handlePuzzleNext)
+	s.mux.HandleFunc("GET /puzzles/{id}", s.game.handlePuzzlePage)
+	s.mux.HandleFunc("GET /puzzles/{id}/dests", s.game.handlePuzzleDests)
+	s.mux.HandleFunc("POST /puzzles/{id}/move", s.game.handlePuzzleMove)
 	s.mux.HandleFunc("GET /watch/{token}", s.game.handleWatchPage)
 	s.mux.HandleFunc("GET /players/{name}", s.players.handlePlayerPage)
 	s.mux.HandleFunc("GET /players/{name}/games.pgn", s.players.handleGamesPGN)

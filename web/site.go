@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"sync"
 
 	"github.com/gorilla/sessions"
 
@@ -13,6 +14,7 @@ import (
 	"knightwatch/rbcapi"
 	"knightwatch/review"
 	"knightwatch/store"
+	"knightwatch/training"
 )
 
 // site is what every part of the web server shares: its configuration,
@@ -28,6 +30,12 @@ type site struct {
 	api     *rbcapi.API      // Parts.API
 	pool    *enginepool.Pool // Parts.Pool; nil: no tablebase
 	reviews *review.Reviewer // Parts.Reviews; nil without reviews
+	// liveEngine is Parts.LiveEngine (nil: pool); puzzleGen Parts.Puzzles.
+	liveEngine training.LiveEngine
+	puzzleGen  *training.Generator
+	// trying holds the owners whose learn try is being searched: one at a
+	// time each (learn.go), so a browser cannot queue searches.
+	trying  sync.Map
 	cookies *sessions.CookieStore
 	pages   map[string]*template.Template
 	assets  *staticAssets // nil without Config.Static

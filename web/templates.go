@@ -24,6 +24,10 @@ const (
 	pagePlayer = "player.html"
 	// pageAccount is sign-in, sign-up and the signed-in account (account.go).
 	pageAccount = "account.html"
+	// pageLearn is "learn from your mistakes" (learn.go); pagePuzzle a
+	// puzzle (puzzles.go).
+	pageLearn  = "learn.html"
+	pagePuzzle = "puzzle.html"
 )
 
 var templateFuncs = template.FuncMap{
@@ -40,7 +44,7 @@ func (s *site) loadTemplates() error {
 	if err != nil {
 		return fmt.Errorf("web: templates: %w", err)
 	}
-	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots, pageWatch, pageGone, pageExperience, pagePlayer, pageAccount}
+	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots, pageWatch, pageGone, pageExperience, pagePlayer, pageAccount, pageLearn, pagePuzzle}
 	isPage := map[string]bool{}
 	for _, p := range pages {
 		isPage[p] = true

@@ -62,10 +62,21 @@ function socketURL() {
 window.addEventListener('pagehide', () => socket.stop());
 window.addEventListener('pageshow', (e) => { if (e.persisted) { socket.stopped = false; socket.connect(); } });
 
+// hashPly is the ply a link asks for (#ply=N, a puzzle's "From this
+// game"), shown once on the first state; then the link has been followed.
+let hashPly = /^#ply=(\d+)$/.exec(location.hash) ? Number(location.hash.slice(5)) : -1;
+function showHashPly() {
+  if (hashPly < 0 || !state) return;
+  const n = hashPly;
+  hashPly = -1;
+  showPly(n);
+}
+
 function onMessage(msg) {
   switch (msg.type) {
     case 'state':
       applyState(msg);
+      showHashPly();
       break;
     case 'error':
       panel.say(msg.message || msg.code || 'The server refused that.', true);

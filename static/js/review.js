@@ -49,6 +49,7 @@ export class Review {
     this.tableEl = root.querySelector('#review-summary');
     this.adviceEl = root.querySelector('#review-advice');
     this.moves = root.querySelector('#moves');
+    this.learnEl = root.querySelector('#learn-link'); // the game page's, once reviewed
     this.onPick = onPick;
     this.board = board;
     this.names = names;
@@ -112,6 +113,7 @@ export class Review {
     this.tableEl.hidden = !done;
     this.adviceEl.hidden = !done;
     this.mark(done);
+    if (this.learnEl) this.learnEl.hidden = !(done && this.playerErred());
     if (!done) {
       this.drawn = '';
       this.summed = null;
@@ -122,6 +124,17 @@ export class Review {
     this.graph(shown);
     this.summary();
     this.advice(shown);
+  }
+
+  /** playerErred says whether the review judged a move of the page's player a mistake or a blunder. */
+  playerErred() {
+    const human = this.state.human === 'black' ? 'b' : 'w';
+    return this.state.moves.some((m, i) => {
+      const j = this.msg.plies[i + 1]?.judgement;
+      // The side to move after a move is not its mover.
+      const mover = (m.fen || '').split(' ')[1] === 'w' ? 'b' : 'w';
+      return mover === human && (j === 'mistake' || j === 'blunder');
+    });
   }
 
   /** geometry places n points across a graph of w x h pixels. */

@@ -29,7 +29,7 @@ const review = new Review(root, {
 const socket = new GameSocket(root.dataset.socket || '', {
   onMessage: (msg) => {
     if (!msg) return;
-    if (msg.type === 'state') applyState(msg);
+    if (msg.type === 'state') { applyState(msg); showHashPly(); }
     else if (msg.type === 'analysis') {
       review.update(msg);
       if (state) review.render(state, shown);
@@ -43,6 +43,16 @@ const socket = new GameSocket(root.dataset.socket || '', {
 socket.connect();
 window.addEventListener('pagehide', () => socket.stop());
 window.addEventListener('pageshow', (e) => { if (e.persisted) { socket.stopped = false; socket.connect(); } });
+
+// hashPly is the ply a link asks for (#ply=N, a puzzle's "From this
+// game"), shown once on the first state; then the link has been followed.
+let hashPly = /^#ply=(\d+)$/.exec(location.hash) ? Number(location.hash.slice(5)) : -1;
+function showHashPly() {
+  if (hashPly < 0 || !state) return;
+  const n = hashPly;
+  hashPly = -1;
+  showPly(n);
+}
 
 function applyState(next) {
   const prev = state;
