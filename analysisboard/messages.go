@@ -9,8 +9,9 @@ import (
 // The analysis socket's messages (web/PROTOCOL.md has them in full).
 // From the page:
 //
-//	{"t":"position","id":N,"fen":F,"chess960":B,"moves":[...],"engine":B,"multipv":K}
-//	{"t":"stop"}
+//	{"type":"position","id":N,"fen":F,"chess960":B,"moves":[...],"engine":B,"multipv":K}
+//	{"type":"stop"}
+//	{"type":"sync"} (sent by the page's socket as it connects: nothing to do)
 //
 // To the page: "position" (the position's Position, with the id of the
 // request it answers), "lines" (the engine's lines at one depth),
@@ -20,6 +21,7 @@ import (
 const (
 	MsgPosition = "position"
 	MsgStop     = "stop"
+	MsgSync     = "sync"
 	MsgLines    = "lines"
 	MsgEngine   = "engine"
 	MsgError    = "error"
@@ -34,7 +36,7 @@ const MaxMultiPV = 3
 
 // Request is one message from the page, decoded and checked.
 type Request struct {
-	Type string `json:"t"`
+	Type string `json:"type"`
 	// ID numbers the page's position requests, so that it can tell the
 	// answers to its latest one from older ones still on the way.
 	ID       int64    `json:"id"`
@@ -61,7 +63,7 @@ func ParseRequest(data []byte) (*Request, error) {
 		return nil, fmt.Errorf("not a message: %v", err)
 	}
 	switch r.Type {
-	case MsgStop:
+	case MsgStop, MsgSync:
 		return &r, nil
 	case MsgPosition:
 	default:
@@ -89,7 +91,7 @@ func ParseRequest(data []byte) (*Request, error) {
 
 // PositionMsg answers a position request.
 type PositionMsg struct {
-	Type string `json:"t"`
+	Type string `json:"type"`
 	ID   int64  `json:"id"`
 	*Position
 }
@@ -98,16 +100,16 @@ type PositionMsg struct {
 // from White's point of view (centipawns, or mate in N, negative when
 // Black mates), and its moves in SAN and UCI from the position.
 type LineView struct {
-	Rank  int      `json:"rank"`
-	CP    int      `json:"cp"`
-	Mate  int      `json:"mate,omitempty"`
-	SAN   []string `json:"san"`
-	UCI   []string `json:"uci"`
+	Rank int      `json:"rank"`
+	CP   int      `json:"cp"`
+	Mate int      `json:"mate,omitempty"`
+	SAN  []string `json:"san"`
+	UCI  []string `json:"uci"`
 }
 
 // LinesMsg is the engine's lines at one depth.
 type LinesMsg struct {
-	Type  string     `json:"t"`
+	Type  string     `json:"type"`
 	ID    int64      `json:"id"`
 	Depth int        `json:"depth"`
 	Nodes uint64     `json:"nodes"`
@@ -119,7 +121,7 @@ type LinesMsg struct {
 // page asked, or moved on), "refused" (a cap: Text says which, in words),
 // "off" (the server has no engine).
 type EngineMsg struct {
-	Type  string `json:"t"`
+	Type  string `json:"type"`
 	ID    int64  `json:"id"`
 	State string `json:"state"`
 	Text  string `json:"text,omitempty"`
@@ -127,7 +129,7 @@ type EngineMsg struct {
 
 // ErrorMsg is a request the session could not take, in words.
 type ErrorMsg struct {
-	Type string `json:"t"`
+	Type string `json:"type"`
 	ID   int64  `json:"id"`
 	Text string `json:"text"`
 }

@@ -58,8 +58,11 @@ func (s *Session) Message(data []byte) {
 		s.cfg.Send(encode(ErrorMsg{Type: MsgError, Text: err.Error()}))
 		return
 	}
-	if req.Type == MsgStop {
+	switch req.Type {
+	case MsgStop:
 		s.stop()
+		return
+	case MsgSync:
 		return
 	}
 	g, _, err := req.Path().Play()

@@ -23,11 +23,11 @@ const (
 // the first move, the PGN's tags, and the moves that may follow the
 // start, the main line first.
 type Study struct {
-	FEN      string     `json:"fen"`
-	Chess960 bool       `json:"chess960,omitempty"`
-	Comment  string     `json:"comment,omitempty"`
+	FEN      string      `json:"fen"`
+	Chess960 bool        `json:"chess960,omitempty"`
+	Comment  string      `json:"comment,omitempty"`
 	Tags     [][2]string `json:"tags,omitempty"`
-	Moves    []*Node    `json:"moves"`
+	Moves    []*Node     `json:"moves"`
 }
 
 // Node is one move of the tree: the move in UCI (what the server reads)

@@ -70,12 +70,13 @@ type Analyser interface {
 }
 
 // Analyse runs an analysis of pos (with history, as for Search) for owner
-// as the notes above describe, calling onLine, in the calling goroutine's
-// stead but never concurrently, with each line deeper than those reported
-// before. id names the analysis as a game ID names a game (the searcher's
+// as the notes above describe, calling onDepth in the calling goroutine
+// with the lines of each completed depth deeper than those reported
+// before, best first (fewer than MultiPV where the position has fewer
+// moves); onDepth must not keep the slice. id names the analysis as a game ID names a game (the searcher's
 // hash table is kept between chunks of the same id). It returns the
 // engine time its chunks took, when ctx ends or the analysis is complete.
-func (p *Pool) Analyse(ctx context.Context, owner, id string, pos *game.Position, history []uint64, req AnalysisRequest, onLine func(AnalysisLine)) time.Duration {
+func (p *Pool) Analyse(ctx context.Context, owner, id string, pos *game.Position, history []uint64, req AnalysisRequest, onDepth func([]AnalysisLine)) time.Duration {
 	chunk := req.Chunk
 	if chunk <= 0 {
 		chunk = AnalysisChunk
@@ -93,7 +94,7 @@ func (p *Pool) Analyse(ctx context.Context, owner, id string, pos *game.Position
 			break
 		}
 		start := time.Now()
-		complete := p.analyseChunk(ctx, e, id, pos, history, multiPV, budget, &reported, onLine)
+		complete := p.analyseChunk(ctx, e, id, pos, history, multiPV, budget, &reported, onDepth)
 		took := time.Since(start)
 		p.release(owner, budget, e, took)
 		used += took
@@ -106,7 +107,7 @@ func (p *Pool) Analyse(ctx context.Context, owner, id string, pos *game.Position
 
 // analyseChunk runs one chunk on e for at most budget, sending lines
 // deeper than *reported.
-func (p *Pool) analyseChunk(ctx context.Context, e *pooled, id string, pos *game.Position, history []uint64, multiPV int, budget time.Duration, reported *int, onLine func(AnalysisLine)) (complete bool) {
+func (p *Pool) analyseChunk(ctx context.Context, e *pooled, id string, pos *game.Position, history []uint64, multiPV int, budget time.Duration, reported *int, onDepth func([]AnalysisLine)) (complete bool) {
 	if e.lastGame != id {
 		e.s.NewGame()
 		e.lastGame = id
@@ -119,9 +120,7 @@ func (p *Pool) analyseChunk(ctx context.Context, e *pooled, id string, pos *game
 	flush := func() {
 		if len(pending) > 0 && pending[0].Depth > *reported {
 			*reported = pending[0].Depth
-			for _, l := range pending {
-				onLine(l)
-			}
+			onDepth(pending)
 		}
 		pending = pending[:0]
 	}
@@ -139,14 +138,16 @@ func (p *Pool) analyseChunk(ctx context.Context, e *pooled, id string, pos *game
 		flush()
 		return complete && ctx.Err() == nil
 	}
-	// A plain Searcher cannot say that its search is complete: the
-	// analysis goes on until ctx or its Total.
+	// A plain Searcher gives one line per chunk, numbered as one depth
+	// more than the last; one that answers well within its budget has
+	// nothing more to find (a fake, or a position with one move).
+	start := time.Now()
 	r := e.s.Search(cctx, pos, history, SearchRequest{Level: 8, MoveTime: budget, Evaluate: true})
 	if r.Move != game.NoMove {
-		collect(AnalysisLine{Rank: 1, Depth: r.Depth, CP: r.CP, Mate: r.Mate, PV: []game.Move{r.Move}})
+		collect(AnalysisLine{Rank: 1, Depth: max(r.Depth, *reported+1), CP: r.CP, Mate: r.Mate, PV: []game.Move{r.Move}})
 		flush()
 	}
-	return false
+	return time.Since(start) < budget/2 && ctx.Err() == nil
 }
 
 // Analyse implements Analyser: a full-strength search without a book,

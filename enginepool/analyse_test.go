@@ -34,7 +34,7 @@ func TestAnalyseYieldsToLiveReplies(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					h.p.Analyse(ctx, fmt.Sprint("analyst", tag), "a", nil, []uint64{tag}, AnalysisRequest{Chunk: c.chunk}, func(AnalysisLine) {})
+					h.p.Analyse(ctx, fmt.Sprint("analyst", tag), "a", nil, []uint64{tag}, AnalysisRequest{Chunk: c.chunk}, func([]AnalysisLine) {})
 				}()
 			}
 			h.waitStarted(4) // both analyses are past their first chunk
@@ -72,7 +72,7 @@ func TestAnalyseEnds(t *testing.T) {
 			defer stop()
 			done := make(chan time.Duration, 1)
 			go func() {
-				done <- h.p.Analyse(ctx, "owner", "a", nil, []uint64{7}, AnalysisRequest{Chunk: 10 * time.Millisecond, Total: c.total}, func(AnalysisLine) {})
+				done <- h.p.Analyse(ctx, "owner", "a", nil, []uint64{7}, AnalysisRequest{Chunk: 10 * time.Millisecond, Total: c.total}, func([]AnalysisLine) {})
 			}()
 			h.waitStarted(1)
 			if c.cancel {
@@ -115,7 +115,7 @@ func TestAnalyseReportsWholeDepths(t *testing.T) {
 		t.Run(fmt.Sprint("multipv ", multiPV), func(t *testing.T) {
 			p := newPool(1, 0, func() Searcher { return &fakeAnalyser{depths: 5} })
 			var got []AnalysisLine
-			p.Analyse(context.Background(), "o", "a", nil, nil, AnalysisRequest{MultiPV: multiPV}, func(l AnalysisLine) { got = append(got, l) })
+			p.Analyse(context.Background(), "o", "a", nil, nil, AnalysisRequest{MultiPV: multiPV}, func(ls []AnalysisLine) { got = append(got, ls...) })
 			if len(got) != 5*multiPV {
 				t.Fatalf("got %d lines, want %d: %+v", len(got), 5*multiPV, got)
 			}
@@ -140,7 +140,7 @@ func TestAnalyseRealEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	var lines []AnalysisLine
-	p.Analyse(context.Background(), "o", "a", pos, nil, AnalysisRequest{MultiPV: 3, Chunk: 100 * time.Millisecond, Total: 300 * time.Millisecond}, func(l AnalysisLine) { lines = append(lines, l) })
+	p.Analyse(context.Background(), "o", "a", pos, nil, AnalysisRequest{MultiPV: 3, Chunk: 100 * time.Millisecond, Total: 300 * time.Millisecond}, func(ls []AnalysisLine) { lines = append(lines, ls...) })
 	if len(lines) < 3 {
 		t.Fatalf("got %d lines", len(lines))
 	}

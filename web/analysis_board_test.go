@@ -1,0 +1,151 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+
+	"knightwatch/analysisboard"
+)
+
+// postForm posts fields as a multipart form, as the page does.
+func postBoardForm(t *testing.T, c *http.Client, url string, fields map[string]string) (int, []byte) {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for k, v := range fields {
+		mw.WriteField(k, v)
+	}
+	mw.Close()
+	resp, err := c.Post(url, mw.FormDataContentType(), &body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
+// TestAnalysisImportExport: a PGN with a variation and comments imports
+// as a tree, exports as PGN, and that PGN imports as the same tree; a bad
+// PGN is refused with the library's line and column; a bad tree is
+// refused in words.
+func TestAnalysisImportExport(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	c := e.browser()
+	pgn := "[Event \"t\"]\n\n1. e4 {king's pawn} e5 (1... c5 2. Nf3 (2. c3) d6) 2. Nf3 Nc6 *\n"
+	code, b := postBoardForm(t, c, e.ts.URL+"/analysis/import", map[string]string{"text": pgn})
+	if code != http.StatusOK {
+		t.Fatalf("import: %d %s", code, b)
+	}
+	var st analysisboard.Study
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Moves) != 1 || len(st.Moves[0].Children) != 2 || st.Moves[0].Comment != "king's pawn" || st.Moves[0].Children[1].SAN != "c5" {
+		t.Fatalf("tree %s", b)
+	}
+	code, out := postBoardForm(t, c, e.ts.URL+"/analysis/export", map[string]string{"study": string(b)})
+	if code != http.StatusOK || !strings.Contains(string(out), "(1... c5 2. Nf3 (2. c3) 2... d6)") {
+		t.Fatalf("export: %d %s", code, out)
+	}
+	code, again := postBoardForm(t, c, e.ts.URL+"/analysis/import", map[string]string{"text": string(out)})
+	var st2 analysisboard.Study
+	if code != http.StatusOK || json.Unmarshal(again, &st2) != nil {
+		t.Fatalf("re-import: %d %s", code, again)
+	}
+	st.Tags, st2.Tags = nil, nil
+	if a, b := boardJSON(t, st), boardJSON(t, st2); a != b {
+		t.Errorf("the tree changed on the way:\n%s\n%s", a, b)
+	}
+
+	bad := []struct {
+		name, url, field, text string
+		want                   string
+		line, col              int
+	}{
+		{"illegal move", "/analysis/import", "text", "1. e4 e5 2. Ke3 *", "illegal", 1, 13},
+		{"second line", "/analysis/import", "text", "[Event \"x\"]\n\n1. e4 {open *", "", 3, 7},
+		{"bad FEN", "/analysis/import", "text", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "", 0, 0},
+		{"empty", "/analysis/import", "text", "", "empty", 0, 0},
+		{"illegal tree", "/analysis/export", "study", `{"fen":"` + startFEN + `","moves":[{"uci":"e2e5"}]}`, "e2e5", 0, 0},
+		{"null move", "/analysis/export", "study", `{"fen":"` + startFEN + `","moves":[{"uci":"0000"}]}`, "null", 0, 0},
+		{"not JSON", "/analysis/export", "study", `{`, "not a tree", 0, 0},
+	}
+	for _, c2 := range bad {
+		t.Run(c2.name, func(t *testing.T) {
+			code, b := postBoardForm(t, c, e.ts.URL+c2.url, map[string]string{c2.field: c2.text})
+			var ie importError
+			if code != http.StatusBadRequest || json.Unmarshal(b, &ie) != nil {
+				t.Fatalf("%d %s", code, b)
+			}
+			if !strings.Contains(ie.Error, c2.want) || ie.Line != c2.line || (c2.col != 0 && ie.Col != c2.col) {
+				t.Errorf("got %+v, want %q at %d:%d", ie, c2.want, c2.line, c2.col)
+			}
+		})
+	}
+}
+
+const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+func boardJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestAnalysisSocket: the page's position gets its legal moves and
+// opening at once, then engine lines, then the engine's end; a bad move
+// or message is answered in words and the socket goes on.
+func TestAnalysisSocket(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	c := e.browser()
+	resp, err := c.Get(e.ts.URL + "/analysis")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	u := "ws" + strings.TrimPrefix(e.ts.URL, "http") + "/ws/analysis"
+	conn, _, err := wsDialer(c).Dial(u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	w := &wsConn{t: t, conn: conn}
+
+	w.send(`{"type":"position","id":1,"moves":["e4","c7c5"],"engine":true,"multipv":2}`)
+	pos := w.waitFor("position", func(m anyMsg) bool { return m.Type == "position" })
+	var p analysisboard.PositionMsg
+	if err := json.Unmarshal(pos.raw, &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.ID != 1 || p.SAN != "c5" || p.Turn != "w" || len(p.Legal) == 0 || p.Opening == nil || !strings.Contains(p.Opening.Name, "Sicilian") {
+		t.Fatalf("position %s", pos.raw)
+	}
+	lines := w.waitFor("lines", func(m anyMsg) bool { return m.Type == "lines" })
+	var l analysisboard.LinesMsg
+	if err := json.Unmarshal(lines.raw, &l); err != nil || l.ID != 1 || len(l.Lines) == 0 || len(l.Lines[0].SAN) == 0 {
+		t.Fatalf("lines %s %v", lines.raw, err)
+	}
+	w.waitFor("engine done", func(m anyMsg) bool { return m.Type == "engine" && strings.Contains(string(m.raw), `"done"`) })
+
+	for _, bad := range []string{`{"type":"position","id":2,"moves":["e5"]}`, `{"type":"fly"}`, `nonsense`, `{"type":"position","id":3,"multipv":9}`} {
+		w.send(bad)
+		m := w.waitFor("error", func(m anyMsg) bool { return m.Type == "error" })
+		if m.Text == "" {
+			t.Errorf("%s: an error without words: %s", bad, m.raw)
+		}
+	}
+	w.send(`{"type":"position","id":4,"fen":"8/8/8/8/8/5k2/8/4K2R w K - 0 1","moves":["O-O"]}`)
+	m := w.waitFor("position", func(m anyMsg) bool { return m.Type == "position" })
+	if !strings.Contains(string(m.raw), `"san":"O-O+"`) {
+		t.Errorf("after a bad message: %s", m.raw)
+	}
+}
