@@ -130,6 +130,8 @@ func TestAxe(t *testing.T) {
 		{"experience", "/experience", `document.querySelector('.experience-stats')`, desktop1440, nil},
 		{"review", review, `document.getElementById('review')?.dataset.status === 'done'`, desktop1440, nil},
 		{"review", review, `document.getElementById('review')?.dataset.status === 'done'`, phone390, nil},
+		{"analysis", "/analysis", `document.getElementById('engine-lines')?.children.length > 0`, desktop1440, nil},
+		{"analysis", "/analysis", `document.getElementById('engine-lines')?.children.length > 0`, phone390, nil},
 		{"no-page", "/no/such/page", `document.querySelector('.gone-page')`, desktop1440, nil},
 	}
 	for _, scheme := range []string{"light", "dark"} {

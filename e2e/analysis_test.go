@@ -1,0 +1,140 @@
+package e2e
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// analysisWait bounds the waits for the engine's lines on a shared
+// two-core machine.
+const analysisWait = 30 * time.Second
+
+// importedPGN has a variation, a nested one and comments.
+const importedPGN = `[Event "e2e"]
+
+1. e4 {the king's pawn} e5 (1... c5 2. Nf3 (2. c3 d5) d6) 2. Nf3 Nc6 *`
+
+// study is the page's tree as this browser keeps it (analysis.js's
+// localStorage copy, analysisboard.Study's JSON), tags left out.
+func (tb *tab) study() string {
+	tb.t.Helper()
+	raw := eval[string](tb, `localStorage.getItem('kw-analysis') || ''`)
+	var v map[string]any
+	if err := json.Unmarshal([]byte(raw), &v); err != nil {
+		tb.fail("the kept tree %q: %v", raw, err)
+	}
+	delete(v, "tags")
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// importText pastes text into the import form and sends it.
+func (tb *tab) importText(text string) {
+	tb.t.Helper()
+	eval[bool](tb, `document.getElementById('import-box').open = true`)
+	tb.do(chromedp.SetValue(`#import-text`, text))
+	eval[bool](tb, `(document.querySelector('#import-form button[type=submit]').scrollIntoView({block: 'center'}), true)`)
+	tb.clickSel(`#import-form button[type=submit]`)
+}
+
+// TestAnalysisBoard: import a PGN with a variation, step to the end of
+// the main line, add a move on the board, see the engine's lines deepen,
+// export the tree as PGN, and import that PGN back to the same tree; a
+// bad PGN is refused with its line and column and changes nothing.
+func TestAnalysisBoard(t *testing.T) {
+	e := newEnv(t)
+	tb := e.newTab(t, desktop)
+	defer tb.close()
+	tb.open("/analysis")
+	tb.waitJS(`document.getElementById('board').dataset.ready`, "the start position", ``, uiWait)
+	tb.importText(importedPGN)
+	tb.waitJS(`document.getElementById('tree').dataset.size === '9'`, "the imported tree", `document.getElementById('tree').dataset.size`, uiWait)
+	tb.shot("imported")
+	if got := eval[string](tb, `document.querySelector('#tree .comment')?.textContent || ''`); got != "the king's pawn" {
+		tb.fail("the comment shows as %q", got)
+	}
+	// End: the main line's last move, 2... Nc6.
+	tb.do(chromedp.KeyEvent(kb.End))
+	tb.waitJS(`document.querySelector('#tree .move.current')?.textContent === 'Nc6'`, "2... Nc6 shown", `document.querySelector('#tree .move.current')?.textContent`, uiWait)
+	tb.waitJS(`document.getElementById('board').dataset.ready && document.querySelector('#board .mine')`, "White to move", ``, uiWait)
+	tb.clickSquare("f1")
+	tb.clickSquare("b5")
+	tb.waitJS(`document.querySelector('#tree .move.current')?.textContent === '3. Bb5'`, "3. Bb5 added", `document.querySelector('#tree .move.current')?.textContent`, uiWait)
+	if got := eval[string](tb, `document.getElementById('opening-line').textContent`); !strings.Contains(got, "Ruy Lopez") {
+		tb.fail("the opening shows as %q", got)
+	}
+	tb.waitJS(`document.querySelectorAll('#engine-lines li').length >= 1`, "the engine's lines", `document.getElementById('engine-state').textContent`, analysisWait)
+	first := eval[int](tb, `Number(document.getElementById('engine-lines').dataset.depth)`)
+	tb.waitJS(`Number(document.getElementById('engine-lines').dataset.depth) > `+strconv.Itoa(first), "a deeper line", `document.getElementById('engine-lines').dataset.depth`, analysisWait)
+	if n := eval[int](tb, `document.querySelectorAll('#engine-lines li').length`); n != 3 {
+		tb.fail("%d engine lines, want 3", n)
+	}
+	tb.shot("engine lines")
+	before := tb.study()
+
+	eval[bool](tb, `document.getElementById('export-box').open = true`)
+	eval[bool](tb, `(document.getElementById('export-btn').scrollIntoView({block: 'center'}), true)`)
+	tb.clickSel(`#export-btn`)
+	tb.waitJS(`document.getElementById('export-text').value.includes('Bb5')`, "the PGN", `document.getElementById('export-text').value`, uiWait)
+	pgn := eval[string](tb, `document.getElementById('export-text').value`)
+	if !strings.Contains(pgn, "(1... c5 2. Nf3 (2. c3 d5) 2... d6)") || !strings.Contains(pgn, "3. Bb5") {
+		tb.fail("exported PGN:\n%s", pgn)
+	}
+
+	// A bad PGN: the library's error with its line and column; the tree stays.
+	tb.importText("[Event \"x\"]\n\n1. e4 e5 2. Ke3 *")
+	tb.waitJS(`!document.getElementById('import-error').hidden`, "the import error", ``, uiWait)
+	if got := eval[string](tb, `document.getElementById('import-error').textContent`); !strings.HasPrefix(got, "Line 3, column") {
+		tb.fail("import error %q", got)
+	}
+	if after := tb.study(); after != before {
+		tb.fail("a bad import changed the tree")
+	}
+
+	tb.importText(pgn)
+	tb.waitJS(`document.getElementById('tree').dataset.size === '10'`, "the re-imported tree", `document.getElementById('tree').dataset.size`, uiWait)
+	if after := tb.study(); after != before {
+		tb.fail("the tree came back different:\n%s\n%s", before, after)
+	}
+}
+
+// TestAnalysisPhone: on a phone the engine's lines fold into one line
+// under the board and the tree becomes a row.
+func TestAnalysisPhone(t *testing.T) {
+	e := newEnv(t)
+	tb := e.newTab(t, phone)
+	defer tb.close()
+	tb.open("/analysis")
+	tb.importText(importedPGN)
+	tb.waitJS(`document.getElementById('tree').dataset.size === '9'`, "the imported tree", ``, uiWait)
+	eval[bool](tb, `document.getElementById('import-box').open = false`)
+	tb.waitJS(`document.querySelectorAll('#engine-lines li').length === 3`, "the engine's lines", ``, analysisWait)
+	type layout struct {
+		TreeShown, RowShown bool
+		LinesShown          int
+		LinesBelowBoard     bool
+		RowMoves            int
+	}
+	got := eval[layout](tb, `(() => {
+		const shown = (el) => el && el.getBoundingClientRect().height > 0;
+		const board = document.getElementById('board').getBoundingClientRect();
+		const lines = [...document.querySelectorAll('#engine-lines li')].filter(shown);
+		return {
+			treeShown: shown(document.getElementById('tree')),
+			rowShown: shown(document.getElementById('tree-row')),
+			linesShown: lines.length,
+			linesBelowBoard: lines.length > 0 && lines[0].getBoundingClientRect().top >= board.bottom,
+			rowMoves: document.querySelectorAll('#tree-row .move').length,
+		};
+	})()`)
+	tb.shot("phone")
+	if got.TreeShown || !got.RowShown || got.LinesShown != 1 || !got.LinesBelowBoard || got.RowMoves != 4 {
+		tb.fail("phone layout %+v", got)
+	}
+}
