@@ -6,6 +6,8 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -147,5 +149,92 @@ func TestAnalysisSocket(t *testing.T) {
 	m := w.waitFor("position", func(m anyMsg) bool { return m.Type == "position" })
 	if !strings.Contains(string(m.raw), `"san":"O-O+"`) {
 		t.Errorf("after a bad message: %s", m.raw)
+	}
+}
+
+// TestAnalysisFromGame: a finished game of the browser's opens on the
+// board; a game in play is refused in words (the lines would help its
+// player), and another browser's game is not found.
+func TestAnalysisFromGame(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	c := e.browser()
+	playing := e.newGame(c, form("white", "1", "standard", "none"))
+	over := e.newGame(c, form("black", "1", "standard", "none"))
+	if code, _ := e.postList(c, over, "resign", ""); code != http.StatusSeeOther {
+		t.Fatalf("resign: %d", code)
+	}
+	cases := []struct {
+		name   string
+		client *http.Client
+		id     string
+		code   int
+		want   string
+	}{
+		{"finished", c, over, http.StatusOK, `data-study="{&#34;fen&#34;:&#34;rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1&#34;`},
+		{"in play", c, playing, http.StatusBadRequest, "still being played"},
+		{"another's", e.browser(), over, http.StatusNotFound, "No such analysis"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, err := tc.client.Get(e.ts.URL + "/analysis?game=" + tc.id + "&ply=0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.code || !strings.Contains(string(b), tc.want) {
+				t.Errorf("%d %s, want %d with %q", resp.StatusCode, b, tc.code, tc.want)
+			}
+		})
+	}
+}
+
+// TestAnalysisSave: a signed-in player saves a tree, finds it listed on
+// /analysis, opens it, and saves over it; an anonymous browser is told to
+// sign in, and another account cannot save over it.
+func TestAnalysisSave(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	anon := e.browser()
+	tree := `{"fen":"` + startFEN + `","moves":[{"uci":"e2e4","comment":"best by test","children":[{"uci":"e7e5"},{"uci":"c7c5"}]}]}`
+	if code, b := postBoardForm(t, anon, e.ts.URL+"/analysis/saved", map[string]string{"study": tree, "name": "mine"}); code != http.StatusUnauthorized || !strings.Contains(string(b), "Sign in") {
+		t.Fatalf("anonymous save: %d %s", code, b)
+	}
+	me := e.browser()
+	if status, _, _ := e.postAccount(me, "/account/signup", url.Values{"username": {"sam"}, "password": {"sam's pass"}, "password2": {"sam's pass"}}); status != http.StatusSeeOther {
+		t.Fatalf("sign up: %d", status)
+	}
+	code, b := postBoardForm(t, me, e.ts.URL+"/analysis/saved", map[string]string{"study": tree, "name": "Open games"})
+	var saved savedResult
+	if code != http.StatusOK || json.Unmarshal(b, &saved) != nil || saved.ID == 0 {
+		t.Fatalf("save: %d %s", code, b)
+	}
+	page := func(c *http.Client, path string) string {
+		resp, err := c.Get(e.ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	if p := page(me, "/analysis"); !strings.Contains(p, `href="`+saved.URL+`">Open games`) {
+		t.Errorf("the list lacks the saved analysis: %s", p)
+	}
+	if p := page(me, saved.URL); !strings.Contains(p, "best by test") || !strings.Contains(p, "c7c5") {
+		t.Errorf("the saved analysis opens as %s", p)
+	}
+	other := e.browser()
+	if status, _, _ := e.postAccount(other, "/account/signup", url.Values{"username": {"tom"}, "password": {"tom's pass"}, "password2": {"tom's pass"}}); status != http.StatusSeeOther {
+		t.Fatalf("sign up: %d", status)
+	}
+	id := strconv.FormatInt(saved.ID, 10)
+	if code, b := postBoardForm(t, other, e.ts.URL+"/analysis/saved", map[string]string{"study": tree, "name": "x", "id": id}); code != http.StatusNotFound {
+		t.Errorf("another's save over it: %d %s", code, b)
+	}
+	if code, b := postBoardForm(t, me, e.ts.URL+"/analysis/saved", map[string]string{"study": tree, "name": "Renamed", "id": id}); code != http.StatusOK {
+		t.Errorf("save over: %d %s", code, b)
+	}
+	if p := page(me, "/analysis"); !strings.Contains(p, ">Renamed<") || strings.Contains(p, ">Open games<") {
+		t.Errorf("after saving over: %s", p)
 	}
 }
