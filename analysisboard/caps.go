@@ -20,6 +20,12 @@ type Caps struct {
 	// PerPosition is the most engine time one position gets before its
 	// analysis says it is done. Default 20 s.
 	PerPosition time.Duration
+	// Server is how many analyses the whole server runs at once, all
+	// owners together; 0: no cap but the per-owner ones (the pool shares
+	// its searchers fairly anyway). A server on PostgreSQL that leaves
+	// the engine's jobs to workers (serve --engine-work=false) still runs
+	// analyses on its own pool, capped here (cli/serve sets 1).
+	Server int
 }
 
 // Default caps.
@@ -50,6 +56,8 @@ type Limiter struct {
 	mu     sync.Mutex
 	owners map[string]*ownerUse
 	starts int // counts Start calls, for the sweep
+	// running counts the analyses running, all owners together.
+	running int
 }
 
 type ownerUse struct {
@@ -92,6 +100,9 @@ func (l *Limiter) Start(owner string) (budget time.Duration, done func(used time
 	if u.running >= l.caps.Concurrent {
 		return 0, nil, fmt.Sprintf("You already have %d analyses running (in other tabs); close one to analyse here.", u.running)
 	}
+	if l.caps.Server > 0 && l.running >= l.caps.Server {
+		return 0, nil, fmt.Sprintf("The server is running as many analyses as it allows (%d at once); try again in a moment.", l.caps.Server)
+	}
 	if u.tokens < time.Second {
 		rate := float64(l.caps.PerMinute) / float64(time.Minute)
 		wait := time.Duration(float64(time.Second-u.tokens) / rate)
@@ -99,6 +110,7 @@ func (l *Limiter) Start(owner string) (budget time.Duration, done func(used time
 			int(l.caps.PerMinute.Seconds()), int(math.Ceil(wait.Seconds())))
 	}
 	u.running++
+	l.running++
 	budget = min(u.tokens, l.caps.PerPosition)
 	var once sync.Once
 	return budget, func(used time.Duration) {
@@ -109,6 +121,7 @@ func (l *Limiter) Start(owner string) (budget time.Duration, done func(used time
 			l.refill(u, now)
 			u.tokens -= used
 			u.running--
+			l.running--
 			if u.running == 0 && u.tokens >= l.caps.PerMinute {
 				delete(l.owners, owner)
 			}
