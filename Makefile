@@ -34,7 +34,7 @@ unit:
 # single-threaded and slow under -race).
 ENGINE_RACE_TESTS = ^(TestLazySMPFindsSameTactics|TestSearchCancellation|TestSearchMovesRestricts|TestMultiPV|TestMultiPVCancelled|TestUCITranscripts|TestUCIStopAndPonder|TestUCIIsReadyDuringSearch|TestInfiniteWaitsForStop|TestPonderWaitsForPonderHitOrStop|TestPonderHitAppliesTimeLimit)$$
 race:
-	$(GO) test -count=1 -race -short ./web/ ./live/ ./play/ ./rbcapi/ ./enginepool/ ./review/ ./experience/ ./store/ ./recon/... ./chenserver/ ./match/ ./changefeed/ ./enginejobs/
+	$(GO) test -count=1 -race -short ./web/ ./live/ ./play/ ./rbcapi/ ./enginepool/ ./analysisboard/ ./review/ ./experience/ ./store/ ./recon/... ./chenserver/ ./match/ ./changefeed/ ./enginejobs/
 	$(GO) test -count=1 -race -short -run '$(ENGINE_RACE_TESTS)' ./engine/
 
 # A short run of every fuzz target (seed corpus under testdata/fuzz is committed).
