@@ -89,9 +89,12 @@ func (s *analysisPages) handleAnalysisPage(w http.ResponseWriter, r *http.Reques
 	if err != nil {
 		data.Error = err.Error()
 		status = http.StatusBadRequest
-		if errors.Is(err, store.ErrNotFound) {
+		switch {
+		case errors.Is(err, store.ErrNotFound):
 			data.Error = "No such analysis or finished game of yours."
 			status = http.StatusNotFound
+		case errors.Is(err, errGameInPlay):
+			data.Error = "This game is still being played: it can be analysed once it is over."
 		}
 	}
 	if study != nil {
@@ -112,6 +115,9 @@ func (s *analysisPages) handleAnalysisPage(w http.ResponseWriter, r *http.Reques
 	s.render(w, r, status, pageAnalysis, data)
 }
 
+// errGameInPlay is gameStudy's refusal of a game not over yet.
+var errGameInPlay = errors.New("web: the game is still being played")
+
 // gameStudy is owner's finished game id as a study; a game in play is
 // refused (the engine's lines would help its player).
 func (s *analysisPages) gameStudy(owner, id string) (*analysisboard.Study, error) {
@@ -126,7 +132,7 @@ func (s *analysisPages) gameStudy(owner, id string) (*analysisboard.Study, error
 		return nil, store.ErrNotFound
 	}
 	if rec.Status != store.StatusOver {
-		return nil, errors.New("This game is still being played: it can be analysed once it is over.")
+		return nil, errGameInPlay
 	}
 	g, err := rec.Replay()
 	if err != nil {

@@ -6,13 +6,15 @@
 //     it arrives; the page's own drawing, a few milliseconds, not
 //     counted), over a session of -positions positions along a Ruy Lopez,
 //     -dwell apart;
+//
 //   - engine seconds: the server's CPU time (user + system, /proc) over
 //     that session, per minute of it: what one person analysing costs;
+//
 //   - 20 people analysing at once (-analysts), each moving on every
 //     -dwell: another player's level-1 reply, against the same alone.
 //
-//	go run ./bench/analysis [-positions 20] [-dwell 3s] [-analysts 20] [-samples 10] [-bin PATH]
-//	(or bash bench/analysis.sh)
+//     go run ./bench/analysis [-positions 20] [-dwell 3s] [-analysts 20] [-samples 10] [-bin PATH]
+//     (or bash bench/analysis.sh)
 package main
 
 import (
