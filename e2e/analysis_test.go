@@ -105,14 +105,16 @@ func TestAnalysisBoard(t *testing.T) {
 }
 
 // TestAnalysisPhone: on a phone the engine's lines fold into one line
-// under the board and the tree becomes a row.
+// under the board, the tree becomes a row, and nothing is wider than the
+// screen.
 func TestAnalysisPhone(t *testing.T) {
 	e := newEnv(t)
 	tb := e.newTab(t, phone)
 	defer tb.close()
 	tb.open("/analysis")
+	tb.waitJS(`document.querySelectorAll('#engine-lines li').length === 3`, "the engine's lines", ``, analysisWait)
 	tb.importText(importedPGN)
-	tb.waitJS(`document.getElementById('tree').dataset.size === '9'`, "the imported tree", ``, uiWait)
+	tb.waitJS(`document.getElementById('tree').dataset.size === '9'`, "the imported tree", `document.getElementById('import-error').textContent`, uiWait)
 	eval[bool](tb, `document.getElementById('import-box').open = false`)
 	tb.waitJS(`document.querySelectorAll('#engine-lines li').length === 3`, "the engine's lines", ``, analysisWait)
 	type layout struct {
@@ -120,6 +122,7 @@ func TestAnalysisPhone(t *testing.T) {
 		LinesShown          int
 		LinesBelowBoard     bool
 		RowMoves            int
+		Width               int
 	}
 	got := eval[layout](tb, `(() => {
 		const shown = (el) => el && el.getBoundingClientRect().height > 0;
@@ -131,10 +134,11 @@ func TestAnalysisPhone(t *testing.T) {
 			linesShown: lines.length,
 			linesBelowBoard: lines.length > 0 && lines[0].getBoundingClientRect().top >= board.bottom,
 			rowMoves: document.querySelectorAll('#tree-row .move').length,
+			width: document.documentElement.scrollWidth,
 		};
 	})()`)
 	tb.shot("phone")
-	if got.TreeShown || !got.RowShown || got.LinesShown != 1 || !got.LinesBelowBoard || got.RowMoves != 4 {
+	if got.TreeShown || !got.RowShown || got.LinesShown != 1 || !got.LinesBelowBoard || got.RowMoves != 4 || got.Width > int(phone.width) {
 		tb.fail("phone layout %+v", got)
 	}
 }

@@ -404,7 +404,11 @@ engineOn.addEventListener('change', () => {
     stateEl.textContent = 'Engine off.';
   }
 });
-multipvEl.addEventListener('change', () => ask(current));
+function roomForLines() {
+  linesEl.style.setProperty('--pv', multipvEl.value);
+}
+roomForLines();
+multipvEl.addEventListener('change', () => { roomForLines(); ask(current); });
 // The engine stops while the page is hidden and resumes when it is back.
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'hidden') socket.send({ type: 'stop' });
