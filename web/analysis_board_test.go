@@ -238,3 +238,37 @@ func TestAnalysisSave(t *testing.T) {
 		t.Errorf("after saving over: %s", p)
 	}
 }
+
+// TestAnalysisChess960: a Chess960 game's PGN imports as a Chess960 tree
+// whose castling the socket plays, king takes rook.
+func TestAnalysisChess960(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	c := e.browser()
+	pgn := "[Variant \"Chess960\"]\n[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\"]\n\n1. O-O g6 2. g3 *\n"
+	code, b := postBoardForm(t, c, e.ts.URL+"/analysis/import", map[string]string{"text": pgn})
+	var st analysisboard.Study
+	if code != http.StatusOK || json.Unmarshal(b, &st) != nil || !st.Chess960 || len(st.Moves) != 1 {
+		t.Fatalf("import: %d %s", code, b)
+	}
+	castle := st.Moves[0]
+	if castle.SAN != "O-O" || castle.UCI != "f1g1" {
+		t.Fatalf("castling imported as %+v", castle)
+	}
+	resp, err := c.Get(e.ts.URL + "/analysis")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	conn, _, err := wsDialer(c).Dial("ws"+strings.TrimPrefix(e.ts.URL, "http")+"/ws/analysis", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	w := &wsConn{t: t, conn: conn}
+	req, _ := json.Marshal(map[string]any{"type": "position", "id": 1, "fen": st.FEN, "chess960": true, "moves": []string{"f1g1", "g7g6"}})
+	w.send(req)
+	m := w.waitFor("position", func(m anyMsg) bool { return m.Type == "position" || m.Type == "error" })
+	if !strings.Contains(string(m.raw), `"san":"g6"`) || !strings.Contains(string(m.raw), `"fen":"bqnbrkrn/pppppp1p/6p1/8/8/8/PPPPPPPP/BQNBRRKN w `) {
+		t.Errorf("castling on the socket: %s", m.raw)
+	}
+}

@@ -66,6 +66,7 @@ function keep() {
 
 /** ask sends the path to node; move, when set, is a new move played from node. */
 function ask(node, move) {
+  clearTimeout(askTimer);
   const id = ++reqId;
   const moves = node.moves();
   if (move) {
@@ -77,6 +78,15 @@ function ask(node, move) {
   const on = engineOn.checked && document.visibilityState === 'visible';
   socket.send({ type: 'position', id, fen: tree.root.fen, chess960: tree.chess960, moves, engine: on, multipv: Number(multipvEl.value) });
   return id;
+}
+
+// Stepping through the tree sends the position once the steps pause
+// (askSoon): a held arrow key would otherwise send a position per repeat,
+// past the socket's message rate.
+let askTimer = 0;
+function askSoon(node) {
+  clearTimeout(askTimer);
+  askTimer = setTimeout(() => ask(node), 80);
 }
 
 /** show makes node the position shown and asks the server about it. */
@@ -94,7 +104,7 @@ function show(node, { send = true } = {}) {
   linesEl.replaceChildren();
   depthEl.textContent = '';
   renderTree();
-  if (send) ask(node);
+  if (send) askSoon(node);
 }
 
 function onMessage(msg) {
