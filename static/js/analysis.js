@@ -99,6 +99,7 @@ function show(node, { send = true } = {}) {
   board.setHighlights(last, '');
   boardEl.dataset.fen = node.fen;
   boardEl.dataset.path = node.path();
+  delete boardEl.dataset.ready; // until the server's answer about it
   fenEl.value = node.fen;
   commentEl.value = node.comment;
   linesEl.replaceChildren();
