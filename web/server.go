@@ -12,8 +12,9 @@
 // Its parts: the site every other part embeds (site.go: configuration,
 // templates, sessions, origins), the sockets (conn.go), the home page
 // (home.go, newgame.go, unfinished.go), a game's pages (game_page.go and
-// the files it names), the Bots page (bots_pages.go, bots_play.go) and a
-// player's page with its PGN export (players.go).
+// the files it names), the Bots page (bots_pages.go, bots_play.go), a
+// player's page with its PGN export (players.go) and the analysis board
+// (analysis_board*.go, on package analysisboard).
 //
 // # Goroutines and locks
 //
