@@ -167,3 +167,31 @@ func TestAnalyseRealEngine(t *testing.T) {
 		t.Errorf("a search after the analysis: %+v %v", r, ok)
 	}
 }
+
+// TestAnalyseNeverQuickLane: with the regular searcher held by one
+// analysis and another analysis queued, the quick searcher stays free,
+// and a short live request takes it at once.
+func TestAnalyseNeverQuickLane(t *testing.T) {
+	h := newLaneHarness(t, 1)
+	ctx, stop := context.WithCancel(h.ctx)
+	var wg sync.WaitGroup
+	defer func() { stop(); wg.Wait() }()
+	for _, tag := range []uint64{100, 200} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.p.Analyse(ctx, fmt.Sprint("analyst", tag), "a", nil, []uint64{tag}, AnalysisRequest{Chunk: time.Hour}, func([]AnalysisLine) {})
+		}()
+	}
+	h.waitStarted(1)
+	h.waitQueued(1)
+	if l := h.p.Load(); l.IdleQuick != 1 {
+		t.Fatalf("an analysis took the quick searcher: %+v", l)
+	}
+	if !h.runWithin(waitLimit, "player", 1, testQuickMax/2) {
+		t.Fatal("the short request was not served")
+	}
+	if order := h.log.order(); indexOf(order, 1) != 1 {
+		t.Errorf("the short request did not start next: %v", order)
+	}
+}
