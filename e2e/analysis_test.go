@@ -142,3 +142,23 @@ func TestAnalysisPhone(t *testing.T) {
 		tb.fail("phone layout %+v", got)
 	}
 }
+
+// TestAnalysisNew: New asks first, in the page; yes starts again from the
+// start position, Cancel keeps the tree.
+func TestAnalysisNew(t *testing.T) {
+	e := newEnv(t)
+	tb := e.newTab(t, desktop)
+	defer tb.close()
+	tb.open("/analysis")
+	tb.importText(importedPGN)
+	tb.waitJS(`document.getElementById('tree').dataset.size === '9'`, "the imported tree", ``, uiWait)
+	for _, c := range []struct {
+		answer string
+		size   string
+	}{{"no", "9"}, {"yes", "0"}} {
+		tb.clickSel(`[data-action="clear"]`)
+		tb.waitJS(`document.querySelector('.actions .confirm')`, "the question", ``, uiWait)
+		tb.clickSel(`.actions .confirm button[data-answer="` + c.answer + `"]`)
+		tb.waitJS(`!document.querySelector('.actions .confirm') && document.getElementById('tree').dataset.size === '`+c.size+`'`, "the answer's tree", `document.getElementById('tree').dataset.size`, uiWait)
+	}
+}

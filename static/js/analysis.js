@@ -10,6 +10,7 @@ import { Board, pieceURL } from './board.js';
 import { GameSocket } from './socket.js';
 import { Tree, moveLabel, moveNumber } from './analysis_tree.js';
 import { tablebaseWords } from './panel.js';
+import { ask as askPerson } from './confirm.js';
 
 const main = document.getElementById('main');
 const boardEl = document.getElementById('board');
@@ -391,6 +392,17 @@ document.querySelector('[data-action="delete"]').addEventListener('click', () =>
   const parent = tree.remove(current);
   keep();
   show(parent);
+});
+document.querySelector('[data-action="clear"]').addEventListener('click', async (e) => {
+  if (tree.size() > 0) {
+    const host = e.currentTarget.closest('.actions');
+    const yes = await askPerson(host, { question: 'Start again? This tree is lost unless saved or exported.', yes: 'Yes, start again', danger: true });
+    if (!yes) return;
+  }
+  tree = new Tree({ fen: START, moves: [] });
+  savedId = 0;
+  keep();
+  show(tree.root);
 });
 commentEl.addEventListener('input', () => {
   current.comment = commentEl.value.replace(/\s+/g, ' ').trim();
