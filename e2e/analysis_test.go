@@ -144,7 +144,8 @@ func TestAnalysisPhone(t *testing.T) {
 }
 
 // TestAnalysisNew: New asks first, in the page; yes starts again from the
-// start position, Cancel keeps the tree.
+// start position, Cancel keeps the tree. Then a typed move and a dragged
+// one start the new tree.
 func TestAnalysisNew(t *testing.T) {
 	e := newEnv(t)
 	tb := e.newTab(t, desktop)
@@ -160,5 +161,13 @@ func TestAnalysisNew(t *testing.T) {
 		tb.waitJS(`document.querySelector('.actions .confirm')`, "the question", ``, uiWait)
 		tb.clickSel(`.actions .confirm button[data-answer="` + c.answer + `"]`)
 		tb.waitJS(`!document.querySelector('.actions .confirm') && document.getElementById('tree').dataset.size === '`+c.size+`'`, "the answer's tree", `document.getElementById('tree').dataset.size`, uiWait)
+	}
+	tb.do(chromedp.SendKeys(chromedp.CSS(`input#move-input`), "e4\n"))
+	tb.waitJS(`document.querySelector('#tree .move.current')?.textContent === '1. e4'`, "1. e4 typed", `document.querySelector('#tree .move.current')?.textContent`, uiWait)
+	tb.waitJS(`document.getElementById('board').dataset.ready && document.querySelector('#board .mine')`, "Black to move", ``, uiWait)
+	tb.dragPiece("e7", "e5")
+	tb.waitJS(`document.querySelector('#tree .move.current')?.textContent === 'e5'`, "1... e5 dragged", `document.querySelector('#tree .move.current')?.textContent + ' / ' + document.getElementById('engine-state').textContent + ' / ' + document.getElementById('tree').dataset.size`, uiWait)
+	if got := eval[string](tb, `document.getElementById('fen').value`); got != "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2" {
+		tb.fail("FEN %q", got)
 	}
 }

@@ -344,8 +344,22 @@ function renderTree() {
   for (let x = current; x.children.length > 0; x = x.children[0]) line.push(x.children[0]);
   line.forEach((n, i) => rowEl.append(moveButton(n, i === 0)));
   treeEl.dataset.size = String(tree.size());
-  treeEl.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
-  rowEl.querySelector('.current')?.scrollIntoView({ block: 'nearest', inline: 'center' });
+  keepInView(treeEl, treeEl.querySelector('.current'));
+  keepInView(rowEl, rowEl.querySelector('.current'));
+}
+
+/**
+ * keepInView scrolls box, and only box (scrollIntoView would scroll the
+ * page too, under a finger or a drag), so that el is inside it.
+ */
+function keepInView(box, el) {
+  if (!el || box.clientHeight === 0) return;
+  const b = box.getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  if (r.top < b.top) box.scrollTop -= b.top - r.top;
+  else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
+  if (r.left < b.left) box.scrollLeft -= b.left - r.left + b.width / 3;
+  else if (r.right > b.right) box.scrollLeft += r.right - b.right + b.width / 3;
 }
 
 for (const el of [treeEl, rowEl]) {
