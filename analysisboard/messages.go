@@ -27,9 +27,10 @@ const (
 	MsgError    = "error"
 )
 
-// MaxMessageBytes is the longest message the page may send: a path of
-// MaxPathMoves moves in UCI fits.
-const MaxMessageBytes = 16 << 10
+// MaxMessageBytes is the longest message the page may send, the
+// transport's limit on every socket's messages (play.MaxMessageBytes): a
+// path of MaxPathMoves moves in UCI fits.
+const MaxMessageBytes = 4096
 
 // MaxMultiPV is the most lines the page may ask for.
 const MaxMultiPV = 3

@@ -11,8 +11,9 @@ import (
 )
 
 // MaxPathMoves is the most moves a position's path from the start may
-// have (a long game is some 300 plies).
-const MaxPathMoves = 1000
+// have (a long game is some 300 plies): 500 in UCI fit in a message of
+// MaxMessageBytes with the start's FEN.
+const MaxPathMoves = 500
 
 // Legal is one legal move as the board offers it (as play's LegalView):
 // from and to squares, the move in UCI, the promotion piece's letter.

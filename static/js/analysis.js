@@ -132,7 +132,9 @@ function onMessage(msg) {
       break;
     case 'error':
       pendingMoves.delete(msg.id);
-      stateEl.textContent = msg.text;
+      // The session's errors say text; the transport's (too large, too
+      // fast) say message.
+      stateEl.textContent = msg.text || msg.message || '';
       break;
     default:
   }
