@@ -171,3 +171,31 @@ func TestAnalysisNew(t *testing.T) {
 		tb.fail("FEN %q", got)
 	}
 }
+
+// TestAnalysisFromGame: a finished game's Analyse (in the game-over
+// dialog and beside the board) opens the analysis board with the game's
+// moves, at the move the game page shows.
+func TestAnalysisFromGame(t *testing.T) {
+	e := newEnv(t)
+	tb := e.newTab(t, desktop)
+	defer tb.close()
+	tb.newGame(gameOpts{color: "white", level: "1"})
+	tb.playAndWait("e2", "e4", 2)
+	tb.resign()
+	tb.waitJS(`document.getElementById('game-over').open`, "the game-over dialog", ``, uiWait)
+	if got := eval[string](tb, `document.querySelector('#game-over [data-action="analyse"]').href`); !strings.HasSuffix(got, "ply=2") {
+		tb.fail("the dialog's Analyse links %q", got)
+	}
+	tb.clickSel(`#game-over button[value=close]`)
+	tb.waitJS(`!document.getElementById('game-over').open && !document.querySelector('.actions [data-action="analyse"]').hidden`, "the Analyse button", ``, uiWait)
+	// Back to the start of the game: the board opens there.
+	tb.clickSel(`[data-nav="first"]`)
+	tb.waitJS(`document.querySelector('[data-action="analyse"]').href.endsWith('ply=0')`, "the link at the start", `document.querySelector('[data-action="analyse"]').href`, uiWait)
+	tb.clickSel(`.actions [data-action="analyse"]`)
+	tb.waitJS(`location.pathname === '/analysis' && document.getElementById('tree')?.dataset.size === '2'`, "the game on the board", `location.href`, uiWait)
+	tb.waitJS(`document.getElementById('board').dataset.path === '' && document.getElementById('board').dataset.ready && !document.querySelector('#tree .move.current')`, "the start shown", `document.getElementById('board').dataset.path`, uiWait)
+	if got := eval[string](tb, `document.querySelector('#tree .move')?.textContent`); got != "1. e4" {
+		tb.fail("the tree starts with %q", got)
+	}
+	tb.shot("from the game")
+}

@@ -89,8 +89,9 @@ function onMessage(msg) {
       review.update(msg);
       if (state) {
         review.render(state, shown);
-  const analyseLink = document.querySelector('[data-action="analyse"]');
-  if (analyseLink) analyseLink.href = `/analysis?game=${encodeURIComponent(root.dataset.gameId)}&ply=${shown}`;
+  for (const a of document.querySelectorAll('[data-action="analyse"]')) {
+    a.href = `/analysis?game=${encodeURIComponent(root.dataset.gameId)}&ply=${shown}`;
+  }
         if (!was && review.done()) announce(reviewReadyWords());
       }
       break;
