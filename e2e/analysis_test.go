@@ -75,6 +75,8 @@ func TestAnalysisBoard(t *testing.T) {
 	if n := eval[int](tb, `document.querySelectorAll('#engine-lines li').length`); n != 3 {
 		tb.fail("%d engine lines, want 3", n)
 	}
+	// The best line's first move is the board's arrow.
+	tb.waitJS(`document.querySelector('#board svg.annotations line[data-hint]')?.dataset.hint.length >= 4`, "the best move's arrow", ``, uiWait)
 	tb.shot("engine lines")
 	before := tb.study()
 

@@ -105,6 +105,7 @@ function show(node, { send = true } = {}) {
   commentEl.value = node.comment;
   linesEl.replaceChildren();
   depthEl.textContent = '';
+  board.annotations?.setHint('');
   renderTree();
   if (send) askSoon(node);
 }
@@ -231,6 +232,8 @@ function renderLines(msg) {
   });
   linesEl.replaceChildren(...items);
   if (msg.lines[0]) setEval(msg.lines[0].cp, msg.lines[0].mate);
+  // The best line's first move as the board's hint arrow, as lichess shows it.
+  board.annotations?.setHint(msg.lines[0]?.uci[0] || '');
 }
 
 function renderEngineState(msg) {
@@ -439,6 +442,7 @@ engineOn.addEventListener('change', () => {
   if (engineOn.checked) ask(current);
   else {
     socket.send({ type: 'stop' });
+    board.annotations?.setHint('');
     linesEl.replaceChildren();
     stateEl.textContent = 'Engine off.';
   }
