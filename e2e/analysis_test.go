@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"encoding/json"
+	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -200,4 +202,27 @@ func TestAnalysisFromGame(t *testing.T) {
 		tb.fail("the tree starts with %q", got)
 	}
 	tb.shot("from the game")
+}
+
+// TestAnalysisTablebase: with `serve --syzygy`, a position the tables
+// cover shows their verdict and each move's value, the best first, and a
+// tablebase move's click plays it.
+func TestAnalysisTablebase(t *testing.T) {
+	tables, err := filepath.Abs(filepath.Join("..", "syzygy", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, "--syzygy", tables)
+	tb := e.newTab(t, desktop)
+	defer tb.close()
+	tb.open("/analysis?fen=" + url.QueryEscape("8/8/8/8/8/8/6k1/4K2R w - - 0 1"))
+	tb.waitJS(`!document.getElementById('tablebase-line').hidden && document.querySelectorAll('#tablebase-moves li').length > 0`, "the tablebase", ``, uiWait)
+	line := eval[string](tb, `document.getElementById('tablebase-line').textContent`)
+	moves := eval[[]string](tb, `[...document.querySelectorAll('#tablebase-moves li')].map((li) => li.textContent)`)
+	if !strings.HasPrefix(line, "Tablebase: White wins") || !strings.Contains(moves[0], "Win") || !strings.Contains(moves[len(moves)-1], "Draw") {
+		tb.fail("tablebase %q, moves %q", line, moves)
+	}
+	tb.shot("tablebase")
+	tb.clickSel(`#tablebase-moves li button`)
+	tb.waitJS(`document.getElementById('tree').dataset.size === '1'`, "the tablebase move played", ``, uiWait)
 }
