@@ -26,10 +26,6 @@ const (
 	pageAccount = "account.html"
 )
 
-// pages are the page templates loadTemplates parses; the analysis board's
-// is analysis_board.go's pageAnalysis.
-var pages = []string{pageHome, pageGame, pageRecon, pageReplay, pageBots, pageWatch, pageGone, pageExperience, pagePlayer, pageAccount, pageAnalysis}
-
 var templateFuncs = template.FuncMap{
 	"inc": func(i int) int { return i + 1 },
 }
@@ -44,6 +40,7 @@ func (s *site) loadTemplates() error {
 	if err != nil {
 		return fmt.Errorf("web: templates: %w", err)
 	}
+	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots, pageWatch, pageGone, pageExperience, pagePlayer, pageAccount, pageAnalysis}
 	isPage := map[string]bool{}
 	for _, p := range pages {
 		isPage[p] = true
