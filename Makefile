@@ -35,7 +35,7 @@ unit:
 # block cache.
 ENGINE_RACE_TESTS = ^(TestLazySMPFindsSameTactics|TestSearchCancellation|TestSearchMovesRestricts|TestMultiPV|TestMultiPVCancelled|TestUCITranscripts|TestUCIStopAndPonder|TestUCIIsReadyDuringSearch|TestInfiniteWaitsForStop|TestPonderWaitsForPonderHitOrStop|TestPonderHitAppliesTimeLimit)$$
 race:
-	$(GO) test -count=1 -race -short ./web/ ./live/ ./play/ ./rbcapi/ ./enginepool/ ./review/ ./experience/ ./training/ ./store/ ./recon/... ./chenserver/ ./match/ ./changefeed/ ./enginejobs/
+	$(GO) test -count=1 -race -short ./web/ ./live/ ./play/ ./rbcapi/ ./enginepool/ ./analysisboard/ ./review/ ./experience/ ./training/ ./store/ ./recon/... ./chenserver/ ./match/ ./changefeed/ ./enginejobs/
 	$(GO) test -count=1 -race -short -run '$(ENGINE_RACE_TESTS)' ./engine/
 	$(GO) test -count=1 -race -short -run '^(TestConcurrentProbes|TestCacheBounded)$$' ./gaviota/
 

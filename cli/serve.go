@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"knightwatch/analysisboard"
 	"log"
 	"net"
 	"net/http"
@@ -169,6 +170,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		RequestReadTimeout: *readTimeout,
 		CreateAddrRate:     createAddrRate,
 		CreateAddrBurst:    *newGames,
+		AnalysisCaps:       analysisCaps(*database, *engineWork),
 	}, parts)
 	if err != nil {
 		return err
@@ -247,4 +249,16 @@ func webFolders(assets fs.FS) (templates, static fs.FS, err error) {
 	}
 	static, err = fs.Sub(assets, "static")
 	return templates, static, err
+}
+
+// analysisCaps are the analysis board's caps: the defaults, and on a
+// PostgreSQL site whose engine work is left to workers
+// (--engine-work=false) one analysis at a time on this server's own pool
+// (docs/analysis.md): the analysis streams to a socket of this server, so
+// it runs here, not as jobs.
+func analysisCaps(database string, engineWork bool) analysisboard.Caps {
+	if store.IsPostgres(database) && !engineWork {
+		return analysisboard.Caps{Server: 1}
+	}
+	return analysisboard.Caps{}
 }

@@ -137,6 +137,8 @@ func TestAxe(t *testing.T) {
 		{"learn", learn, `document.getElementById('main')?.dataset.state === 'playing'`, phone390, nil},
 		{"puzzle", "/puzzles", `document.getElementById('main')?.dataset.state === 'playing'`, desktop1440, nil},
 		{"puzzle", "/puzzles", `document.getElementById('main')?.dataset.state === 'playing'`, phone390, nil},
+		{"analysis", "/analysis", `document.getElementById('engine-lines')?.children.length > 0`, desktop1440, nil},
+		{"analysis", "/analysis", `document.getElementById('engine-lines')?.children.length > 0`, phone390, nil},
 		{"no-page", "/no/such/page", `document.querySelector('.gone-page')`, desktop1440, nil},
 	}
 	for _, scheme := range []string{"light", "dark"} {

@@ -16,6 +16,8 @@
 //   - Pool.SearchIdle: a background request (a review's position).
 //   - Pool.RunStep: a bot's step, holding a regular searcher without
 //     searching.
+//   - Pool.Analyse: the analysis board's open-ended engine lines, as its
+//     owner's work in chunks of at most a second (analyse.go).
 //   - Pool.Load and Pool.Owner: what the pool is doing, for monitoring
 //     and tests.
 //

@@ -163,7 +163,7 @@ func OpenWith(dsn string, o Options) (*Store, error) {
 }
 
 // models are the tables, migrated the same way on both databases.
-var models = []any{&Game{}, &ReconGame{}, &Setting{}, &User{}, &Session{}, &APIGame{}, &Invitation{}, &Rating{}, &Experience{}, &ExperienceGame{}, &Analysis{}, &AnalysisPly{}, &PresenceRow{}, &LeaseRow{}, &LearnSession{}, &Puzzle{}, &PuzzleAttempt{}, &PuzzlePlayer{}, &PuzzleScan{}}
+var models = []any{&Game{}, &ReconGame{}, &Setting{}, &User{}, &Session{}, &APIGame{}, &Invitation{}, &Rating{}, &Experience{}, &ExperienceGame{}, &Analysis{}, &AnalysisPly{}, &PresenceRow{}, &LeaseRow{}, &LearnSession{}, &Puzzle{}, &PuzzleAttempt{}, &PuzzlePlayer{}, &PuzzleScan{}, &SavedAnalysis{}}
 
 // openSQLite opens the SQLite database at path.
 func openSQLite(path string) (*Store, error) {

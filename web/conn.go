@@ -69,6 +69,10 @@ type client struct {
 	// addr is the client's address (clientAddr), which a rematch counts
 	// against as the new-game form does.
 	addr string
+	// board is the analysis board's session of an analysis socket
+	// (analysis_board_socket.go), which takes its messages; nil for a
+	// game's socket.
+	board boardSession
 	// closeFrame, when set before done closes, is the close frame
 	// writePump sends instead of 1001 going away (closeWith).
 	closeFrame atomic.Pointer[[]byte]
@@ -248,6 +252,10 @@ func (s *sockets) readOne(c *client, kind int, rd io.Reader) bool {
 	if c.watcher {
 		return s.watcherMessage(c, buf[:n])
 	}
+	if c.board != nil {
+		c.board.Message(buf[:n])
+		return true
+	}
 	if c.seat != nil {
 		c.seat.Message(buf[:n])
 	}
@@ -338,10 +346,12 @@ type hub struct {
 	// signedIn are the sockets opened by signed-in browsers (API tabs and
 	// games' alike), which signing out hangs up (closeSockets).
 	signedIn map[*client]struct{}
+	// boards are the analysis board's sockets (analysis_board_socket.go).
+	boards map[*client]struct{}
 }
 
 func newSockets(site *site, creates *createLimits) *sockets {
-	s := &sockets{site: site, creates: creates, hub: hub{api: map[*client]struct{}{}, signedIn: map[*client]struct{}{}}}
+	s := &sockets{site: site, creates: creates, hub: hub{api: map[*client]struct{}{}, signedIn: map[*client]struct{}{}, boards: map[*client]struct{}{}}}
 	// Write buffers come from a pool: an idle tab then holds none.
 	s.upgrader = websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{}, CheckOrigin: site.checkOrigin}
 	return s
@@ -357,6 +367,7 @@ func (s *sockets) close() {
 	s.hub.mu.Lock()
 	s.hub.closed = true
 	conns := slices.Collect(maps.Keys(s.hub.api))
+	conns = slices.AppendSeq(conns, maps.Keys(s.hub.boards))
 	s.hub.mu.Unlock()
 	for _, sub := range s.reg.Close() {
 		conns = append(conns, sub.(*client))
@@ -409,6 +420,9 @@ var errRoomGone = errors.New("web: game not available")
 func (s *sockets) leave(c *client) {
 	c.stop()
 	s.unwatchReview(c)
+	if c.board != nil {
+		s.leaveBoard(c)
+	}
 	if c.host == nil {
 		return
 	}

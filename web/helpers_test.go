@@ -50,6 +50,8 @@ var fallbackTemplates = fstest.MapFS{
 	"account.html": {Data: []byte(`<!doctype html><title>{{.Title}}</title><kw-account-area></kw-account-area>{{if .User}}<p id="account-name">{{.User}}</p><p id="sessions">{{.Sessions}}</p>{{with .SignIn.Error}}<p id="signin-error">{{.}}</p>{{end}}{{with .SignUp.Error}}<p id="signup-error">{{.}}</p>{{end}}{{with .Password}}{{if .Error}}<p id="password-error">{{.Error}}</p>{{end}}{{if .Done}}<p id="password-done">{{.Done}}</p>{{end}}{{end}}{{else}}` +
 		`<form id="signin-form">{{with .SignIn}}{{if .Error}}<p id="signin-error">{{.Error}}</p>{{end}}<input name="username" value="{{.Username}}">{{end}}<input name="next" value="{{.Next}}"></form>` +
 		`<form id="signup-form">{{with .SignUp}}{{if .Error}}<p id="signup-error">{{.Error}}</p>{{end}}<input name="username" value="{{.Username}}"><input name="email" value="{{.Email}}"><input name="affiliation" value="{{.Affiliation}}">{{end}}</form>{{end}}`)},
+	// analysis.html: the analysis board's page (analysis_board.go).
+	"analysis.html": {Data: []byte(`<!doctype html><title>analysis</title>{{if .Error}}<p class="error">{{.Error}}</p>{{end}}<main id="analysis" data-socket="{{.WSURL}}" data-study="{{.Study}}" data-path="{{.Path}}" data-saved-id="{{.SavedID}}">{{range .Saved}}<a class="saved" href="{{.URL}}">{{.Name}}</a>{{end}}</main>`)},
 	// layout.html: the header's account area, which render puts where a page leaves <kw-account-area>.
 	"layout.html":     {Data: []byte(`{{define "account-area"}}{{if .Name}}<a id="signed-in" href="/account">{{.Name}}</a>{{else}}<a id="header-signin" href="/account?next={{.Next}}">Sign in</a>{{end}}{{end}}`)},
 	"gone.html":       {Data: []byte(`<!doctype html><title>{{.Title}}</title><h1>{{.Title}}</h1><p>{{.Message}}</p>`)},

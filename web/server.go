@@ -12,8 +12,9 @@
 // Its parts: the site every other part embeds (site.go: configuration,
 // templates, sessions, origins), the sockets (conn.go), the home page
 // (home.go, newgame.go, unfinished.go), a game's pages (game_page.go and
-// the files it names), the Bots page (bots_pages.go, bots_play.go) and a
-// player's page with its PGN export (players.go).
+// the files it names), the Bots page (bots_pages.go, bots_play.go), a
+// player's page with its PGN export (players.go) and the analysis board
+// (analysis_board*.go, on package analysisboard).
 //
 // # Goroutines and locks
 //
@@ -30,6 +31,8 @@ import (
 	"log"
 	"net/http"
 	"time"
+
+	"knightwatch/analysisboard"
 )
 
 // Config configures a Server.
@@ -91,6 +94,10 @@ type Config struct {
 	// the WebSocket Origin check use it. Empty: the request's scheme and
 	// Host, when the Host looks like a host name ("localhost" if not).
 	PublicOrigin string
+	// AnalysisCaps bound each owner's engine analysis on the analysis
+	// board (zero fields: analysisboard's defaults, 2 at once and 40
+	// engine seconds a minute).
+	AnalysisCaps analysisboard.Caps
 	// Hooks let tests see the sockets come and go; nil fields do nothing.
 	Hooks Hooks
 }
@@ -128,6 +135,7 @@ type Server struct {
 	bots    *botsPages
 	players *playerPages
 	account *accountPages
+	board   *analysisPages
 }
 
 // New builds a Server on the parts the caller built (Parts), which it
@@ -186,6 +194,7 @@ func New(cfg Config, parts Parts) (*Server, error) {
 	s.players = &playerPages{site: site, game: s.game}
 	s.bots = &botsPages{site: site}
 	s.account = &accountPages{site: site, sockets: s.sockets}
+	s.board = &analysisPages{site: site, game: s.game, sockets: s.sockets, limiter: analysisboard.NewLimiter(cfg.AnalysisCaps)}
 	s.routes()
 	return s, nil
 }
@@ -246,6 +255,12 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /players/{name}", s.players.handlePlayerPage)
 	s.mux.HandleFunc("GET /players/{name}/games.pgn", s.players.handleGamesPGN)
 	s.mux.HandleFunc("GET /ws/watch/{token}", s.sockets.handleWatchWS)
+	s.mux.HandleFunc("GET /analysis", s.board.handleAnalysisPage)
+	s.mux.HandleFunc("POST /analysis/import", s.board.handleImport)
+	s.mux.HandleFunc("POST /analysis/export", s.board.handleExport)
+	s.mux.HandleFunc("POST /analysis/saved", s.board.handleSave)
+	s.mux.HandleFunc("POST /analysis/saved/{id}/delete", s.board.handleDeleteSaved)
+	s.mux.HandleFunc("GET /ws/analysis", s.board.handleWS)
 	s.mux.Handle("GET /static/", s.static)
 	// Any other address: a page in words with a way home, not a bare 404.
 	s.mux.HandleFunc("/", s.handleNoPage)

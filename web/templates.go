@@ -44,7 +44,7 @@ func (s *site) loadTemplates() error {
 	if err != nil {
 		return fmt.Errorf("web: templates: %w", err)
 	}
-	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots, pageWatch, pageGone, pageExperience, pagePlayer, pageAccount, pageLearn, pagePuzzle}
+	pages := []string{pageHome, pageGame, pageRecon, pageReplay, pageBots, pageWatch, pageGone, pageExperience, pagePlayer, pageAccount, pageLearn, pagePuzzle, pageAnalysis}
 	isPage := map[string]bool{}
 	for _, p := range pages {
 		isPage[p] = true

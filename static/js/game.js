@@ -100,6 +100,9 @@ function onMessage(msg) {
       review.update(msg);
       if (state) {
         review.render(state, shown);
+  for (const a of document.querySelectorAll('[data-action="analyse"]')) {
+    a.href = `/analysis?game=${encodeURIComponent(root.dataset.gameId)}&ply=${shown}`;
+  }
         if (!was && review.done()) announce(reviewReadyWords());
       }
       break;
@@ -379,6 +382,9 @@ function updateChrome() {
   // Rematch and New game would leave this game unfinished: offered once it
   // is over (and in the game-over dialog), not during play.
   for (const b of actions.querySelectorAll('[data-action="rematch"], [data-action="new-game"]')) b.hidden = !over;
+  // A finished game opens on the analysis board at the move shown.
+  const analyse = actions.querySelector('[data-action="analyse"]');
+  if (analyse) analyse.hidden = !over;
   moveInput.disabled = over;
   // A finished game has no use for the move box: its room goes to the review.
   moveForm.hidden = over;
