@@ -35,6 +35,9 @@ type partsFlags struct {
 	engineWork bool
 	// rbcClock and rbcIncrement are --rbc-clock (zero: rbcapi's default).
 	rbcClock, rbcIncrement time.Duration
+	// rbcBotCores is --rbc-bot-cores: 0 none (enginepool.Config.BotCores
+	// negative).
+	rbcBotCores int
 }
 
 // buildParts is the composition root of the web app's parts that are not
@@ -58,7 +61,7 @@ func buildParts(st *store.Store, f partsFlags, logger *log.Logger) (parts web.Pa
 		}
 	}()
 	parts.Store = st
-	if parts.Pool, err = enginepool.New(enginepool.Config{SyzygyPath: f.syzygy}); err != nil {
+	if parts.Pool, err = enginepool.New(enginepool.Config{SyzygyPath: f.syzygy, BotCores: botCoresConfig(f.rbcBotCores)}); err != nil {
 		return web.Parts{}, nil, err
 	}
 	closers = append(closers, parts.Pool.Close)
@@ -153,3 +156,12 @@ func (f sessionsFeed) Payload(p string) {
 }
 
 func (f sessionsFeed) Resync() { f.srv.SessionsEnded(0) }
+
+// botCoresConfig turns --rbc-bot-cores into enginepool.Config.BotCores,
+// whose 0 is the default and whose negative is none.
+func botCoresConfig(flag int) int {
+	if flag == 0 {
+		return -1
+	}
+	return flag
+}

@@ -26,6 +26,12 @@ type Config struct {
 	// so that they play tablebase endings perfectly. New opens them and
 	// fails when they cannot be read or hold no table.
 	SyzygyPath string
+	// BotCores is how many clocked steps of Reconnaissance Chess bots
+	// (Step.Clocked: bots spending their clock against remote bots) may
+	// think at once, each on one core beside the searchers (botcores.go).
+	// Default DefaultBotCores (half the cores, at least one); negative:
+	// none, clocked steps then think as regular ones, at most 3 s.
+	BotCores int
 	// Hooks let tests see inside; nil fields do nothing.
 	Hooks Hooks
 }
@@ -68,6 +74,7 @@ func New(cfg Config) (*Pool, error) {
 	})
 	p.tb = tb
 	p.hooks = cfg.Hooks
+	p.botCores = botCoresOf(cfg.BotCores)
 	return p, nil
 }
 

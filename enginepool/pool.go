@@ -149,6 +149,13 @@ type Pool struct {
 	tb *syzygy.Tablebase
 	// hooks are Config.Hooks.
 	hooks Hooks
+	// botCores is how many clocked bot steps may think at once
+	// (Config.BotCores, botcores.go); botRunning how many hold a bot core
+	// now, botQueue the clocked steps waiting for one, in the order they
+	// came, each to be sent on its channel.
+	botCores   int
+	botRunning int
+	botQueue   []chan struct{}
 }
 
 // changed runs Hooks.Changed: deferred before the deferred unlock of a

@@ -69,6 +69,10 @@ type Step struct {
 	// Run makes the step's calls, given the context its thinking ends
 	// with and the time on its clock.
 	Run func(think context.Context, left time.Duration)
+	// Clocked marks the step of a bot playing as a competitor does,
+	// spending its clock: it thinks as long as its clock allows on one of
+	// the pool's bot cores, not a searcher (botcores.go).
+	Clocked bool
 }
 
 // RunStep runs step s as the notes above describe. It reports false, Run
@@ -83,6 +87,9 @@ func (p *Pool) RunStep(ctx context.Context, s Step) bool {
 		defer stop()
 		s.Run(think, s.Left)
 		return true
+	}
+	if s.Clocked && p.botCores > 0 {
+		return p.runClocked(ctx, s)
 	}
 	wait, stopWait := context.WithCancel(ctx)
 	if s.Left != NoClock {

@@ -39,15 +39,22 @@ type ReconBot struct {
 	// pause makes the bot's move wait the server's reply pause, so that a
 	// person sees the turn pass.
 	pause bool
+	// clocked makes the bot play as a competitor does (an API game): its
+	// steps spend its clock on the pool's bot cores, and it thinks on its
+	// opponent's turn (ponder.go).
+	clocked bool
 }
 
 // NewReconBot returns player, the bot spec made with seed (NewPlayer),
 // playing color of the game whose arbiter rules holds, as the automaton
 // of a game on the server's clock (an API game: no pause before its
-// moves); its steps think as owner's work. id names the game in logs, in
-// Hooks.BotAction and in the keys of its steps as jobs.
+// moves); its steps think as owner's work, spending its clock as a
+// competitor does (clocked steps, enginepool's botcores.go). id names the
+// game in logs, in Hooks.BotAction and in the keys of its steps as jobs.
 func (gs *Games) NewReconBot(id, spec string, seed uint64, player recon.Player, color game.Color, rules *ReconRules, owner string) *ReconBot {
-	return gs.newReconBot(id, spec, seed, player, color, rules, owner)
+	b := gs.newReconBot(id, spec, seed, player, color, rules, owner)
+	b.clocked = true
+	return b
 }
 
 func (gs *Games) newReconBot(id, spec string, seed uint64, player recon.Player, color game.Color, rules *ReconRules, owner string) *ReconBot {
@@ -141,7 +148,7 @@ func (b *ReconBot) Play(t *live.Turn) {
 	var sensed recon.SenseResult
 	if phase == recon.PhaseSense {
 		var s game.Square
-		if !b.games.botStep(ctx, b.owner, player, clock, func(think context.Context, left time.Duration) {
+		if !b.games.botStep(ctx, b.owner, player, clock, b.clocked, func(think context.Context, left time.Duration) {
 			player.OpponentMoveResult(capture)
 			s = player.ChooseSense(think, senseActions, moveActions, left)
 		}) {
@@ -157,7 +164,7 @@ func (b *ReconBot) Play(t *live.Turn) {
 		}
 	}
 	var m game.Move
-	if !b.games.botStep(ctx, b.owner, player, clock, func(think context.Context, left time.Duration) {
+	if !b.games.botStep(ctx, b.owner, player, clock, b.clocked, func(think context.Context, left time.Duration) {
 		if phase == recon.PhaseSense {
 			player.SenseResult(sensed)
 		}

@@ -1,0 +1,139 @@
+package rbcapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"knightwatch/enginepool"
+	"knightwatch/game"
+	"knightwatch/live"
+	"knightwatch/play"
+	"knightwatch/recon"
+	"knightwatch/recon/bots"
+	"knightwatch/store"
+)
+
+// thinkingBot is the random bot saying it thinks turnTime a step (as
+// knightwatch does from a long clock), telling on seen how far its sense's
+// thinking may go.
+type thinkingBot struct {
+	recon.Player
+	turnTime time.Duration
+	seen     chan time.Duration
+}
+
+func (b *thinkingBot) ThinkTime(time.Duration) time.Duration { return b.turnTime }
+
+func (b *thinkingBot) ChooseSense(ctx context.Context, senses []game.Square, moves []game.Move, left time.Duration) game.Square {
+	d := time.Duration(0)
+	if dl, ok := ctx.Deadline(); ok {
+		d = time.Until(dl)
+	}
+	select {
+	case b.seen <- d:
+	default:
+	}
+	return b.Player.ChooseSense(ctx, senses, moves, left)
+}
+
+// TestBuiltinBotSpendsItsClock: the built-in bot of an API game on the
+// competitions' 900 s + 5 s asks for its step what its clock allows, far
+// beyond the web app's 3 s, and may think that long on a bot core; with
+// no bot cores (serve --rbc-bot-cores 0) its step is cut at 3 s as
+// before.
+func TestBuiltinBotSpendsItsClock(t *testing.T) {
+	cases := []struct {
+		name     string
+		botCores int // enginepool.Config.BotCores
+		min, max time.Duration
+	}{
+		{name: "a bot core: the clock's time", botCores: 1, min: 60 * time.Second, max: 900 * time.Second},
+		{name: "no bot cores: at most 3 s", botCores: -1, min: 0, max: 3 * time.Second},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			seen := make(chan time.Duration, 1)
+			newBot := func(spec string, seed uint64) (recon.Player, error) {
+				p, err := bots.NewOneThread("random", seed)
+				return &thinkingBot{Player: p, turnTime: 20 * time.Second, seen: seen}, err
+			}
+			st, err := store.Open(filepath.Join(t.TempDir(), "kw.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pool, err := enginepool.New(enginepool.Config{Searchers: 1, BotCores: c.botCores,
+				NewSearcher: func() enginepool.Searcher { return nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			quiet := log.New(io.Discard, "", 0)
+			reg := live.NewRegistry()
+			games, err := play.New(play.Config{Store: st, Pool: pool, NewBot: newBot, Levels: enginepool.Levels(), ReplyPause: -1, UntouchedAfter: -1, Logger: quiet}, reg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := New(Config{Store: st, Games: games, Clock: 900 * time.Second, Increment: 5 * time.Second, MatchEvery: -1, BcryptCost: bcrypt.MinCost, Logger: quiet}, reg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := httptest.NewServer(a.Handler(func(r *http.Request) string {
+				host, _, _ := net.SplitHostPort(r.RemoteAddr)
+				return host
+			}))
+			t.Cleanup(func() {
+				ts.Close()
+				reg.Close()
+				a.Close()
+				games.Close()
+				pool.Close()
+				st.Close()
+			})
+			if code, out := call(t, ts, "", "", "POST", "/api/users/", map[string]string{"username": "remote", "email": "", "affiliation": "", "password": "password-r"}); code != 200 {
+				t.Fatalf("register: %d %s", code, out["error"])
+			}
+			code, out := call(t, ts, "remote", "password-r", "POST", "/api/invitations/", map[string]any{"opponent": "random", "color": true})
+			if code != 200 {
+				t.Fatalf("invite: %d %s", code, out["error"])
+			}
+			var id int64
+			if err := json.Unmarshal(out["game_id"], &id); err != nil {
+				t.Fatal(err)
+			}
+			g := fmt.Sprintf("/api/games/%d/", id)
+			for _, s := range []struct {
+				method, path string
+				body         any
+			}{{"POST", "ready", nil}, {"POST", "sense", map[string]any{"square": nil}},
+				{"POST", "move", map[string]any{"requested_move": map[string]string{"type": "Move", "value": "e2e4"}}}, {"POST", "end_turn", nil}} {
+				if code, out := call(t, ts, "remote", "password-r", s.method, g+s.path, s.body); code != 200 {
+					t.Fatalf("%s: %d %s", s.path, code, out["error"])
+				}
+			}
+			var d time.Duration
+			select {
+			case d = <-seen:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the bot never sensed")
+			}
+			if d < c.min || d > c.max {
+				t.Errorf("the bot's sense may think %v, want %v to %v", d, c.min, c.max)
+			}
+			select {
+			case <-reg.Get(apiKey(id)).Settled():
+			case <-time.After(10 * time.Second):
+				t.Fatal("the bot did not play its turn")
+			}
+		})
+	}
+}
