@@ -43,6 +43,13 @@ type ReconBot struct {
 	// steps spend its clock on the pool's bot cores, and it thinks on its
 	// opponent's turn (ponder.go).
 	clocked bool
+	// ponderStop and ponderDone, under mu, cancel the bot's thinking on
+	// its opponent's turn and tell that it ended (ponder.go); nil when it
+	// is not pondering.
+	ponderStop context.CancelFunc
+	ponderDone chan struct{}
+	// closed, under mu, is set by Close: no pondering starts after it.
+	closed bool
 }
 
 // NewReconBot returns player, the bot spec made with seed (NewPlayer),
@@ -73,18 +80,27 @@ func (b *ReconBot) Player() recon.Player {
 // at once, or when the turn using it is over.
 func (b *ReconBot) Replace(p recon.Player) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	old := b.bot
 	b.bot = p
-	if b.playing {
+	playing := b.playing
+	if playing {
 		b.retired = append(b.retired, old)
-	} else {
+	}
+	b.mu.Unlock()
+	// The old player's pondering, if any (none starts once it is
+	// replaced), ends before it is closed.
+	b.stopPonder()
+	if !playing {
 		CloseBot(old)
 	}
 }
 
 // Close closes the bot's player (the host calls it after the last turn).
 func (b *ReconBot) Close() {
+	b.mu.Lock()
+	b.closed = true // no pondering starts now; one running is stopped
+	b.mu.Unlock()
+	b.stopPonder()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	CloseBot(b.bot)
@@ -125,8 +141,15 @@ func (b *ReconBot) Play(t *live.Turn) {
 	// again is copied into it); the player is the turn's, whatever
 	// replaces it meanwhile.
 	g := b.rules.Arbiter
+	b.stopPonder() // the turn has come
 	player := b.startTurn()
-	defer b.endTurn()
+	moved := false
+	defer func() {
+		b.endTurn()
+		if moved {
+			b.startPonder(player)
+		}
+	}()
 	var (
 		phase        recon.Phase
 		capture      game.Square
@@ -183,6 +206,7 @@ func (b *ReconBot) Play(t *live.Turn) {
 		return
 	}
 	player.MoveResult(res)
+	moved = true
 }
 
 // sense applies the bot's sense s to g; one the rules refuse senses

@@ -1,6 +1,7 @@
 package bots
 
 import (
+	"context"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -99,6 +100,24 @@ func distinctRequests(dst, actions []game.Move, b *game.Position) []game.Move {
 // several ways are merged, their weights added. Work is shared among
 // workers goroutines; s is unchanged.
 func (s *belief) expanded(observed game.Square, threat float64, workers int) *belief {
+	out := s.expand(context.Background(), threat, workers, observed, false)[observed]
+	if out == nil {
+		out = &belief{exact: s.exact}
+	}
+	return out
+}
+
+// expandedAll returns what expanded returns for every capture square the
+// opponent's turn can show (game.NoSquare: none), by the square: each the
+// same boards with the same weights, in the same order, as expanded gives
+// for it. It returns nil when ctx ends first.
+func (s *belief) expandedAll(ctx context.Context, threat float64, workers int) map[game.Square]*belief {
+	return s.expand(ctx, threat, workers, game.NoSquare, true)
+}
+
+// expand is expanded for the capture on only, or for every capture when
+// all is set; nil when ctx ended first (checked every few dozen boards).
+func (s *belief) expand(ctx context.Context, threat float64, workers int, only game.Square, all bool) map[game.Square]*belief {
 	type part struct {
 		boards  []game.Position
 		weights []float64
@@ -113,18 +132,22 @@ func (s *belief) expanded(observed game.Square, threat float64, workers int) *be
 		workers = 1
 	}
 	workers = min(workers, max(1, len(s.boards)/64))
-	parts := make([]part, workers)
+	parts := make([]map[game.Square]*part, workers)
 	var wg sync.WaitGroup
 	chunk := (len(s.boards) + workers - 1) / workers
 	for w := range workers {
 		lo, hi := w*chunk, min(len(s.boards), (w+1)*chunk)
 		wg.Add(1)
-		go func(pt *part) {
+		go func(pw *map[game.Square]*part) {
 			defer wg.Done()
-			pt.index = make(map[uint64]int32, (hi-lo)*4)
+			pts := map[game.Square]*part{}
+			*pw = pts
 			var buf []game.Move
 			var outs []outcome
 			for i := lo; i < hi; i++ {
+				if (i-lo)%64 == 63 && ctx.Err() != nil {
+					return
+				}
 				b := &s.boards[i]
 				buf = opponentRequests(buf[:0], b)
 				// Every distinct outcome of the parent, for the model's
@@ -158,8 +181,13 @@ func (s *belief) expanded(observed game.Square, threat float64, workers int) *be
 					outs = append(outs, o)
 				}
 				for _, o := range outs {
-					if o.capture != observed {
+					if !all && o.capture != only {
 						continue
+					}
+					pt := pts[o.capture]
+					if pt == nil {
+						pt = &part{index: make(map[uint64]int32, (hi-lo)*4)}
+						pts[o.capture] = pt
 					}
 					w := s.weights[i] * o.weight / total
 					k := o.board.Hash()
@@ -175,21 +203,36 @@ func (s *belief) expanded(observed game.Square, threat float64, workers int) *be
 		}(&parts[w])
 	}
 	wg.Wait()
-	merged := parts[0]
-	for _, pt := range parts[1:] {
-		for i := range pt.boards {
-			k := pt.boards[i].Hash()
-			if at, ok := merged.index[k]; ok {
-				merged.weights[at] += pt.weights[i]
+	if ctx.Err() != nil {
+		return nil
+	}
+	// Merged part by part in order, as each capture's own expansion would.
+	merged := map[game.Square]*part{}
+	for _, pts := range parts {
+		for c, pt := range pts {
+			m := merged[c]
+			if m == nil {
+				merged[c] = pt
 				continue
 			}
-			merged.index[k] = int32(len(merged.boards))
-			merged.boards = append(merged.boards, pt.boards[i])
-			merged.weights = append(merged.weights, pt.weights[i])
+			for i := range pt.boards {
+				k := pt.boards[i].Hash()
+				if at, ok := m.index[k]; ok {
+					m.weights[at] += pt.weights[i]
+					continue
+				}
+				m.index[k] = int32(len(m.boards))
+				m.boards = append(m.boards, pt.boards[i])
+				m.weights = append(m.weights, pt.weights[i])
+			}
 		}
 	}
-	out := &belief{boards: merged.boards, weights: merged.weights, exact: s.exact}
-	out.normalize()
+	out := make(map[game.Square]*belief, len(merged))
+	for c, m := range merged {
+		b := &belief{boards: m.boards, weights: m.weights, exact: s.exact}
+		b.normalize()
+		out[c] = b
+	}
 	return out
 }
 
