@@ -3,6 +3,7 @@ package bots
 import (
 	"bufio"
 	"compress/gzip"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -70,7 +71,54 @@ func recordedBeliefs(b *testing.B, games, minBoards int) (expand, filter []belie
 	if len(expand) == 0 || len(filter) == 0 {
 		b.Fatal("no belief large enough in the recorded games")
 	}
+	if path := os.Getenv("KW_BELIEF_DUMP"); path != "" {
+		if err := dumpBeliefs(path, expand, filter); err != nil {
+			b.Fatal(err)
+		}
+	}
 	return expand, filter
+}
+
+// dumpBeliefs writes the cases to path as JSON lines, each belief's boards
+// as EPDs, for bench/rbc-belief.sh to time StrangeFish's expansion and
+// filtering on the same boards: {"kind": "expand", "color": true (White's
+// belief), "epds": [...]} or {"kind": "filter", "sense": [[square,
+// "P" or null], ...], "epds": [...]}.
+func dumpBeliefs(path string, expand, filter []beliefCase) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	epds := func(s *belief) []string {
+		out := make([]string, len(s.boards))
+		for i := range s.boards {
+			out[i] = s.boards[i].EPD()
+		}
+		return out
+	}
+	for _, c := range expand {
+		// The belief's side is the one not to move on its boards.
+		if err := enc.Encode(map[string]any{"kind": "expand", "color": c.s.boards[0].Side() == game.Black, "epds": epds(c.s)}); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	for _, c := range filter {
+		sense := [][2]any{}
+		for _, sp := range c.sense {
+			var piece any
+			if sp.Piece != game.NoPiece {
+				piece = sp.Piece.String()
+			}
+			sense = append(sense, [2]any{int(sp.Square), piece})
+		}
+		if err := enc.Encode(map[string]any{"kind": "filter", "sense": sense, "epds": epds(c.s)}); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
 }
 
 // BenchmarkBeliefExpand: knightwatch's beliefs of real games expanded by
