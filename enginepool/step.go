@@ -7,7 +7,8 @@ import (
 )
 
 // Work other than a search that the pool schedules: the steps of
-// Reconnaissance Chess bots, which think on the CPU as an engine does but
+// Reconnaissance Chess bots (the clocked steps of bots spending their
+// clock, in API games, have a lane of their own: botcores.go), which think on the CPU as an engine does but
 // do not use a Searcher. The knightwatch bot searches many boards, trout
 // runs an engine, and N games thinking each on its own goroutines would
 // slow every engine reply of every player; so each step of a bot's turn is
