@@ -37,6 +37,8 @@ func TestServeBadInvocations(t *testing.T) {
 		{"read timeout not above zero", []string{"serve", "--db", filepath.Join(dir, "e.db"), "--read-timeout", "0s"}, 1, "--read-timeout must be above zero"},
 		{"Syzygy folder without tables", []string{"serve", "--db", filepath.Join(dir, "d.db"), "--addr", "127.0.0.1:0", "--syzygy", dir}, 1, "no .rtbw table found"},
 		{"negative review budget", []string{"serve", "--db", filepath.Join(dir, "e.db"), "--analysis-nodes", "-5"}, 1, "--analysis-nodes"},
+		{"negative bot cores", []string{"serve", "--db", filepath.Join(dir, "e.db"), "--rbc-bot-cores", "-1"}, 1, "--rbc-bot-cores: -1 is not from 0"},
+		{"bot cores beyond 4 a core", []string{"serve", "--db", filepath.Join(dir, "e.db"), "--rbc-bot-cores", "100000"}, 1, "--rbc-bot-cores: 100000 is not from 0"},
 	}
 	for _, tc := range tests {
 		var out, errOut bytes.Buffer

@@ -18,8 +18,8 @@ import (
 type boardCache struct {
 	actionsOf game.Position
 	actions   []game.Move // nil: none kept
-	fenOf     Board // the FEN's en passant field is the Board's own
-	fenText   string // "": none kept
+	fenOf     Board       // the FEN's en passant field is the Board's own
+	fenText   string      // "": none kept
 }
 
 // moveActions returns MoveActions(p), kept: the caller must not change
