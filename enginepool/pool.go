@@ -103,6 +103,8 @@ import (
 // bot's to keep, not the pool's to bound. With them, "one long search" in
 // the bounds below includes a bot's step. Bots that choose at once never
 // wait for the pool.
+// The clocked steps of bots spending their clock (API games) hold no
+// searcher at all: they think on the bot cores (botcores.go).
 //
 // The cost of the lane: one more search than cores may run at once, so
 // the CPU is oversubscribed by at most poolQuickSearchers short searches
