@@ -123,8 +123,11 @@ func (s *belief) expand(ctx context.Context, threat float64, workers int, only g
 		weights []float64
 		index   map[uint64]int32
 	}
+	// outcome is one distinct child of a parent: kids[kid], its hash,
+	// the capture it shows and the model's weight.
 	type outcome struct {
-		board   game.Position
+		hash    uint64
+		kid     int
 		capture game.Square
 		weight  float64
 	}
@@ -144,6 +147,7 @@ func (s *belief) expand(ctx context.Context, threat float64, workers int, only g
 			*pw = pts
 			var buf []game.Move
 			var outs []outcome
+			var kids []game.Position // a parent's children, reused
 			for i := lo; i < hi; i++ {
 				if (i-lo)%64 == 63 && ctx.Err() != nil {
 					return
@@ -152,7 +156,7 @@ func (s *belief) expand(ctx context.Context, threat float64, workers int, only g
 				buf = opponentRequests(buf[:0], b)
 				// Every distinct outcome of the parent, for the model's
 				// normalisation, whether or not it fits the observation.
-				outs = outs[:0]
+				outs, kids = outs[:0], kids[:0]
 				var total float64
 				for j := 0; j <= len(buf); j++ {
 					req := game.NoMove
@@ -160,23 +164,26 @@ func (s *belief) expand(ctx context.Context, threat float64, workers int, only g
 						req = buf[j]
 					}
 					_, enc := recon.Revise(b, req)
-					child := *b
-					recon.Apply(&child, enc)
+					kids = append(kids, *b)
+					child := &kids[len(kids)-1]
+					recon.Apply(child, enc)
 					if child.KingSquare(child.Side()) == game.NoSquare {
+						kids = kids[:len(kids)-1]
 						continue // the player's king is taken: that game is over
 					}
 					k := child.Hash()
 					seen := false
 					for o := range outs {
-						if outs[o].board.Hash() == k {
+						if outs[o].hash == k {
 							seen = true
 							break
 						}
 					}
 					if seen {
+						kids = kids[:len(kids)-1]
 						continue
 					}
-					o := outcome{board: child, capture: recon.CaptureSquare(b, enc), weight: outcomeWeight(&child, threat)}
+					o := outcome{hash: k, kid: len(kids) - 1, capture: recon.CaptureSquare(b, enc), weight: outcomeWeight(child, threat)}
 					total += o.weight
 					outs = append(outs, o)
 				}
@@ -186,17 +193,22 @@ func (s *belief) expand(ctx context.Context, threat float64, workers int, only g
 					}
 					pt := pts[o.capture]
 					if pt == nil {
-						pt = &part{index: make(map[uint64]int32, (hi-lo)*4)}
+						// Most children show no capture: room for them
+						// from the start (about 16 a parent).
+						n := 16
+						if o.capture == game.NoSquare {
+							n = (hi - lo) * 16
+						}
+						pt = &part{index: make(map[uint64]int32, n), boards: make([]game.Position, 0, n), weights: make([]float64, 0, n)}
 						pts[o.capture] = pt
 					}
 					w := s.weights[i] * o.weight / total
-					k := o.board.Hash()
-					if at, ok := pt.index[k]; ok {
+					if at, ok := pt.index[o.hash]; ok {
 						pt.weights[at] += w
 						continue
 					}
-					pt.index[k] = int32(len(pt.boards))
-					pt.boards = append(pt.boards, o.board)
+					pt.index[o.hash] = int32(len(pt.boards))
+					pt.boards = append(pt.boards, kids[o.kid])
 					pt.weights = append(pt.weights, w)
 				}
 			}
