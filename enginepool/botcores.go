@@ -90,9 +90,12 @@ func (p *Pool) runClocked(ctx context.Context, s Step) bool {
 
 // TryBotCore takes a bot core if one is free and no clocked step waits
 // for one, for work of a bot that may be dropped (thinking on the
-// opponent's turn); the caller calls release once done. ok is false, with
-// nothing taken, when none is free.
-func (p *Pool) TryBotCore() (release func(), ok bool) {
+// opponent's turn): when a clocked step comes to wait for a core, drop is
+// called (once, with no lock held) so that the work ends and gives its core
+// back, and the step does not wait for it to finish. The caller calls
+// release once done, dropped or not. ok is false, with nothing taken,
+// when none is free.
+func (p *Pool) TryBotCore(drop func()) (release func(), ok bool) {
 	if p == nil || p.botCores == 0 {
 		return nil, false
 	}
@@ -102,9 +105,40 @@ func (p *Pool) TryBotCore() (release func(), ok bool) {
 		return nil, false
 	}
 	p.botRunning++
+	d := &botDrop{drop: drop}
+	p.botDrops = append(p.botDrops, d)
 	p.mu.Unlock()
 	p.changed()
-	return p.releaseBotCore, true
+	return func() {
+		p.mu.Lock()
+		for i, x := range p.botDrops {
+			if x == d {
+				p.botDrops = append(p.botDrops[:i:i], p.botDrops[i+1:]...)
+				break
+			}
+		}
+		p.mu.Unlock()
+		p.releaseBotCore()
+	}, true
+}
+
+// botDrop is work holding a bot core that may be dropped (TryBotCore).
+type botDrop struct {
+	drop    func()
+	dropped bool // drop was called (under Pool.mu)
+}
+
+// dropOneLocked picks a droppable holder of a bot core not yet asked to
+// drop its work, for a clocked step that has just queued, and returns its
+// drop to call once the lock is released (nil: none).
+func (p *Pool) dropOneLocked() func() {
+	for _, d := range p.botDrops {
+		if !d.dropped {
+			d.dropped = true
+			return d.drop
+		}
+	}
+	return nil
 }
 
 // holdBotCore waits for a bot core (or ctx) in the order the steps came;
@@ -122,8 +156,12 @@ func (p *Pool) holdBotCore(ctx context.Context) bool {
 	}
 	got := make(chan struct{}, 1)
 	p.botQueue = append(p.botQueue, got)
+	drop := p.dropOneLocked()
 	p.mu.Unlock()
 	p.changed()
+	if drop != nil {
+		drop()
+	}
 	select {
 	case <-got:
 		return true

@@ -209,26 +209,41 @@ func TestLiveRepliesWithBotsBusy(t *testing.T) {
 }
 
 // TestTryBotCore: thinking that may be dropped takes a bot core only when
-// one is free and no clocked step waits for one.
+// one is free and no clocked step waits for one, and is dropped (once)
+// when a clocked step comes to wait, which then thinks on its core.
 func TestTryBotCore(t *testing.T) {
 	p := newPool(1, 1, func() Searcher { return &sleepSearcher{log: &startLog{}, gate: noGate} })
-	if _, ok := p.TryBotCore(); ok {
+	sig := watch(p)
+	if _, ok := p.TryBotCore(func() {}); ok {
 		t.Fatal("a pool without bot cores gave one")
 	}
 	p.botCores = 1
-	release, ok := p.TryBotCore()
+	drops := 0
+	dropped := make(chan struct{}, 2)
+	release, ok := p.TryBotCore(func() { drops++; dropped <- struct{}{} })
 	if !ok {
 		t.Fatal("a free bot core was refused")
 	}
-	if _, ok := p.TryBotCore(); ok {
+	if _, ok := p.TryBotCore(func() {}); ok {
 		t.Error("a second core given beyond the budget of one")
 	}
+	r := startClocked(p, context.Background(), "bot", time.Second, 900*time.Second)
+	<-dropped // the step queued and asked the pondering to stop
+	sig.until(t, func() string { return "the step never waited" }, func() bool { return p.Load().BotWaiting == 1 })
+	if _, ok := p.TryBotCore(func() {}); ok {
+		t.Error("a core given while a clocked step waits")
+	}
 	release()
-	if l := p.Load(); l.BotThinking != 0 {
-		t.Errorf("after release %d cores in use", l.BotThinking)
+	<-r.started
+	close(r.release)
+	if !<-r.done || drops != 1 {
+		t.Errorf("the step ran %v; the pondering was dropped %d times, want once", r.called, drops)
+	}
+	if l := p.Load(); l.BotThinking != 0 || l.BotWaiting != 0 || len(p.botDrops) != 0 {
+		t.Errorf("at the end %+v, %d droppable holders", l, len(p.botDrops))
 	}
 	var nilPool *Pool
-	if _, ok := nilPool.TryBotCore(); ok {
+	if _, ok := nilPool.TryBotCore(func() {}); ok {
 		t.Error("a nil pool gave a bot core")
 	}
 }

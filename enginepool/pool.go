@@ -158,6 +158,9 @@ type Pool struct {
 	botCores   int
 	botRunning int
 	botQueue   []chan struct{}
+	// botDrops are the holders of bot cores whose work may be dropped
+	// (TryBotCore), each asked to at most once, as a clocked step queues.
+	botDrops []*botDrop
 }
 
 // changed runs Hooks.Changed: deferred before the deferred unlock of a

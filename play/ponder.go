@@ -16,8 +16,10 @@ import (
 //
 //   - Pondering takes one of the pool's bot cores only if one is free and
 //     no clocked step waits for one (enginepool.Pool.TryBotCore); else the
-//     bot does not ponder that turn. So it never makes a step wait, and it
-//     stays within the server's budget of cores for bot thinking.
+//     bot does not ponder that turn. A clocked step that comes to wait for
+//     a core stops it (the pool drops it), so it never makes a step wait
+//     longer than it takes to stop, and it stays within the server's
+//     budget of cores for bot thinking.
 //   - It is cancelled, and waited for, as the bot's turn comes (Play), as
 //     the bot is replaced or closed: the bot is never fed while it
 //     ponders. Cut short, it leaves the bot as it would be without it.
@@ -26,7 +28,7 @@ import (
 
 // botCores is the part of the pool a bot ponders on.
 type botCores interface {
-	TryBotCore() (release func(), ok bool)
+	TryBotCore(drop func()) (release func(), ok bool)
 }
 
 // startPonder starts player's thinking on its opponent's turn, if the bot
@@ -44,11 +46,12 @@ func (b *ReconBot) startPonder(player recon.Player) {
 	if !ok {
 		return
 	}
-	release, ok := cores.TryBotCore()
+	ctx, cancel := context.WithCancel(context.Background())
+	release, ok := cores.TryBotCore(cancel)
 	if !ok {
+		cancel()
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	b.mu.Lock()
 	if b.closed || b.bot != player || b.playing || b.ponderStop != nil {
