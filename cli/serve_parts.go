@@ -38,6 +38,9 @@ type partsFlags struct {
 	engineWork bool
 	// rbcClock and rbcIncrement are --rbc-clock (zero: rbcapi's default).
 	rbcClock, rbcIncrement time.Duration
+	// rbcBotCores is --rbc-bot-cores: 0 none (enginepool.Config.BotCores
+	// negative).
+	rbcBotCores int
 }
 
 // buildParts is the composition root of the web app's parts that are not
@@ -61,7 +64,7 @@ func buildParts(st *store.Store, f partsFlags, logger *log.Logger) (parts web.Pa
 		}
 	}()
 	parts.Store = st
-	if parts.Pool, err = enginepool.New(enginepool.Config{SyzygyPath: f.syzygy, GaviotaPath: f.gaviota}); err != nil {
+	if parts.Pool, err = enginepool.New(enginepool.Config{SyzygyPath: f.syzygy, GaviotaPath: f.gaviota, BotCores: botCoresConfig(f.rbcBotCores)}); err != nil {
 		return web.Parts{}, nil, err
 	}
 	closers = append(closers, parts.Pool.Close)
@@ -173,3 +176,12 @@ func (f sessionsFeed) Payload(p string) {
 }
 
 func (f sessionsFeed) Resync() { f.srv.SessionsEnded(0) }
+
+// botCoresConfig turns --rbc-bot-cores into enginepool.Config.BotCores,
+// whose 0 is the default and whose negative is none.
+func botCoresConfig(flag int) int {
+	if flag == 0 {
+		return -1
+	}
+	return flag
+}

@@ -39,6 +39,8 @@ func TestServeBadInvocations(t *testing.T) {
 		{"missing Gaviota folder", []string{"serve", "--db", filepath.Join(dir, "f.db"), "--addr", "127.0.0.1:0", "--gaviota", filepath.Join(dir, "no-tables")}, 1, "Gaviota tables"},
 		{"Gaviota folder without tables", []string{"serve", "--db", filepath.Join(dir, "g.db"), "--addr", "127.0.0.1:0", "--gaviota", dir}, 1, "no .gtb.cp4 table found"},
 		{"negative review budget", []string{"serve", "--db", filepath.Join(dir, "e.db"), "--analysis-nodes", "-5"}, 1, "--analysis-nodes"},
+		{"negative bot cores", []string{"serve", "--db", filepath.Join(dir, "e.db"), "--rbc-bot-cores", "-1"}, 1, "--rbc-bot-cores: -1 is not from 0"},
+		{"bot cores beyond 4 a core", []string{"serve", "--db", filepath.Join(dir, "e.db"), "--rbc-bot-cores", "100000"}, 1, "--rbc-bot-cores: 100000 is not from 0"},
 	}
 	for _, tc := range tests {
 		var out, errOut bytes.Buffer

@@ -32,6 +32,12 @@ type Config struct {
 	// in the endings they hold, and the reviews say how far mate is. New
 	// opens them and fails when they cannot be read or hold no table.
 	GaviotaPath string
+	// BotCores is how many clocked steps of Reconnaissance Chess bots
+	// (Step.Clocked: bots spending their clock against remote bots) may
+	// think at once, each on one core beside the searchers (botcores.go).
+	// Default DefaultBotCores (half the cores, at least one); negative:
+	// none, clocked steps then think as regular ones, at most 3 s.
+	BotCores int
 	// Hooks let tests see inside; nil fields do nothing.
 	Hooks Hooks
 }
@@ -86,6 +92,7 @@ func New(cfg Config) (*Pool, error) {
 	})
 	p.tb, p.gtb = tb, gtb
 	p.hooks = cfg.Hooks
+	p.botCores = botCoresOf(cfg.BotCores)
 	return p, nil
 }
 

@@ -15,7 +15,8 @@
 //     evaluation).
 //   - Pool.SearchIdle: a background request (a review's position).
 //   - Pool.RunStep: a bot's step, holding a regular searcher without
-//     searching.
+//     searching, or, clocked, one of the bot cores (Config.BotCores);
+//     Pool.TryBotCore: a free bot core for thinking that may be dropped.
 //   - Pool.Analyse: the analysis board's open-ended engine lines, as its
 //     owner's work in chunks of at most a second (analyse.go).
 //   - Pool.Load and Pool.Owner: what the pool is doing, for monitoring

@@ -10,13 +10,18 @@ type Load struct {
 	Queued, Background int
 	// IdleRegular and IdleQuick count the free searchers of each lane.
 	IdleRegular, IdleQuick int
+	// BotThinking counts the bot cores in use (clocked steps, and a bot's
+	// thinking on its opponent's turn); BotWaiting the clocked steps
+	// waiting for one.
+	BotThinking, BotWaiting int
 }
 
 // Load returns what the pool is doing now.
 func (p *Pool) Load() Load {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	l := Load{Background: len(p.background), IdleRegular: len(p.idle), IdleQuick: len(p.quickIdle)}
+	l := Load{Background: len(p.background), IdleRegular: len(p.idle), IdleQuick: len(p.quickIdle),
+		BotThinking: p.botRunning, BotWaiting: len(p.botQueue)}
 	for _, o := range p.owners {
 		l.Queued += len(o.queue)
 	}

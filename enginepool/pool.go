@@ -104,6 +104,8 @@ import (
 // bot's to keep, not the pool's to bound. With them, "one long search" in
 // the bounds below includes a bot's step. Bots that choose at once never
 // wait for the pool.
+// The clocked steps of bots spending their clock (API games) hold no
+// searcher at all: they think on the bot cores (botcores.go).
 //
 // The cost of the lane: one more search than cores may run at once, so
 // the CPU is oversubscribed by at most poolQuickSearchers short searches
@@ -152,6 +154,16 @@ type Pool struct {
 	gtb *gaviota.Tablebase
 	// hooks are Config.Hooks.
 	hooks Hooks
+	// botCores is how many clocked bot steps may think at once
+	// (Config.BotCores, botcores.go); botRunning how many hold a bot core
+	// now, botQueue the clocked steps waiting for one, in the order they
+	// came, each to be sent on its channel.
+	botCores   int
+	botRunning int
+	botQueue   []chan struct{}
+	// botDrops are the holders of bot cores whose work may be dropped
+	// (TryBotCore), each asked to at most once, as a clocked step queues.
+	botDrops []*botDrop
 }
 
 // changed runs Hooks.Changed: deferred before the deferred unlock of a

@@ -7,7 +7,8 @@ import (
 )
 
 // Work other than a search that the pool schedules: the steps of
-// Reconnaissance Chess bots, which think on the CPU as an engine does but
+// Reconnaissance Chess bots (the clocked steps of bots spending their
+// clock, in API games, have a lane of their own: botcores.go), which think on the CPU as an engine does but
 // do not use a Searcher. The knightwatch bot searches many boards, trout
 // runs an engine, and N games thinking each on its own goroutines would
 // slow every engine reply of every player; so each step of a bot's turn is
@@ -69,6 +70,10 @@ type Step struct {
 	// Run makes the step's calls, given the context its thinking ends
 	// with and the time on its clock.
 	Run func(think context.Context, left time.Duration)
+	// Clocked marks the step of a bot playing as a competitor does,
+	// spending its clock: it thinks as long as its clock allows on one of
+	// the pool's bot cores, not a searcher (botcores.go).
+	Clocked bool
 }
 
 // RunStep runs step s as the notes above describe. It reports false, Run
@@ -83,6 +88,9 @@ func (p *Pool) RunStep(ctx context.Context, s Step) bool {
 		defer stop()
 		s.Run(think, s.Left)
 		return true
+	}
+	if s.Clocked && p.botCores > 0 {
+		return p.runClocked(ctx, s)
 	}
 	wait, stopWait := context.WithCancel(ctx)
 	if s.Left != NoClock {

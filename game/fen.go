@@ -264,11 +264,21 @@ func (p *Position) EPD() string {
 // BoardFEN returns only the piece placement field.
 func (p *Position) BoardFEN() string { return PlacementFEN(&p.board) }
 
+// AppendBoardFEN appends BoardFEN's field to dst.
+func (p *Position) AppendBoardFEN(dst []byte) []byte { return AppendPlacementFEN(dst, &p.board) }
+
 // PlacementFEN writes a board, square by square (A1 first), as a FEN's
 // piece placement field: for callers that edit boards as 64 squares and
 // parse the result back.
 func PlacementFEN(board *[64]Piece) string {
-	var sb strings.Builder
+	var buf [71]byte // 64 squares and 7 slashes at most: no allocation but the string's
+	return string(AppendPlacementFEN(buf[:0], board))
+}
+
+// AppendPlacementFEN appends PlacementFEN(board) to dst, for writers of
+// whole FENs that build them in one buffer (the Reconnaissance Chess
+// arbiter writes two a move).
+func AppendPlacementFEN(dst []byte, board *[64]Piece) []byte {
 	for r := 7; r >= 0; r-- {
 		empty := 0
 		for f := 0; f < 8; f++ {
@@ -278,19 +288,19 @@ func PlacementFEN(board *[64]Piece) string {
 				continue
 			}
 			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
+				dst = append(dst, byte('0'+empty))
 				empty = 0
 			}
-			sb.WriteByte(pc.Letter())
+			dst = append(dst, pc.Letter())
 		}
 		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
+			dst = append(dst, byte('0'+empty))
 		}
 		if r > 0 {
-			sb.WriteByte('/')
+			dst = append(dst, '/')
 		}
 	}
-	return sb.String()
+	return dst
 }
 
 func (p *Position) castlingField() string {

@@ -26,7 +26,12 @@ import (
 //     skew how it infers the clock's increment, and it is small beside a
 //     step.
 //   - A step's budget is what the bot says it may take (bots.Thinker)
-//     from its clock; the pool caps it at a level-8 search (3 s).
+//     from its clock; the pool caps it at a level-8 search (3 s), except
+//     for the built-in seat of an API game (NewReconBot), which plays as
+//     a competitor does: its steps are clocked (enginepool's
+//     botcores.go), thinking as long as its clock allows on one of the
+//     server's bot cores (serve --rbc-bot-cores), and it thinks on the
+//     opponent's turn too (ponder.go).
 //   - The bots think on one goroutine each (bots.NewOneThread), so one
 //     searcher is one core.
 
@@ -35,7 +40,8 @@ import (
 // and the time on the bot's clock; clock returns the bot's time left now
 // (recon.Unlimited without a clock, which is enginepool.NoClock). It
 // reports false, f not run, when ctx ended first.
-func (gs *Games) botStep(ctx context.Context, owner string, bot recon.Player, clock func() time.Duration, f func(think context.Context, left time.Duration)) bool {
+// clocked marks the step of a bot spending its clock (Step.Clocked).
+func (gs *Games) botStep(ctx context.Context, owner string, bot recon.Player, clock func() time.Duration, clocked bool, f func(think context.Context, left time.Duration)) bool {
 	if ctx.Err() != nil {
 		return false
 	}
@@ -44,7 +50,7 @@ func (gs *Games) botStep(ctx context.Context, owner string, bot recon.Player, cl
 	if pool == nil {
 		pool = (*enginepool.Pool)(nil) // runs every step at once
 	}
-	return pool.RunStep(ctx, enginepool.Step{Owner: owner, Cost: botThinkTime(bot, left), Left: left, Clock: clock, Run: f})
+	return pool.RunStep(ctx, enginepool.Step{Owner: owner, Cost: botThinkTime(bot, left), Left: left, Clock: clock, Clocked: clocked, Run: f})
 }
 
 // botThinkTime returns what bot says its next step may take with left on

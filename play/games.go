@@ -133,6 +133,9 @@ type Hooks struct {
 	// Swept runs after each sweep of untouched games with the number of
 	// games it dropped.
 	Swept func(n int64)
+	// BotPondered runs as a bot of game id has thought on its opponent's
+	// turn (ponder.go), to the end or cut short.
+	BotPondered func(id string)
 }
 
 // Games hosts the games played in the browser against the server: chess

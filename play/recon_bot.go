@@ -39,15 +39,29 @@ type ReconBot struct {
 	// pause makes the bot's move wait the server's reply pause, so that a
 	// person sees the turn pass.
 	pause bool
+	// clocked makes the bot play as a competitor does (an API game): its
+	// steps spend its clock on the pool's bot cores, and it thinks on its
+	// opponent's turn (ponder.go).
+	clocked bool
+	// ponderStop and ponderDone, under mu, cancel the bot's thinking on
+	// its opponent's turn and tell that it ended (ponder.go); nil when it
+	// is not pondering.
+	ponderStop context.CancelFunc
+	ponderDone chan struct{}
+	// closed, under mu, is set by Close: no pondering starts after it.
+	closed bool
 }
 
 // NewReconBot returns player, the bot spec made with seed (NewPlayer),
 // playing color of the game whose arbiter rules holds, as the automaton
 // of a game on the server's clock (an API game: no pause before its
-// moves); its steps think as owner's work. id names the game in logs, in
-// Hooks.BotAction and in the keys of its steps as jobs.
+// moves); its steps think as owner's work, spending its clock as a
+// competitor does (clocked steps, enginepool's botcores.go). id names the
+// game in logs, in Hooks.BotAction and in the keys of its steps as jobs.
 func (gs *Games) NewReconBot(id, spec string, seed uint64, player recon.Player, color game.Color, rules *ReconRules, owner string) *ReconBot {
-	return gs.newReconBot(id, spec, seed, player, color, rules, owner)
+	b := gs.newReconBot(id, spec, seed, player, color, rules, owner)
+	b.clocked = true
+	return b
 }
 
 func (gs *Games) newReconBot(id, spec string, seed uint64, player recon.Player, color game.Color, rules *ReconRules, owner string) *ReconBot {
@@ -66,18 +80,27 @@ func (b *ReconBot) Player() recon.Player {
 // at once, or when the turn using it is over.
 func (b *ReconBot) Replace(p recon.Player) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	old := b.bot
 	b.bot = p
-	if b.playing {
+	playing := b.playing
+	if playing {
 		b.retired = append(b.retired, old)
-	} else {
+	}
+	b.mu.Unlock()
+	// The old player's pondering, if any (none starts once it is
+	// replaced), ends before it is closed.
+	b.stopPonder()
+	if !playing {
 		CloseBot(old)
 	}
 }
 
 // Close closes the bot's player (the host calls it after the last turn).
 func (b *ReconBot) Close() {
+	b.mu.Lock()
+	b.closed = true // no pondering starts now; one running is stopped
+	b.mu.Unlock()
+	b.stopPonder()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	CloseBot(b.bot)
@@ -118,8 +141,15 @@ func (b *ReconBot) Play(t *live.Turn) {
 	// again is copied into it); the player is the turn's, whatever
 	// replaces it meanwhile.
 	g := b.rules.Arbiter
+	b.stopPonder() // the turn has come
 	player := b.startTurn()
-	defer b.endTurn()
+	moved := false
+	defer func() {
+		b.endTurn()
+		if moved {
+			b.startPonder(player)
+		}
+	}()
 	var (
 		phase        recon.Phase
 		capture      game.Square
@@ -141,7 +171,7 @@ func (b *ReconBot) Play(t *live.Turn) {
 	var sensed recon.SenseResult
 	if phase == recon.PhaseSense {
 		var s game.Square
-		if !b.games.botStep(ctx, b.owner, player, clock, func(think context.Context, left time.Duration) {
+		if !b.games.botStep(ctx, b.owner, player, clock, b.clocked, func(think context.Context, left time.Duration) {
 			player.OpponentMoveResult(capture)
 			s = player.ChooseSense(think, senseActions, moveActions, left)
 		}) {
@@ -157,7 +187,7 @@ func (b *ReconBot) Play(t *live.Turn) {
 		}
 	}
 	var m game.Move
-	if !b.games.botStep(ctx, b.owner, player, clock, func(think context.Context, left time.Duration) {
+	if !b.games.botStep(ctx, b.owner, player, clock, b.clocked, func(think context.Context, left time.Duration) {
 		if phase == recon.PhaseSense {
 			player.SenseResult(sensed)
 		}
@@ -176,6 +206,7 @@ func (b *ReconBot) Play(t *live.Turn) {
 		return
 	}
 	player.MoveResult(res)
+	moved = true
 }
 
 // sense applies the bot's sense s to g; one the rules refuse senses

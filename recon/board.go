@@ -101,10 +101,17 @@ func (b *Board) Move(request game.Move) (taken game.Move, capture game.Square, e
 	if err != nil {
 		return game.NoMove, game.NoSquare, err
 	}
+	taken, capture = b.moveChecked(move)
+	return taken, capture, nil
+}
+
+// moveChecked is Move for a request CheckMoveAction has passed: move is
+// what it returned.
+func (b *Board) moveChecked(move game.Move) (taken game.Move, capture game.Square) {
 	taken, encoded := Revise(&b.pos, move)
 	capture = CaptureSquare(&b.pos, encoded)
 	b.push(taken, encoded)
-	return taken, capture, nil
+	return taken, capture
 }
 
 // push makes the taken move (or a null move) and records the en passant
@@ -124,15 +131,14 @@ func (b *Board) push(taken, encoded game.Move) {
 // en passant square after every double step, and no castling rights for a
 // side whose king has been captured.
 func (b *Board) FEN() string {
-	var sb strings.Builder
-	sb.Grow(90)
-	sb.WriteString(b.pos.BoardFEN())
+	var buf [96]byte // a FEN's longest, without allocating but for the string
+	out := b.pos.AppendBoardFEN(buf[:0])
 	if b.pos.Side() == game.White {
-		sb.WriteString(" w ")
+		out = append(out, " w "...)
 	} else {
-		sb.WriteString(" b ")
+		out = append(out, " b "...)
 	}
-	n := sb.Len()
+	n := len(out)
 	for c := game.White; c <= game.Black; c++ {
 		k := b.pos.Pieces(c, game.King) & backRank(c)
 		if k == 0 { // no king at home: no rights (a captured king's vanish)
@@ -144,20 +150,20 @@ func (b *Board) FEN() string {
 				if c == game.Black {
 					letter += 'a' - 'A'
 				}
-				sb.WriteByte(letter)
+				out = append(out, letter)
 			}
 		}
 	}
-	if sb.Len() == n {
-		sb.WriteByte('-')
+	if len(out) == n {
+		out = append(out, '-')
 	}
-	sb.WriteByte(' ')
-	sb.WriteString(b.ep.String())
-	sb.WriteByte(' ')
-	sb.WriteString(strconv.Itoa(b.pos.HalfmoveClock()))
-	sb.WriteByte(' ')
-	sb.WriteString(strconv.Itoa(b.pos.FullmoveNumber()))
-	return sb.String()
+	out = append(out, ' ')
+	out = append(out, b.ep.String()...)
+	out = append(out, ' ')
+	out = strconv.AppendInt(out, int64(b.pos.HalfmoveClock()), 10)
+	out = append(out, ' ')
+	out = strconv.AppendInt(out, int64(b.pos.FullmoveNumber()), 10)
+	return string(out)
 }
 
 // SquarePiece is one square of a sense result and what stands on it

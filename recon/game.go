@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"knightwatch/game"
@@ -97,6 +98,9 @@ type Game struct {
 	lastCapture game.Square
 	outcome     Outcome
 	history     History
+	// cache holds what the arbiter last worked out of a board, to be
+	// reused while the board is the same (cache.go).
+	cache boardCache
 }
 
 // NewGame returns a game in the standard starting position between the
@@ -177,7 +181,7 @@ func (g *Game) MoveActions() []game.Move {
 	if g.phase == PhaseOver {
 		return nil
 	}
-	return g.board.MoveActions()
+	return slices.Clone(g.cache.moveActions(&g.board.pos))
 }
 
 // MoveActionsOf returns c's move actions as if it were to move, as c
@@ -214,7 +218,7 @@ func (g *Game) CheckClock() bool {
 	if g.phase == PhaseOver {
 		return true
 	}
-	if g.started {
+	if g.started && g.clock.Timed() { // an untimed clock never falls: no time read
 		now := g.now()
 		if _, out := g.clock.Flagged(now); out {
 			g.clock.Stop(now)
@@ -262,12 +266,13 @@ func (g *Game) Move(request game.Move) (MoveResult, error) {
 		return MoveResult{}, err
 	}
 	us := g.Turn()
-	before := g.board.FEN()
-	taken, capture, err := g.board.Move(request)
+	move, err := g.cache.checkMoveAction(&g.board.pos, request)
 	if err != nil {
 		return MoveResult{}, err
 	}
-	g.history.recordMove(us, request, taken, capture, before, g.board.FEN())
+	before := g.cache.fen(&g.board)
+	taken, capture := g.board.moveChecked(move)
+	g.history.recordMove(us, request, taken, capture, before, g.cache.fen(&g.board))
 	g.lastCapture = capture
 	g.phase = PhaseEndTurn
 	// The reference's order of precedence among the board's reasons.

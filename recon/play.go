@@ -82,31 +82,21 @@ func PlayObserved(ctx context.Context, g *Game, white, black Player, observe fun
 var errHung = errors.New("player did not return after its time ran out")
 
 func playTurns(ctx context.Context, g *Game, players [2]Player, observe func(game.Color, Step)) error {
+	// One turn's calls, made by t.call: one value for the whole game, so
+	// that a turn allocates no closures.
+	t := &turnCalls{}
+	call := t.call
 	for !g.IsOver() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		c := g.Turn()
-		p := players[c]
-		senseActions, moveActions := g.SenseActions(), g.MoveActions()
-		capture := g.OpponentCapture()
-		var sense game.Square
-		var move game.Move
-		var senseResult SenseResult
-		var moveResult MoveResult
-		// left is read in this goroutine, before each call: the calls run
-		// in goroutines of their own and must not touch g.
-		var left time.Duration
-		steps := []func(context.Context){
-			func(context.Context) { p.OpponentMoveResult(capture) },
-			func(ctx context.Context) { sense = p.ChooseSense(ctx, senseActions, moveActions, left) },
-			func(context.Context) { p.SenseResult(senseResult) },
-			func(ctx context.Context) { move = p.ChooseMove(ctx, moveActions, left) },
-			func(context.Context) { p.MoveResult(moveResult) },
-		}
-		for i, step := range steps {
-			left = g.SecondsLeft(c)
-			if err := guard(ctx, g, c, step); err != nil {
+		*t = turnCalls{p: players[c], senseActions: g.SenseActions(), moveActions: g.MoveActions(), capture: g.OpponentCapture()}
+		for i := range turnSteps {
+			// left is read in this goroutine, before each call: the calls
+			// run in goroutines of their own and must not touch g.
+			t.step, t.left = i, g.SecondsLeft(c)
+			if err := guard(ctx, g, c, call); err != nil {
 				return err
 			}
 			if g.CheckClock() {
@@ -125,12 +115,12 @@ func playTurns(ctx context.Context, g *Game, players [2]Player, observe func(gam
 			var err error
 			switch i {
 			case 1:
-				if senseResult, err = g.Sense(sense); err != nil {
-					return fmt.Errorf("%w: %s sensed %d: %v", ErrPlayerFailed, c, sense, err)
+				if t.senseResult, err = g.Sense(t.sense); err != nil {
+					return fmt.Errorf("%w: %s sensed %d: %v", ErrPlayerFailed, c, t.sense, err)
 				}
 			case 3:
-				if moveResult, err = g.Move(move); err != nil {
-					return fmt.Errorf("%w: %s chose %s: %v", ErrPlayerFailed, c, UCI(move), err)
+				if t.moveResult, err = g.Move(t.move); err != nil {
+					return fmt.Errorf("%w: %s chose %s: %v", ErrPlayerFailed, c, UCI(t.move), err)
 				}
 			}
 		}
@@ -142,6 +132,39 @@ func playTurns(ctx context.Context, g *Game, players [2]Player, observe func(gam
 		}
 	}
 	return nil
+}
+
+// turnSteps is how many calls a turn makes of its player: the opponent's
+// capture, the sense, its result, the move, its result.
+const turnSteps = 5
+
+// turnCalls holds one turn's calls of its player and what they need and
+// answer; call makes the call numbered step.
+type turnCalls struct {
+	p              Player
+	step           int
+	senseActions   []game.Square
+	moveActions    []game.Move
+	capture, sense game.Square
+	move           game.Move
+	senseResult    SenseResult
+	moveResult     MoveResult
+	left           time.Duration
+}
+
+func (t *turnCalls) call(ctx context.Context) {
+	switch t.step {
+	case 0:
+		t.p.OpponentMoveResult(t.capture)
+	case 1:
+		t.sense = t.p.ChooseSense(ctx, t.senseActions, t.moveActions, t.left)
+	case 2:
+		t.p.SenseResult(t.senseResult)
+	case 3:
+		t.move = t.p.ChooseMove(ctx, t.moveActions, t.left)
+	case 4:
+		t.p.MoveResult(t.moveResult)
+	}
 }
 
 // guard runs one player call for colour c, turning a panic into an error.

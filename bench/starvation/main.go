@@ -19,6 +19,13 @@
 // lane's one); the floods on the first server, the samples on the last, so
 // that what is measured is the fairness of the jobs across workers.
 //
+// With -api-bots N, only the API bots' condition beside the replies alone
+// (issue 46): N remote bots play the built-in knightwatch over the
+// reconchess HTTP API, each game on the server's clock (900 s + 5 s), the
+// built-in bots spending it on the server's bot cores (serve
+// --rbc-bot-cores, -serve-args to change it) and thinking on the remote
+// bots' turns; the replies are timed at each of -levels.
+//
 // Each sample is a new browser's new level-1 game: 1. e4, timed until the
 // engine's reply is on the board (the natural pause included: a reply is
 // never sent sooner than 150 ms at level 1). Samples are taken one after
@@ -31,6 +38,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,6 +54,9 @@ func main() {
 	games := flag.Int("games", 4, "games (sockets) per flooding browser")
 	servers := flag.Int("servers", 2, "with -workers: servers")
 	workers := flag.Int("workers", 0, "engine workers of a site on a throwaway PostgreSQL (0: one server on SQLite)")
+	flag.IntVar(&apiBots, "api-bots", 0, "remote bots playing the built-in knightwatch over the HTTP API: measure under them only (0: the engine floods)")
+	flag.StringVar(&levelList, "levels", "1", "with -api-bots: the levels whose replies are timed, comma-separated")
+	flag.StringVar(&serveArgs, "serve-args", "", "more flags for serve, space-separated (e.g. \"--rbc-bot-cores 0\")")
 	flag.Parse()
 	if err := run(*bin, *samples, *owners, *games, *servers, *workers); err != nil {
 		fmt.Fprintln(os.Stderr, "starvation:", err)
@@ -69,7 +80,7 @@ func run(bin string, samples, owners, games, servers, workers int) error {
 		return err
 	}
 	// No cap on connections per address: every browser here is on loopback.
-	srv, err := e2e.StartServer(bin, filepath.Join(dir, "kw.db"), addr, filepath.Join(dir, "server.log"), maxConnsFlag(bin)...)
+	srv, err := e2e.StartServer(bin, filepath.Join(dir, "kw.db"), addr, filepath.Join(dir, "server.log"), append(maxConnsFlag(bin), strings.Fields(serveArgs)...)...)
 	if err != nil {
 		return err
 	}
@@ -96,10 +107,10 @@ func run(bin string, samples, owners, games, servers, workers int) error {
 	rss("at start")
 	fmt.Printf("%-34s %8s %10s %10s %10s  %s\n", "condition", "samples", "p50", "p90", "max", "flood")
 
-	measure := func(name string, note func() string) error {
+	measureAt := func(level int, name string, note func() string) error {
 		var ds []time.Duration
 		for range samples {
-			d, _, _, err := attack.Reply(base, 1, 5*time.Minute, nil)
+			d, _, _, err := attack.Reply(base, level, 5*time.Minute, nil)
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
@@ -109,6 +120,10 @@ func run(bin string, samples, owners, games, servers, workers int) error {
 		q := func(p float64) time.Duration { return ds[int(p*float64(len(ds)-1))].Round(time.Millisecond) }
 		fmt.Printf("%-34s %8d %10s %10s %10s  %s\n", name, len(ds), q(0.5), q(0.9), ds[len(ds)-1].Round(time.Millisecond), note())
 		return nil
+	}
+	measure := func(name string, note func() string) error { return measureAt(1, name, note) }
+	if apiBots > 0 {
+		return runAPIBots(base, measureAt)
 	}
 	if err := measure("alone", func() string { return "" }); err != nil {
 		return err
@@ -149,4 +164,42 @@ func maxConnsFlag(bin string) []string {
 		flags = append(flags, "--new-games-per-addr", "0")
 	}
 	return flags
+}
+
+// The -api-bots run's flags.
+var (
+	apiBots   int
+	levelList string
+	serveArgs string
+)
+
+// runAPIBots times the replies at each of -levels alone, then with
+// -api-bots remote bots playing the built-in knightwatch.
+func runAPIBots(base string, measureAt func(level int, name string, note func() string) error) error {
+	var levels []int
+	for _, f := range strings.Split(levelList, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > 8 {
+			return fmt.Errorf("-levels: %q is not a level from 1 to 8", f)
+		}
+		levels = append(levels, n)
+	}
+	fmt.Printf("serve flags: %q\n", serveArgs)
+	for _, l := range levels {
+		if err := measureAt(l, fmt.Sprintf("level %d, alone", l), func() string { return "" }); err != nil {
+			return err
+		}
+	}
+	f, err := startAPIBotFlood(base, apiBots)
+	if err != nil {
+		return err
+	}
+	defer f.Stop()
+	time.Sleep(5 * time.Second) // the built-in bots' first turns under way
+	for _, l := range levels {
+		if err := measureAt(l, fmt.Sprintf("level %d, %d API bots", l, apiBots), f.Note); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package bots
 
 import (
+	"context"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -99,13 +100,34 @@ func distinctRequests(dst, actions []game.Move, b *game.Position) []game.Move {
 // several ways are merged, their weights added. Work is shared among
 // workers goroutines; s is unchanged.
 func (s *belief) expanded(observed game.Square, threat float64, workers int) *belief {
+	out := s.expand(context.Background(), threat, workers, observed, false)[observed]
+	if out == nil {
+		out = &belief{exact: s.exact}
+	}
+	return out
+}
+
+// expandedAll returns what expanded returns for every capture square the
+// opponent's turn can show (game.NoSquare: none), by the square: each the
+// same boards with the same weights, in the same order, as expanded gives
+// for it. It returns nil when ctx ends first.
+func (s *belief) expandedAll(ctx context.Context, threat float64, workers int) map[game.Square]*belief {
+	return s.expand(ctx, threat, workers, game.NoSquare, true)
+}
+
+// expand is expanded for the capture on only, or for every capture when
+// all is set; nil when ctx ended first (checked every few dozen boards).
+func (s *belief) expand(ctx context.Context, threat float64, workers int, only game.Square, all bool) map[game.Square]*belief {
 	type part struct {
 		boards  []game.Position
 		weights []float64
 		index   map[uint64]int32
 	}
+	// outcome is one distinct child of a parent: kids[kid], its hash,
+	// the capture it shows and the model's weight.
 	type outcome struct {
-		board   game.Position
+		hash    uint64
+		kid     int
 		capture game.Square
 		weight  float64
 	}
@@ -113,23 +135,28 @@ func (s *belief) expanded(observed game.Square, threat float64, workers int) *be
 		workers = 1
 	}
 	workers = min(workers, max(1, len(s.boards)/64))
-	parts := make([]part, workers)
+	parts := make([]map[game.Square]*part, workers)
 	var wg sync.WaitGroup
 	chunk := (len(s.boards) + workers - 1) / workers
 	for w := range workers {
 		lo, hi := w*chunk, min(len(s.boards), (w+1)*chunk)
 		wg.Add(1)
-		go func(pt *part) {
+		go func(pw *map[game.Square]*part) {
 			defer wg.Done()
-			pt.index = make(map[uint64]int32, (hi-lo)*4)
+			pts := map[game.Square]*part{}
+			*pw = pts
 			var buf []game.Move
 			var outs []outcome
+			var kids []game.Position // a parent's children, reused
 			for i := lo; i < hi; i++ {
+				if (i-lo)%64 == 63 && ctx.Err() != nil {
+					return
+				}
 				b := &s.boards[i]
 				buf = opponentRequests(buf[:0], b)
 				// Every distinct outcome of the parent, for the model's
 				// normalisation, whether or not it fits the observation.
-				outs = outs[:0]
+				outs, kids = outs[:0], kids[:0]
 				var total float64
 				for j := 0; j <= len(buf); j++ {
 					req := game.NoMove
@@ -137,59 +164,87 @@ func (s *belief) expanded(observed game.Square, threat float64, workers int) *be
 						req = buf[j]
 					}
 					_, enc := recon.Revise(b, req)
-					child := *b
-					recon.Apply(&child, enc)
+					kids = append(kids, *b)
+					child := &kids[len(kids)-1]
+					recon.Apply(child, enc)
 					if child.KingSquare(child.Side()) == game.NoSquare {
+						kids = kids[:len(kids)-1]
 						continue // the player's king is taken: that game is over
 					}
 					k := child.Hash()
 					seen := false
 					for o := range outs {
-						if outs[o].board.Hash() == k {
+						if outs[o].hash == k {
 							seen = true
 							break
 						}
 					}
 					if seen {
+						kids = kids[:len(kids)-1]
 						continue
 					}
-					o := outcome{board: child, capture: recon.CaptureSquare(b, enc), weight: outcomeWeight(&child, threat)}
+					o := outcome{hash: k, kid: len(kids) - 1, capture: recon.CaptureSquare(b, enc), weight: outcomeWeight(child, threat)}
 					total += o.weight
 					outs = append(outs, o)
 				}
 				for _, o := range outs {
-					if o.capture != observed {
+					if !all && o.capture != only {
 						continue
 					}
+					pt := pts[o.capture]
+					if pt == nil {
+						// Most children show no capture: room for them
+						// from the start (about 16 a parent).
+						n := 16
+						if o.capture == game.NoSquare {
+							n = (hi - lo) * 16
+						}
+						pt = &part{index: make(map[uint64]int32, n), boards: make([]game.Position, 0, n), weights: make([]float64, 0, n)}
+						pts[o.capture] = pt
+					}
 					w := s.weights[i] * o.weight / total
-					k := o.board.Hash()
-					if at, ok := pt.index[k]; ok {
+					if at, ok := pt.index[o.hash]; ok {
 						pt.weights[at] += w
 						continue
 					}
-					pt.index[k] = int32(len(pt.boards))
-					pt.boards = append(pt.boards, o.board)
+					pt.index[o.hash] = int32(len(pt.boards))
+					pt.boards = append(pt.boards, kids[o.kid])
 					pt.weights = append(pt.weights, w)
 				}
 			}
 		}(&parts[w])
 	}
 	wg.Wait()
-	merged := parts[0]
-	for _, pt := range parts[1:] {
-		for i := range pt.boards {
-			k := pt.boards[i].Hash()
-			if at, ok := merged.index[k]; ok {
-				merged.weights[at] += pt.weights[i]
+	if ctx.Err() != nil {
+		return nil
+	}
+	// Merged part by part in order, as each capture's own expansion would.
+	merged := map[game.Square]*part{}
+	for _, pts := range parts {
+		for c, pt := range pts {
+			m := merged[c]
+			if m == nil {
+				merged[c] = pt
 				continue
 			}
-			merged.index[k] = int32(len(merged.boards))
-			merged.boards = append(merged.boards, pt.boards[i])
-			merged.weights = append(merged.weights, pt.weights[i])
+			for i := range pt.boards {
+				k := pt.boards[i].Hash()
+				if at, ok := m.index[k]; ok {
+					m.weights[at] += pt.weights[i]
+					continue
+				}
+				m.index[k] = int32(len(m.boards))
+				m.boards = append(m.boards, pt.boards[i])
+				m.weights = append(m.weights, pt.weights[i])
+			}
 		}
 	}
-	out := &belief{boards: merged.boards, weights: merged.weights, exact: s.exact}
-	out.normalize()
+	out := make(map[game.Square]*belief, len(merged))
+	for c, m := range merged {
+		b := &belief{boards: m.boards, weights: m.weights, exact: s.exact}
+		b.normalize()
+		out[c] = b
+	}
 	return out
 }
 

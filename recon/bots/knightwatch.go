@@ -177,6 +177,17 @@ type Knightwatch struct {
 	// fifth of the clock from the sense, so that a slow machine or a large
 	// belief never runs the clock out.
 	hardStop time.Time
+	// pondered is the belief expanded on the opponent's turn (Ponder),
+	// by capture square, for the belief it was expanded from; nil when
+	// none is ready.
+	pondered *pondered
+}
+
+// pondered is what Ponder expanded: from, the belief it began with, grown
+// by every opponent request, by the capture square each shows.
+type pondered struct {
+	from *belief
+	by   map[game.Square]*belief
 }
 
 // KnightwatchStats sums up a game: the belief's size on each turn after
@@ -254,6 +265,7 @@ func (k *Knightwatch) Start(color game.Color, board recon.Board, _ string) {
 	k.stats = KnightwatchStats{}
 	k.turn = 0
 	k.forced = game.NoMove
+	k.pondered = nil
 }
 
 // OpponentMoveResult expands every board by the opponent's requests that
@@ -267,12 +279,19 @@ func (k *Knightwatch) OpponentMoveResult(capture game.Square) {
 		return
 	}
 	maxBoards := k.boardBound()
-	// Keep the expansion within bounds: about 40 children a board.
-	if limit := maxBoards / 20; s.size() > limit {
-		s.resample(limit, k.rng)
-		k.logf("resampled to %d boards before expanding", s.size())
+	k.shrinkBeforeExpanding(maxBoards)
+	s = k.belief
+	var next *belief
+	if p := k.pondered; p != nil && p.from == s {
+		// Expanded on the opponent's turn: only the filter is left.
+		if next = p.by[capture]; next == nil {
+			next = &belief{exact: s.exact}
+		}
+	} else {
+		next = s.expanded(capture, k.cfg.Threat, k.cfg.Workers)
 	}
-	if next := s.expanded(capture, k.cfg.Threat, k.cfg.Workers); next.size() > 0 {
+	k.pondered = nil
+	if next.size() > 0 {
 		k.belief = next
 	} else {
 		k.recoverExpansion(s.boards, s.weights, capture)
@@ -285,6 +304,41 @@ func (k *Knightwatch) OpponentMoveResult(capture game.Square) {
 	k.stats.Expanded = append(k.stats.Expanded, s.size())
 	if !s.exact {
 		k.stats.SampledTurns++
+	}
+}
+
+// shrinkBeforeExpanding keeps the coming expansion within bounds: about
+// 40 children a board, so at most a twentieth of maxBoards parents. The
+// belief is resampled in place, so that Ponder and OpponentMoveResult
+// resample it once between them, drawing the same numbers.
+func (k *Knightwatch) shrinkBeforeExpanding(maxBoards int) {
+	if limit := maxBoards / 20; k.belief.size() > limit {
+		k.belief.resample(limit, k.rng)
+		k.logf("resampled to %d boards before expanding", k.belief.size())
+	}
+}
+
+// Ponder expands the belief by every request the opponent can make, while
+// the opponent thinks (a remote game's opponent takes its time), so that
+// OpponentMoveResult then only picks the boards that show its capture:
+// the same boards, with the same weights, as without pondering. It
+// returns when done or when ctx ends (the turn has come); cut short, it
+// leaves the bot as it would be without it. The boards it keeps are the
+// expansion's, about as many as OpponentMoveResult's own (the few more
+// are those showing a capture), within the belief's bound. Call it only
+// between MoveResult and OpponentMoveResult, from the goroutine that
+// feeds the bot or with that one waiting.
+func (k *Knightwatch) Ponder(ctx context.Context) {
+	s := k.belief
+	if s == nil || s.size() == 0 || s.boards[0].Side() == k.color || ctx.Err() != nil {
+		return // the opponent has not moved yet, or no time
+	}
+	if k.pondered != nil && k.pondered.from == s {
+		return
+	}
+	k.shrinkBeforeExpanding(k.boardBound())
+	if by := k.belief.expandedAll(ctx, k.cfg.Threat, k.cfg.Workers); by != nil {
+		k.pondered = &pondered{from: k.belief, by: by}
 	}
 }
 

@@ -1,6 +1,7 @@
 package bots
 
 import (
+	"context"
 	"time"
 
 	"knightwatch/recon"
@@ -51,6 +52,15 @@ func (t *Trout) ThinkTime(timeLeft time.Duration) time.Duration {
 // changed.
 func (k *Knightwatch) ThinkTime(timeLeft time.Duration) time.Duration {
 	return budgetFor(timeLeft, k.turn, k.increment, k.cfg.TurnTime) / 2
+}
+
+// Ponderer is a bot that can think on its opponent's turn: Ponder does
+// work that its next OpponentMoveResult would otherwise do, without
+// changing what the bot then holds or chooses, and returns when ctx ends.
+// A server calls it between the bot's MoveResult and its next
+// OpponentMoveResult, never beside another call of the bot.
+type Ponderer interface {
+	Ponder(ctx context.Context)
 }
 
 // NewOneThread builds the bot spec names, as New does, thinking on one
