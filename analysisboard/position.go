@@ -6,8 +6,8 @@ import (
 	"sort"
 
 	"knightwatch/game"
-	"knightwatch/openings"
 	"knightwatch/gaviota"
+	"knightwatch/openings"
 	"knightwatch/syzygy"
 )
 
