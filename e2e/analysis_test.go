@@ -228,3 +228,29 @@ func TestAnalysisTablebase(t *testing.T) {
 	tb.clickSel(`#tablebase-moves li button`)
 	tb.waitJS(`document.getElementById('tree').dataset.size === '1'`, "the tablebase move played", ``, uiWait)
 }
+
+// TestAnalysisUnderpromotion: a pawn dragged to the last rank asks for
+// the piece (static/js/promotion.js, the chooser every board page shares,
+// the learn and puzzle boards too); a knight chosen is a knight played,
+// and Cancel plays nothing.
+func TestAnalysisUnderpromotion(t *testing.T) {
+	e := newEnv(t)
+	tb := e.newTab(t, desktop)
+	defer tb.close()
+	tb.open("/analysis?fen=" + url.QueryEscape("8/4P3/8/8/8/8/k7/4K3 w - - 0 1"))
+	tb.waitJS(`document.getElementById('board').dataset.ready && document.querySelector('#board .mine')`, "White to move", ``, uiWait)
+	tb.dragPiece("e7", "e8")
+	tb.waitJS(`!document.getElementById('promotion').hidden`, "the promotion chooser", ``, uiWait)
+	tb.shot("chooser")
+	tb.clickSel(`#promotion .promo-cancel`)
+	tb.waitJS(`document.getElementById('promotion').hidden && document.getElementById('tree').dataset.size === '0'`, "nothing played after Cancel",
+		`document.getElementById('tree').dataset.size`, uiWait)
+	tb.dragPiece("e7", "e8")
+	tb.waitJS(`!document.getElementById('promotion').hidden`, "the promotion chooser again", ``, uiWait)
+	tb.clickSel(`#promotion [data-promotion="n"]`)
+	tb.waitJS(`document.querySelector('#tree .move.current')?.textContent === '1. e8=N'`, "1. e8=N",
+		`document.querySelector('#tree .move.current')?.textContent`, uiWait)
+	if got := eval[string](tb, `document.getElementById('fen').value`); !strings.HasPrefix(got, "4N3/8/8/8/8/8/k7/4K3 b") {
+		tb.fail("FEN %q", got)
+	}
+}

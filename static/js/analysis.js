@@ -6,7 +6,8 @@
 // judges every move: the page sends the path to a position and shows what
 // comes back.
 
-import { Board, pieceURL } from './board.js';
+import { Board } from './board.js';
+import { Promotion } from './promotion.js';
 import { GameSocket } from './socket.js';
 import { Tree, moveLabel, moveNumber } from './analysis_tree.js';
 import { tablebaseWords } from './panel.js';
@@ -14,7 +15,7 @@ import { ask as askPerson } from './confirm.js';
 
 const main = document.getElementById('main');
 const boardEl = document.getElementById('board');
-const promoEl = document.getElementById('promotion');
+const promotion = new Promotion(document.getElementById('promotion'));
 const treeEl = document.getElementById('tree');
 const rowEl = document.getElementById('tree-row');
 const linesEl = document.getElementById('engine-lines');
@@ -261,23 +262,19 @@ function requestMove(from, to) {
   const options = (info.legal || []).filter((m) => m.from === from && m.to === to);
   if (options.length === 0) return;
   if (options.some((m) => m.promotion)) {
-    const color = info.turn;
-    for (const b of promoEl.querySelectorAll('[data-promotion]')) {
-      const p = b.dataset.promotion;
-      b.querySelector('img').src = pieceURL(color + p.toUpperCase());
-      b.onclick = () => {
-        const m = options.find((o) => o.promotion === p);
-        promoEl.hidden = true;
-        if (m) playUCI(m.uci);
-      };
-    }
-    promoEl.hidden = false;
-    promoEl.querySelector('[data-promotion="q"]').focus();
+    choosePromotion(options);
     return;
   }
   playUCI(options[0].uci);
 }
-promoEl.querySelector('.promo-cancel').addEventListener('click', () => { promoEl.hidden = true; show(current); });
+
+/** choosePromotion asks for the piece, then plays the move (cancelled: the board as it was). */
+async function choosePromotion(options) {
+  const p = await promotion.ask(info.turn);
+  const m = p && options.find((o) => o.promotion === p);
+  if (m) playUCI(m.uci);
+  else show(current);
+}
 
 /** moveButton is one move of the tree as a button. */
 function moveButton(n, withNumber) {

@@ -2,7 +2,8 @@
 // the WebSocket together. The server's `state` message is the only truth;
 // this file shows it and sends the person's requests.
 
-import { Board, parseBoard, pieceURL } from './board.js';
+import { Board, parseBoard } from './board.js';
+import { Promotion } from './promotion.js';
 import { premoveDests, premoveMove } from './premove.js';
 import { GameSocket } from './socket.js';
 import { Panel, sanWords, resultWords, endWords, turnWords, tablebaseWords } from './panel.js';
@@ -12,7 +13,7 @@ import { ask } from './confirm.js';
 
 const root = document.querySelector('main.game-page');
 const boardEl = document.getElementById('board');
-const promoEl = document.getElementById('promotion');
+const promotion = new Promotion(document.getElementById('promotion'));
 const announcer = document.getElementById('announcer');
 const dialog = document.getElementById('game-over');
 const banner = document.getElementById('conn-banner');
@@ -303,7 +304,7 @@ function showPly(n) {
   if (target === shown) return;
   const anim = target === shown + 1 ? squaresOf(state.moves[target - 1]?.uci) : null;
   shown = target;
-  hidePromotion();
+  promotion.cancel();
   board.select('');
   board.setPremove(null);
   redraw(anim);
@@ -322,7 +323,7 @@ function requestMove(from, to) {
   const options = (state.legal || []).filter((m) => m.from === from && m.to === to);
   if (options.length === 0) return;
   if (options.some((m) => m.promotion)) {
-    showPromotion(from, to, options);
+    choosePromotion(from, to, options);
     return;
   }
   sendMove(options[0].uci, from, to);
@@ -336,25 +337,13 @@ function sendMove(uci, from, to) {
   }
 }
 
-function showPromotion(from, to, options) {
-  const color = state.human === 'black' ? 'b' : 'w';
-  for (const b of promoEl.querySelectorAll('[data-promotion]')) {
-    const p = b.dataset.promotion;
-    b.querySelector('img').src = pieceURL(color + p.toUpperCase());
-    b.onclick = () => {
-      const m = options.find((o) => o.promotion === p);
-      hidePromotion();
-      if (m) sendMove(m.uci, from, to);
-    };
-  }
-  promoEl.hidden = false;
-  promoEl.querySelector('[data-promotion="q"]').focus();
+/** choosePromotion asks for the piece, then sends the move (cancelled: the board as it was). */
+async function choosePromotion(from, to, options) {
+  const p = await promotion.ask(state.human === 'black' ? 'b' : 'w');
+  const m = p && options.find((o) => o.promotion === p);
+  if (m) sendMove(m.uci, from, to);
+  else redraw();
 }
-
-function hidePromotion() {
-  promoEl.hidden = true;
-}
-promoEl.querySelector('.promo-cancel').addEventListener('click', () => { hidePromotion(); redraw(); });
 
 function openDialog(s) {
   const res = dialog.querySelector('[data-result]');
@@ -502,7 +491,7 @@ async function copy(text) {
 // ---- keyboard ----
 document.addEventListener('keydown', (e) => {
   if (e.altKey || e.ctrlKey || e.metaKey) return;
-  if (e.key === 'Escape' && !promoEl.hidden) { hidePromotion(); redraw(); return; }
+  if (e.key === 'Escape' && promotion.open) { promotion.cancel(); return; }
   const t = e.target;
   if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement || dialog.open) return;
   const keys = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last', ArrowUp: 'first', ArrowDown: 'last' };

@@ -5,6 +5,7 @@
 // where the player was. The board is board.js's widget.
 
 import { Board } from './board.js';
+import { Promotion, promotes } from './promotion.js';
 
 const main = document.getElementById('main');
 const boardEl = document.getElementById('board');
@@ -18,12 +19,18 @@ let view = null; // the server's latest state
 let pending = null; // the next state, held while an answer shows
 let busy = false;
 
-const board = new Board(boardEl, { onMove: (from, to) => post({ index: view.position.index, move: moveOf(from, to) }), annotations: true });
+const promotion = new Promotion(document.getElementById('promotion'));
+const board = new Board(boardEl, { onMove: (from, to) => tryMove(from, to), annotations: true });
 
-/** moveOf is a board move in UCI; a pawn reaching the last rank becomes a queen. */
-function moveOf(from, to) {
-  const piece = board.pieces.get(from) || '';
-  return from + to + (piece[1] === 'P' && (to[1] === '8' || to[1] === '1') ? 'q' : '');
+/** tryMove posts a board move in UCI, asking first for a pawn's promotion piece. */
+async function tryMove(from, to) {
+  const piece = board.pieces.get(from);
+  let promo = '';
+  if (promotes(piece, to)) {
+    promo = await promotion.ask(piece[0]);
+    if (!promo) { board.setPosition(view.position.fen); return; }
+  }
+  post({ index: view.position.index, move: from + to + promo });
 }
 
 function destsMap(d) {

@@ -5,6 +5,7 @@
 // The board is board.js's widget.
 
 import { Board } from './board.js';
+import { Promotion, promotes } from './promotion.js';
 
 const main = document.getElementById('main');
 const boardEl = document.getElementById('board');
@@ -19,11 +20,19 @@ const moves = []; // the line so far
 let busy = false;
 let over = false;
 
-const board = boardEl && new Board(boardEl, { onMove: (from, to) => play(from + to + promo(from, to)) });
+const promoEl = document.getElementById('promotion');
+const promotion = promoEl && new Promotion(promoEl);
+const board = boardEl && new Board(boardEl, { onMove: (from, to) => tryMove(from, to) });
 
-function promo(from, to) {
-  const piece = board.pieces.get(from) || '';
-  return piece[1] === 'P' && (to[1] === '8' || to[1] === '1') ? 'q' : '';
+/** tryMove plays a board move in UCI, asking first for a pawn's promotion piece. */
+async function tryMove(from, to) {
+  const piece = board.pieces.get(from);
+  let promo = '';
+  if (promotes(piece, to)) {
+    promo = await promotion.ask(piece[0]);
+    if (!promo) { board.setPosition(boardEl.dataset.fen); return; }
+  }
+  play(from + to + promo);
 }
 
 function destsMap(d) {

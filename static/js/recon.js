@@ -3,14 +3,15 @@
 // showed, their notes) and sends their senses, moves and notes. The board
 // is drawn from the person's view only; the true board comes with the end.
 
-import { Board, parseBoard, pieceURL } from './board.js';
+import { Board, parseBoard } from './board.js';
+import { Promotion } from './promotion.js';
 import { GameSocket } from './socket.js';
 import { reconMemory, describeSense, describeMove, pieceName, reasonWords } from './recon_words.js';
 import { ask } from './confirm.js';
 
 const root = document.querySelector('main.recon-page');
 const boardEl = document.getElementById('board');
-const promoEl = document.getElementById('promotion');
+const promotion = new Promotion(document.getElementById('promotion'));
 const dialog = document.getElementById('game-over');
 const banner = document.getElementById('conn-banner');
 const phaseLine = document.getElementById('phase-line');
@@ -103,7 +104,7 @@ function applyState(next) {
   if (next.status === 'over') boardEl.dataset.fen = next.trueFen || '';
   else delete boardEl.dataset.fen;
   tapped = '';
-  hidePromotion();
+  promotion.cancel();
   draw();
   words(prev, next);
   drawLog();
@@ -310,7 +311,7 @@ function requestMove(from, to) {
   const options = state.moveActions.filter((m) => m.from === from && m.to === to);
   if (options.length === 0) return;
   if (options.some((m) => m.promotion)) {
-    showPromotion(options);
+    choosePromotion(options);
     return;
   }
   sendMove(options[0].uci);
@@ -320,23 +321,13 @@ function sendMove(uci) {
   socket.send({ type: 'move', move: uci, seq: state.seq });
 }
 
-function showPromotion(options) {
-  const color = myColor();
-  for (const b of promoEl.querySelectorAll('[data-promotion]')) {
-    const p = b.dataset.promotion;
-    b.querySelector('img').src = pieceURL(color + p.toUpperCase());
-    b.onclick = () => {
-      const m = options.find((o) => o.promotion === p);
-      hidePromotion();
-      if (m) sendMove(m.uci);
-    };
-  }
-  promoEl.hidden = false;
-  promoEl.querySelector('[data-promotion="q"]').focus();
+/** choosePromotion asks for the piece, then sends the move (cancelled: the board as it was). */
+async function choosePromotion(options) {
+  const p = await promotion.ask(myColor());
+  const m = p && options.find((o) => o.promotion === p);
+  if (m) sendMove(m.uci);
+  else draw();
 }
-
-function hidePromotion() { promoEl.hidden = true; }
-promoEl.querySelector('.promo-cancel').addEventListener('click', () => { hidePromotion(); draw(); });
 
 // ---- notes: right-click or long-press cycles an enemy piece on a square ----
 const CYCLE = ['', 'P', 'N', 'B', 'R', 'Q', 'K'];
@@ -433,7 +424,7 @@ document.addEventListener('click', (e) => {
 
 document.addEventListener('keydown', (e) => {
   if (e.altKey || e.ctrlKey || e.metaKey || dialog.open) return;
-  if (e.key === 'Escape') { hidePromotion(); board.select(''); tapped = ''; showWindow(state && state.phase === 'sense' ? hover : ''); }
+  if (e.key === 'Escape') { promotion.cancel(); board.select(''); tapped = ''; showWindow(state && state.phase === 'sense' ? hover : ''); }
   if (e.key === 'f') document.querySelector('button[data-action="flip"]').click();
 });
 
