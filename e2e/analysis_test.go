@@ -243,7 +243,7 @@ func TestAnalysisUnderpromotion(t *testing.T) {
 	tb.waitJS(`!document.getElementById('promotion').hidden`, "the promotion chooser", ``, uiWait)
 	tb.shot("chooser")
 	tb.clickSel(`#promotion .promo-cancel`)
-	tb.waitJS(`document.getElementById('promotion').hidden && document.getElementById('tree').dataset.size === '0'`, "nothing played after Cancel",
+	tb.waitJS(`document.getElementById('promotion').hidden && document.getElementById('tree').dataset.size === '0' && document.getElementById('board').dataset.ready && document.querySelector('#board [data-square="e7"] .piece')?.dataset.piece === 'wP'`, "nothing played after Cancel",
 		`document.getElementById('tree').dataset.size`, uiWait)
 	tb.dragPiece("e7", "e8")
 	tb.waitJS(`!document.getElementById('promotion').hidden`, "the promotion chooser again", ``, uiWait)

@@ -273,7 +273,7 @@ async function choosePromotion(options) {
   const p = await promotion.ask(info.turn);
   const m = p && options.find((o) => o.promotion === p);
   if (m) playUCI(m.uci);
-  else show(current);
+  else board.setPosition(current.fen); // the pawn back; the legal moves stand
 }
 
 /** moveButton is one move of the tree as a button. */
