@@ -49,7 +49,11 @@ func (s *stubSearcher) Search(ctx context.Context, pos *game.Position, _ []uint6
 	}
 	var ml game.MoveList
 	pos.GenerateLegal(&ml)
-	return enginepool.SearchResult{Move: ml.Moves[0], CP: 17, Depth: 3}
+	res := enginepool.SearchResult{Move: ml.Moves[0], CP: 17, Depth: 3}
+	if req.SecondBest {
+		res.Second = enginepool.Line{Move: ml.Moves[1], CP: -40}
+	}
+	return res
 }
 
 func (s *stubSearcher) NewGame() {}
@@ -322,6 +326,29 @@ func TestFloodingOwnerQueuesBehind(t *testing.T) {
 	for k, p := range want {
 		if got[k] != p {
 			t.Errorf("%s has priority %d, want %d", k, got[k], p)
+		}
+	}
+}
+
+// A puzzle's search asks for the second best move too (SecondBest, package
+// training): on a site the request and the answer cross the database as
+// JSON, and both must keep it.
+func TestSecondBestThroughJobs(t *testing.T) {
+	dsn := pgtest.DB(t)
+	var searches atomic.Int64
+	server := newJobs(t, dsn, false, 1, stubSearcher{searches: &searches})
+	newJobs(t, dsn, true, 1, stubSearcher{searches: &searches})
+	pos := startPos(t)
+	var ml game.MoveList
+	pos.GenerateLegal(&ml)
+	for _, second := range []bool{true, false} {
+		res, ok := server.SearchIdle(waitCtx(t), "g1", pos, nil, enginepool.SearchRequest{Level: 8, Nodes: 1000, Evaluate: true, SecondBest: second})
+		want := enginepool.Line{Move: game.NoMove}
+		if second {
+			want = enginepool.Line{Move: ml.Moves[1], CP: -40}
+		}
+		if !ok || res.Move != ml.Moves[0] || res.Second != want {
+			t.Errorf("SecondBest %v: %+v %v, want the second line %+v", second, res, ok, want)
 		}
 	}
 }
