@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 // startChildServer starts this test binary as `serve` (TestMain) on
 // database db and a free loopback port, with the reviews off; it is
 // killed when the test ends.
-func startChildServer(t *testing.T, db string) *e2e.Server {
+func startChildServer(t *testing.T, db string, extra ...string) *e2e.Server {
 	t.Helper()
 	addr, err := e2e.FreeAddr()
 	if err != nil {
@@ -38,7 +38,7 @@ func startChildServer(t *testing.T, db string) *e2e.Server {
 		t.Fatal(err)
 	}
 	t.Setenv(childEnv, "1")
-	srv, err := e2e.StartServer(exe, db, addr, filepath.Join(t.TempDir(), "server.log"), "--analysis-nodes", "0")
+	srv, err := e2e.StartServer(exe, db, addr, filepath.Join(t.TempDir(), "server.log"), append([]string{"--analysis-nodes", "0"}, extra...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
