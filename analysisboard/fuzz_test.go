@@ -40,7 +40,9 @@ func FuzzImport(f *testing.F) {
 		if err != nil {
 			t.Fatalf("an exported PGN does not import: %v\n%s", err, pgn)
 		}
+		// The tags and the count of games belong to the text, not the tree.
 		st.Tags, again.Tags = nil, nil
+		st.Games = 0
 		a, _ := json.Marshal(st)
 		b, _ := json.Marshal(again)
 		if string(a) != string(b) {

@@ -28,6 +28,9 @@ type Study struct {
 	Comment  string      `json:"comment,omitempty"`
 	Tags     [][2]string `json:"tags,omitempty"`
 	Moves    []*Node     `json:"moves"`
+	// Games is, after Import of a PGN of several games, how many it
+	// holds (the first is the study; the page says so); 0 otherwise.
+	Games int `json:"games,omitempty"`
 }
 
 // Node is one move of the tree: the move in UCI (what the server reads)
@@ -77,6 +80,9 @@ func Import(text string) (*Study, error) {
 	pg := games[0]
 	start := pg.StartPosition()
 	s := &Study{FEN: start.FEN(), Chess960: start.Chess960(), Comment: pg.Root.Comment, Moves: []*Node{}}
+	if len(games) > 1 {
+		s.Games = len(games)
+	}
 	for _, t := range pg.Tags {
 		s.Tags = append(s.Tags, [2]string{t.Name, t.Value})
 	}

@@ -470,7 +470,9 @@ async function post(url, fields) {
 document.getElementById('import-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const errEl = document.getElementById('import-error');
+  const noteEl = document.getElementById('import-note');
   errEl.hidden = true;
+  noteEl.hidden = true;
   const r = await post('/analysis/import', { text: document.getElementById('import-text').value });
   let body;
   try { body = JSON.parse(r.body); } catch { body = { error: r.body }; }
@@ -484,6 +486,10 @@ document.getElementById('import-form').addEventListener('submit', async (e) => {
   keep();
   show(tree.root);
   document.getElementById('import-box').open = false;
+  if (body.games > 1) {
+    noteEl.textContent = `The PGN holds ${body.games} games: the first is on the board. Import the others one at a time.`;
+    noteEl.hidden = false;
+  }
 });
 
 document.getElementById('export-btn').addEventListener('click', async () => {
