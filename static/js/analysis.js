@@ -115,7 +115,12 @@ function show(node, { send = true } = {}) {
   depthEl.textContent = '';
   board.annotations?.setHint('');
   renderTree();
-  if (send) askSoon(node);
+  if (send) {
+    // Until the ask, what comes about the position left (its lines, its
+    // legal moves) is not about this one.
+    shownId = 0;
+    askSoon(node);
+  }
 }
 
 function onMessage(msg) {
