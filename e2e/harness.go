@@ -5,7 +5,7 @@
 // pages using only the stable hooks listed in web/PROTOCOL.md ("Page hooks").
 // This file holds the parts that do not need package testing — building the
 // binary, the server's life cycle, the browser's flags and the in-page
-// recorder — so that bench/page_load can reuse them.
+// recorder — so that bench/page_load and bench/analysis_page can reuse them.
 //
 // Run the tests with `make e2e` (scripts/e2e.sh), which installs Debian's
 // chromium when it is missing and points KNIGHTWATCH_E2E_CHROME at it.

@@ -51,6 +51,11 @@ let reqId = 0;
 let shownId = 0; // the id of the request for the position shown
 const pendingMoves = new Map(); // request id -> parent node of a move asked for
 let savedId = Number(main.dataset.savedId) || 0;
+// Timing only (bench/analysis_page reads it; nothing else depends on it):
+// when each position was asked for, by request id, and, once the first
+// engine line for it is in #engine-lines, a performance measure
+// 'kw-first-line' from the one to the other (its detail: the id).
+const askedAt = new Map();
 
 const board = new Board(boardEl, { onMove: requestMove, annotations: true });
 const socket = new GameSocket(main.dataset.socket, {
@@ -78,6 +83,8 @@ function ask(node, move) {
     shownId = id;
   }
   const on = engineOn.checked && document.visibilityState === 'visible';
+  askedAt.set(id, performance.now());
+  if (askedAt.size > 16) askedAt.delete(askedAt.keys().next().value);
   socket.send({ type: 'position', id, fen: tree.root.fen, chess960: tree.chess960, moves, engine: on, multipv: Number(multipvEl.value) });
   return id;
 }
@@ -108,7 +115,12 @@ function show(node, { send = true } = {}) {
   depthEl.textContent = '';
   board.annotations?.setHint('');
   renderTree();
-  if (send) askSoon(node);
+  if (send) {
+    // Until the ask, what comes about the position left (its lines, its
+    // legal moves) is not about this one.
+    shownId = 0;
+    askSoon(node);
+  }
 }
 
 function onMessage(msg) {
@@ -236,6 +248,11 @@ function renderLines(msg) {
     return li;
   });
   linesEl.replaceChildren(...items);
+  const askedTime = askedAt.get(msg.id);
+  if (askedTime !== undefined && items.length > 0) {
+    askedAt.delete(msg.id);
+    performance.measure('kw-first-line', { start: askedTime, detail: { id: msg.id } });
+  }
   if (msg.lines[0]) setEval(msg.lines[0].cp, msg.lines[0].mate);
   // The best line's first move as the board's hint arrow, as lichess shows it.
   board.annotations?.setHint(msg.lines[0]?.uci[0] || '');
