@@ -28,7 +28,7 @@ func (tb *Tablebase) probe(p *game.Position) (int, error) {
 		return 0, nil // two bare kings: a draw, no table needed
 	}
 	if n > tb.max {
-		return 0, ErrTooManyPieces
+		return 0, fmt.Errorf("%w: %d pieces, the tables hold at most %d", ErrTooManyPieces, n, tb.max)
 	}
 	ws, wl := sidePieces(p, game.White)
 	bs, bl := sidePieces(p, game.Black)
