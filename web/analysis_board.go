@@ -204,18 +204,8 @@ func (s *analysisPages) handleExport(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cross-site request refused", http.StatusForbidden)
 		return
 	}
-	text, ok := formText(w, r, "study")
+	_, pgn, ok := studyPGN(w, r)
 	if !ok {
-		return
-	}
-	var st analysisboard.Study
-	if err := json.Unmarshal([]byte(text), &st); err != nil {
-		writeJSON(w, http.StatusBadRequest, importError{Error: "not a tree: " + err.Error()})
-		return
-	}
-	pgn, err := analysisboard.Export(&st)
-	if err != nil {
-		writeJSON(w, http.StatusBadRequest, importError{Error: err.Error()})
 		return
 	}
 	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
@@ -254,4 +244,25 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	w.Write(b)
+}
+
+// studyPGN reads the form field "study", a Study in JSON, and writes it
+// as PGN; a bad tree is answered 400 with the fault in words, and ok is
+// false. Export and save both take the tree this way.
+func studyPGN(w http.ResponseWriter, r *http.Request) (st *analysisboard.Study, pgn string, ok bool) {
+	text, ok := formText(w, r, "study")
+	if !ok {
+		return nil, "", false
+	}
+	st = &analysisboard.Study{}
+	if err := json.Unmarshal([]byte(text), st); err != nil {
+		writeJSON(w, http.StatusBadRequest, importError{Error: "not a tree: " + err.Error()})
+		return nil, "", false
+	}
+	pgn, err := analysisboard.Export(st)
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, importError{Error: err.Error()})
+		return nil, "", false
+	}
+	return st, pgn, true
 }

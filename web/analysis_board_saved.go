@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -36,18 +35,8 @@ func (s *analysisPages) handleSave(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, importError{Error: "Sign in to save an analysis; this browser keeps the current one meanwhile."})
 		return
 	}
-	text, ok := formText(w, r, "study")
+	st, pgn, ok := studyPGN(w, r)
 	if !ok {
-		return
-	}
-	var st analysisboard.Study
-	if err := json.Unmarshal([]byte(text), &st); err != nil {
-		writeJSON(w, http.StatusBadRequest, importError{Error: "not a tree: " + err.Error()})
-		return
-	}
-	pgn, err := analysisboard.Export(&st)
-	if err != nil {
-		writeJSON(w, http.StatusBadRequest, importError{Error: err.Error()})
 		return
 	}
 	name := strings.TrimSpace(r.FormValue("name"))
@@ -60,6 +49,7 @@ func (s *analysisPages) handleSave(w http.ResponseWriter, r *http.Request) {
 	}
 	a := &store.SavedAnalysis{UserID: who.user.ID, Name: name, StartFEN: st.FEN, PGN: pgn}
 	if id := r.FormValue("id"); id != "" && id != "0" {
+		var err error
 		if a.ID, err = strconv.ParseInt(id, 10, 64); err != nil {
 			writeJSON(w, http.StatusBadRequest, importError{Error: "bad analysis number"})
 			return
