@@ -29,8 +29,29 @@ def allow_set_samples():
     random.sample = compat
 
 
+def hide_illegal_en_passant():
+    """python-chess 1.11 hands Stockfish a board's en-passant square even when
+    no en-passant capture is legal there (StrangeFish's boards are RBC
+    guesses: a king may stand in check from a knight), Stockfish trusts it and
+    may answer that capture, python-chess calls the answer illegal, and
+    StrangeFish's scoring worker dies in engine.analyse and never answers: the
+    game hangs. The python-chess StrangeFish was written for did not pass such
+    a square, so drop it before the engine sees the board."""
+    import chess.engine
+    analyse = chess.engine.SimpleEngine.analyse
+
+    def compat(self, board, *args, **kwargs):
+        if board.ep_square is not None and not board.has_legal_en_passant():
+            board = board.copy(stack=False)
+            board.ep_square = None
+        return analyse(self, board, *args, **kwargs)
+
+    chess.engine.SimpleEngine.analyse = compat
+
+
 def play(url, games, out):
     allow_set_samples()
+    hide_illegal_en_passant()
     import requests
     from strangefish import StrangeFish
     from strangefish.strategies import multiprocessing_strategies
