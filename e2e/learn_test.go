@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -192,6 +193,24 @@ func TestPuzzleFailedAndSolved(t *testing.T) {
 	tb.shot("puzzle-failed")
 	if !strings.HasPrefix(pv.Result, "Puzzle failed. Your rating: 1500 → ") || pv.Solution != "a2a4" || !strings.HasPrefix(pv.Change, "-") {
 		t.Errorf("failed: %+v", pv)
+	}
+	// The solution on the board: the start again, its move as an arrow,
+	// said once; the facts count the try (the puzzle won it: it rises).
+	facts := eval[struct{ Verdict, Turn, Plays, Rating string }](tb, `({verdict: document.getElementById('puzzle-verdict').textContent, turn: document.getElementById('puzzle-turn').textContent,
+		plays: document.getElementById('puzzle-plays').textContent, rating: document.getElementById('puzzle-rating').textContent})`)
+	if r, err := strconv.Atoi(facts.Rating); facts.Verdict != "That is not the move." || !strings.HasPrefix(facts.Turn, "The solution is on the board") || facts.Plays != "1 time" || err != nil || r <= 1500 {
+		t.Errorf("after the failure: %+v", facts)
+	}
+	if n := eval[int](tb, `document.querySelectorAll('#board [data-hint="a2a4"]').length`); n != 1 {
+		t.Errorf("the solution's arrow a2a4: %d drawn", n)
+	}
+	if b := tb.board(); b.Pieces["a4"] != "wQ" || b.Pieces["a2"] != "bR" {
+		t.Errorf("the failed puzzle's board is not its start: %+v", b.Pieces)
+	}
+	tb.clickSel(`[data-puzzle="replay"]`)
+	tb.waitJS(`document.getElementById('main').dataset.replayed === '1'`, "the solution played", ``, uiWait)
+	if b := tb.board(); b.Pieces["a4"] != "bR" || eval[int](tb, `document.querySelectorAll('#board [data-hint]').length`) != 0 {
+		t.Errorf("after the solution played: %+v", b.Pieces)
 	}
 
 	// Next: none left for this player, said in words.

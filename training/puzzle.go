@@ -25,9 +25,11 @@ type Step struct {
 	// Solution is the whole line (UCI), once Done.
 	Solution []string
 	// Counted is set when this attempt moved the ratings (the player's
-	// first); Before and After are then the player's rating.
+	// first); Before and After are then the player's rating, PuzzleAfter
+	// the puzzle's.
 	Counted       bool
 	Before, After float64
+	PuzzleAfter   float64
 }
 
 // ErrBadMoves is Play's answer when the moves are not the puzzle's line
@@ -149,7 +151,7 @@ func (pz Puzzles) rate(owner string, p *store.Puzzle, win bool, st *Step) error 
 	if err != nil {
 		return err
 	}
-	st.Counted, st.Before, st.After = true, player.R, np.R
+	st.Counted, st.Before, st.After, st.PuzzleAfter = true, player.R, np.R, nz.R
 	return nil
 }
 

@@ -36,6 +36,8 @@ type PuzzleView struct {
 	Solver   string // "white" or "black"
 	Rating   int
 	Plays    int
+	// PlaysText is Plays in words ("1 time", "3 times").
+	PlaysText string
 	// GameURL links the game it came from at the puzzle's position
 	// (#ply=N): the game's page for its owner, else its spectator link;
 	// "" when neither is there.
@@ -133,7 +135,7 @@ func (s *gamePages) handlePuzzlePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := &PuzzleView{
-		ID: p.ID, FEN: p.FEN, LastMove: p.LastMove, Solver: solver.String(), Rating: int(math.Round(p.Rating)), Plays: p.Plays,
+		ID: p.ID, FEN: p.FEN, LastMove: p.LastMove, Solver: solver.String(), Rating: int(math.Round(p.Rating)), Plays: p.Plays, PlaysText: playsText(p.Plays),
 		GamePly: p.Ply, MoveURL: fmt.Sprintf("/puzzles/%d/move", p.ID), DestsURL: fmt.Sprintf("/puzzles/%d/dests", p.ID), Tried: aerr == nil,
 	}
 	if rec, err := s.store.Games().GetGame(p.GameID); err == nil {
@@ -169,6 +171,10 @@ type puzzleStepView struct {
 	Counted bool                `json:"counted"`
 	Before  int                 `json:"before,omitempty"`
 	After   int                 `json:"after,omitempty"`
+	// PuzzleRating and Plays are the puzzle's rating and rated attempts
+	// once Done (this one included when Counted), for the page's facts.
+	PuzzleRating int `json:"puzzleRating,omitempty"`
+	Plays        int `json:"plays,omitempty"`
 }
 
 // handlePuzzleDests answers the solver's legal moves at the puzzle's start.
@@ -226,8 +232,12 @@ func (s *gamePages) handlePuzzleMove(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	if st.Done {
+		v.PuzzleRating, v.Plays = int(math.Round(p.Rating)), p.Plays
+	}
 	if st.Counted {
 		v.Before, v.After = int(math.Round(st.Before)), int(math.Round(st.After))
+		v.PuzzleRating, v.Plays = int(math.Round(st.PuzzleAfter)), p.Plays+1
 	}
 	if st.Reply != "" {
 		pos, err := training.Start(p)
@@ -248,4 +258,10 @@ func (s *gamePages) handlePuzzleMove(w http.ResponseWriter, r *http.Request) {
 		v.Dests = destsOf(pos)
 	}
 	writeTrainingJSON(w, http.StatusOK, v)
+}
+
+// playsText is how many rated attempts a puzzle has had, in words; the
+// puzzle page's script says the same (puzzle.js playsText).
+func playsText(n int) string {
+	return fmt.Sprintf("%d %s", n, plural(n, "time", "times"))
 }

@@ -14,6 +14,7 @@ const resultEl = document.getElementById('puzzle-result');
 const turnEl = document.getElementById('puzzle-turn');
 const nextEl = document.getElementById('next-puzzle');
 const solutionBtn = main?.querySelector('[data-puzzle="solution"]');
+const replayBtn = main?.querySelector('[data-puzzle="replay"]');
 
 const solver = main?.dataset.solver || 'white';
 const moves = []; // the line so far
@@ -22,7 +23,7 @@ let over = false;
 
 const promoEl = document.getElementById('promotion');
 const promotion = promoEl && new Promotion(promoEl);
-const board = boardEl && new Board(boardEl, { onMove: (from, to) => tryMove(from, to) });
+const board = boardEl && new Board(boardEl, { onMove: (from, to) => tryMove(from, to), annotations: true });
 
 /** tryMove plays a board move in UCI, asking first for a pawn's promotion piece. */
 async function tryMove(from, to) {
@@ -138,7 +139,7 @@ async function play(uci) {
       return;
     }
   } else {
-    verdictEl.textContent = 'Not the move. The solution is on the board.';
+    verdictEl.textContent = 'That is not the move.';
     verdictEl.dataset.verdict = 'bad';
   }
   finish(v, v.correct);
@@ -151,7 +152,9 @@ function finish(v, won) {
   board.setMovable('', new Map());
   solutionBtn.hidden = true;
   nextEl.hidden = false;
-  turnEl.textContent = won ? 'Solved.' : 'Failed.';
+  turnEl.textContent = won ? 'Solved.' : 'The solution is on the board: its first move as an arrow.';
+  if (v.puzzleRating) document.getElementById('puzzle-rating').textContent = String(v.puzzleRating);
+  if (v.plays) document.getElementById('puzzle-plays').textContent = playsText(v.plays);
   let words = won ? 'Puzzle solved.' : 'Puzzle failed.';
   if (v.counted) {
     const d = v.after - v.before;
@@ -165,19 +168,42 @@ function finish(v, won) {
   resultEl.textContent = words + (line ? ` Solution: ${line.join(' ')}.` : '');
   resultEl.dataset.solution = (v.solution || []).join(' ');
   resultEl.hidden = false;
-  if (!won && v.solution) showSolution(v.solution);
+  if (!won && v.solution?.length) {
+    solution = v.solution;
+    showStart();
+    replayBtn.hidden = false;
+  }
   nextEl.focus();
 }
 
-/** showSolution plays the solution from the puzzle's start, a move at a time. */
-function showSolution(line) {
-  board.setPosition(start);
-  boardEl.dataset.fen = start;
+/** playsText is a puzzle's rated attempts in words, as the page's template says them. */
+function playsText(n) {
+  return n === 1 ? '1 time' : `${n} times`;
+}
+
+let solution = [];
+let replaying = 0; // the replay running now (a newer one stops an older)
+
+/** showStart shows the puzzle's start, the move that allowed it, and the solution's first move as an arrow. */
+function showStart() {
+  apply(start, main.dataset.lastMove);
+  board.annotations?.setHint(solution[0]);
+}
+
+/** replay plays the solution from the puzzle's start, a move at a time (main's data-replayed counts the replays done). */
+function replay() {
+  const run = ++replaying;
+  board.annotations?.setHint('');
+  apply(start, main.dataset.lastMove);
   let i = 0;
   const tick = () => {
-    if (i >= line.length) return;
-    step(line[i++]);
-    setTimeout(tick, 500);
+    if (run !== replaying) return;
+    if (i < solution.length) {
+      step(solution[i++]);
+      setTimeout(tick, 600);
+      return;
+    }
+    main.dataset.replayed = String(run);
   };
   setTimeout(tick, 400);
 }
@@ -200,6 +226,7 @@ async function init() {
     board.setMovable(solver[0], lastDests);
     main.dataset.state = 'playing';
   }, 400);
+  replayBtn.addEventListener('click', replay);
   solutionBtn.addEventListener('click', async () => {
     if (busy || over) return;
     const v = await send({ moves, giveUp: true });
