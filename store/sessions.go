@@ -41,23 +41,37 @@ func NewSessionID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// CreateSession starts a session of user id and returns it.
+// SessionLife is how long a session's cookie lasts (web sets its max age
+// to it): a session unused for longer can never be presented again.
+const SessionLife = 365 * 24 * time.Hour
+
+// CreateSession starts a session of user id and returns it. In the same
+// transaction it deletes the user's sessions that can never hold again,
+// ended or unused for SessionLife, so that the table keeps only what some
+// browser may still present (bounded by each account's sign-ins since it
+// last signed in) without a sweeper of its own.
 func (a API) CreateSession(userID int64) (*Session, error) {
 	now := a.s.now()
 	ss := &Session{ID: NewSessionID(), UserID: userID, CreatedAt: now, LastSeen: now}
-	if err := a.s.db.Create(ss).Error; err != nil {
+	err := a.s.transaction(func(tx *gorm.DB) error {
+		if err := tx.Where("user_id = ? AND (ended_at IS NOT NULL OR last_seen < ?)", userID, now.Add(-SessionLife)).Delete(&Session{}).Error; err != nil {
+			return err
+		}
+		return tx.Create(ss).Error
+	})
+	if err != nil {
 		return nil, fmt.Errorf("store: create session of user %d: %w", userID, err)
 	}
 	return ss, nil
 }
 
 // ActiveSession returns the session id and its user while the session
-// holds; ErrNotFound when there is no such session, it has ended, or its
-// user is gone. It records the session as seen (at most every
+// holds; ErrNotFound when there is no such session, it has ended or gone
+// unused for SessionLife, or its user is gone. It records the session as seen (at most every
 // SessionSeenEvery).
 func (a API) ActiveSession(id string) (*Session, *User, error) {
 	var ss Session
-	err := a.s.rd.Where("id = ? AND ended_at IS NULL", id).Take(&ss).Error
+	err := a.s.rd.Where("id = ? AND ended_at IS NULL AND last_seen >= ?", id, a.s.now().Add(-SessionLife)).Take(&ss).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, nil, ErrNotFound
 	}

@@ -83,6 +83,35 @@ func TestSessions(t *testing.T) {
 			t.Error("an empty hash was accepted")
 		}
 		holds(map[string]bool{bobs: true})
+
+		// Signing in again deletes the account's sessions that can never
+		// hold again (ended, or unused past their cookie's life), and
+		// nobody else's.
+		stale := start(bob)
+		old := st.now().Add(-SessionLife - time.Hour)
+		if err := st.db.Model(&Session{}).Where("id = ?", stale).Update("last_seen", old).Error; err != nil {
+			t.Fatal(err)
+		}
+		rows := func(u *User) int64 {
+			var n int64
+			if err := st.db.Model(&Session{}).Where("user_id = ?", u.ID).Count(&n).Error; err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		if a, b := rows(ann), rows(bob); a != 3 || b != 2 {
+			t.Fatalf("before signing in again: ann %d rows, bob %d; want 3 (all ended) and 2", a, b)
+		}
+		again := start(ann)
+		if a, b := rows(ann), rows(bob); a != 1 || b != 2 {
+			t.Errorf("after ann signs in again: ann %d rows, bob %d; want 1 and 2", a, b)
+		}
+		holds(map[string]bool{stale: false}) // unused past its cookie's life: no session
+		bobAgain := start(bob)
+		if b := rows(bob); b != 2 {
+			t.Errorf("after bob signs in again: %d rows, want 2 (the stale one gone)", b)
+		}
+		holds(map[string]bool{again: true, bobs: true, bobAgain: true, stale: false})
 	})
 }
 

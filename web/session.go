@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"net/http"
+	"time"
 
 	"knightwatch/store"
 
@@ -29,7 +30,7 @@ func newCookieStore(secret []byte) *sessions.CookieStore {
 	// gorilla/sessions defaults to Secure; saveSession decides per
 	// request, and nothing may inherit the default.
 	cs.Options.Secure = false
-	cs.MaxAge(365 * 24 * 3600)
+	cs.MaxAge(int(store.SessionLife / time.Second))
 	return cs
 }
 
