@@ -81,12 +81,17 @@ def play(url, games, out):
 
 def score(mode, paths):
     points = []
+    ends = collections.Counter()  # (knightwatch's result, reason)
+    turns = []
     for p in paths:
         with open(p) as f:
             h = json.load(f)
         kw_white = "knightwatch-vs-strangefish" in os.path.basename(p)
         w = h.get("winner_color")
         points.append(0.5 if w is None else 1.0 if w == kw_white else 0.0)
+        reason = (h.get("win_reason") or {}).get("value", "none")
+        ends[("drew" if w is None else "won" if w == kw_white else "lost", reason)] += 1
+        turns.append(max(len(m) for m in h["requested_moves"].values()))
     n = len(points)
     if n == 0:
         print("%s: no game re-refereed" % mode)
@@ -95,6 +100,9 @@ def score(mode, paths):
     sd = math.sqrt(sum((x - s) ** 2 for x in points) / n / n)
     print("%s: knightwatch %.1f%% (+%d =%d -%d) in %d games, each re-refereed ok; 95%% margin +-%.1f%%" % (
         mode, 100 * s, points.count(1.0), points.count(0.5), points.count(0.0), n, 196 * sd))
+    print("%s: knightwatch %s; full turns min %d, median %d, max %d" % (
+        mode, ", ".join("%s by %s %d" % (r, why, c) for (r, why), c in sorted(ends.items())),
+        min(turns), sorted(turns)[len(turns) // 2], max(turns)))
 
 
 if __name__ == "__main__":
