@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
+	"knightwatch/game"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -252,5 +254,50 @@ func TestAnalysisUnderpromotion(t *testing.T) {
 		`document.querySelector('#tree .move.current')?.textContent`, uiWait)
 	if got := eval[string](tb, `document.getElementById('fen').value`); !strings.HasPrefix(got, "4N3/8/8/8/8/8/k7/4K3 b") {
 		tb.fail("FEN %q", got)
+	}
+}
+
+// TestAnalysisLongGame: the last position of a game longer than a
+// request may carry (600 plies; the server reads at most 500 moves, one
+// socket message 4,096 bytes) is analysed: the page names it from a FEN
+// nearer to it. Before, its path was refused and no line came.
+func TestAnalysisLongGame(t *testing.T) {
+	moves := longGameMoves(t, 600)
+	g := game.NewGame()
+	var pgn strings.Builder
+	pgn.WriteString("[Event \"long\"]\n\n")
+	for i, u := range moves {
+		p := g.Position()
+		m, err := p.ParseUCI(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%2 == 0 {
+			fmt.Fprintf(&pgn, "%d. ", i/2+1)
+		}
+		pgn.WriteString(p.SAN(m) + " ")
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pgn.WriteString("*")
+	last := g.Position()
+
+	e := newEnv(t)
+	tb := e.newTab(t, desktop)
+	defer tb.close()
+	tb.open("/analysis")
+	tb.waitJS(`document.getElementById('board').dataset.ready`, "the start position", ``, uiWait)
+	tb.importText(pgn.String())
+	tb.waitJS(`document.getElementById('tree').dataset.size === '600'`, "the imported game", `document.getElementById('tree').dataset.size`, uiWait)
+	tb.do(chromedp.KeyEvent(kb.End))
+	tb.waitJS(`document.querySelectorAll('#engine-lines li').length >= 1 && document.querySelector('#board svg.annotations line[data-hint]')`,
+		"the last position's lines", `document.getElementById('engine-state').textContent`, analysisWait)
+	if b := tb.board(); b.FEN != "" && strings.Fields(b.FEN)[0] != strings.Fields(last.FEN())[0] {
+		t.Errorf("the board shows %s, want the game's end %s", b.FEN, last.FEN())
+	}
+	hint := eval[string](tb, `document.querySelector('#board svg.annotations line[data-hint]').dataset.hint`)
+	if m, err := last.ParseUCI(hint); err != nil || !last.IsLegal(m) {
+		t.Errorf("the best move's arrow %q is not a move of the last position %s", hint, last.FEN())
 	}
 }

@@ -71,11 +71,16 @@ function keep() {
   try { localStorage.setItem(STORE_KEY, JSON.stringify(tree.study())); } catch { /* full or off */ }
 }
 
+// PATH_WINDOW is the most moves a request carries (Node.from): the server
+// reads at most analysisboard.MaxPathMoves (500), so deeper positions are
+// named from a later FEN.
+const PATH_WINDOW = 400;
+
 /** ask sends the path to node; move, when set, is a new move played from node. */
 function ask(node, move) {
   clearTimeout(askTimer);
   const id = ++reqId;
-  const moves = node.moves();
+  const { fen, moves } = node.from(PATH_WINDOW - 1);
   if (move) {
     moves.push(move);
     pendingMoves.set(id, node);
@@ -85,7 +90,7 @@ function ask(node, move) {
   const on = engineOn.checked && document.visibilityState === 'visible';
   askedAt.set(id, performance.now());
   if (askedAt.size > 16) askedAt.delete(askedAt.keys().next().value);
-  socket.send({ type: 'position', id, fen: tree.root.fen, chess960: tree.chess960, moves, engine: on, multipv: Number(multipvEl.value) });
+  socket.send({ type: 'position', id, fen, chess960: tree.chess960, moves, engine: on, multipv: Number(multipvEl.value) });
   return id;
 }
 

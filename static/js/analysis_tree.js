@@ -25,11 +25,19 @@ export class Node {
     return n;
   }
 
-  /** moves are the UCI moves from the root to this node. */
-  moves() {
-    const out = [];
-    for (let x = this; x.parent; x = x.parent) out.push(x.uci);
-    return out.reverse();
+  /**
+   * from is what a request names this node by: the root's FEN and the
+   * moves from it, or, past max moves, the FEN of the node max moves back
+   * (the server's reply, kept on each node) and the moves since. Nothing
+   * the engine needs is lost while max is at least 150: the draw rules look
+   * back only to the last capture or pawn move, which that FEN's halfmove
+   * clock holds unless the game is already drawn by the 75-move rule.
+   */
+  from(max) {
+    const moves = [];
+    let x = this;
+    for (; x.parent && (moves.length < max || !x.fen); x = x.parent) moves.push(x.uci);
+    return { fen: x.fen, moves: moves.reverse() };
   }
 
   /** path is this node's path of child indexes, "" for the root. */
