@@ -99,8 +99,7 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 		"let the engine learn from finished games and avoid the lines that lost (env KNIGHTWATCH_EXPERIENCE=off turns it off); off, it plays as if it had never played, for reproducible tests and benchmarks")
 	experienceRows := fs.Int("experience-rows", store.DefaultExperienceRows, "the most rows the experience table keeps; beyond, the least valuable go")
 	rbcClock := fs.String("rbc-clock", "900+5", "clock of Reconnaissance Chess games of the HTTP API: seconds each + seconds added per turn")
-	rbcBotCores := fs.Int("rbc-bot-cores", enginepool.DefaultBotCores(runtime.NumCPU()),
-		"cores the built-in bots of HTTP API games may think on at once, spending their clock as competitors do (0: none; their steps then think at most 3 s in the engine pool, as in the web app)")
+	rbcBotCores := fs.Int("rbc-bot-cores", enginepool.DefaultBotCores(runtime.NumCPU()), rbcBotCoresUsage)
 	trustProxy := fs.Bool("trust-proxy", envBool("KNIGHTWATCH_TRUST_PROXY"),
 		"trust X-Forwarded-Proto and X-Forwarded-For from a TLS-terminating proxy: \"https\" there makes the session cookie Secure, sends HSTS and uses wss://, and the per-address limits count the address the proxy appended to X-Forwarded-For (env KNIGHTWATCH_TRUST_PROXY=1); leave off when clients connect directly")
 	debugAddr := fs.String("debug-addr", "", "serve GET /debug/goroutines (the goroutine count, for the load tests under bench/) on this loopback address, such as 127.0.0.1:6060; off when empty")
@@ -129,8 +128,8 @@ func runServe(assets fs.FS, args []string, _ io.Reader, stdout, stderr io.Writer
 	if err != nil {
 		return fmt.Errorf("--rbc-clock: %w", err)
 	}
-	if *rbcBotCores < 0 || *rbcBotCores > 4*runtime.NumCPU() {
-		return fmt.Errorf("--rbc-bot-cores: %d is not from 0 to %d (4 a core)", *rbcBotCores, 4*runtime.NumCPU())
+	if err := checkBotCores(*rbcBotCores); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"log"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -176,6 +178,17 @@ func (f sessionsFeed) Payload(p string) {
 }
 
 func (f sessionsFeed) Resync() { f.srv.SessionsEnded(0) }
+
+// rbcBotCoresUsage is --rbc-bot-cores's usage, serve's and worker's.
+const rbcBotCoresUsage = "cores the built-in bots of HTTP API games may think on at once, spending their clock as competitors do (0: none; their steps then think at most 3 s in the engine pool, as in the web app)"
+
+// checkBotCores refuses an --rbc-bot-cores below 0 or beyond 4 a core.
+func checkBotCores(n int) error {
+	if n < 0 || n > 4*runtime.NumCPU() {
+		return fmt.Errorf("--rbc-bot-cores: %d is not from 0 to %d (4 a core)", n, 4*runtime.NumCPU())
+	}
+	return nil
+}
 
 // botCoresConfig turns --rbc-bot-cores into enginepool.Config.BotCores,
 // whose 0 is the default and whose negative is none.

@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 
 	"knightwatch/enginejobs"
@@ -27,11 +28,14 @@ func init() {
 // runWorker takes engine jobs from the site's database until SIGINT or
 // SIGTERM, then stops taking them and finishes those it holds.
 func runWorker(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("worker", "--db postgres://... [--searchers N] [--syzygy DIRS] [--gaviota DIRS]", stderr)
+	fs := newFlagSet("worker", "--db postgres://... [--searchers N] [--rbc-bot-cores N] [--syzygy DIRS] [--gaviota DIRS]", stderr)
 	database := fs.String("db", os.Getenv("KNIGHTWATCH_DB"), "the site's PostgreSQL database, a postgres:// URL (env KNIGHTWATCH_DB)")
 	searchers := fs.Int("searchers", 0, "searches at once, besides the quick lane's one (default: one per core)")
 	syzygyPath := fs.String("syzygy", os.Getenv("KNIGHTWATCH_SYZYGY"), "Syzygy tablebase directories, ':'-separated (env KNIGHTWATCH_SYZYGY)")
 	gaviotaPath := fs.String("gaviota", os.Getenv("KNIGHTWATCH_GAVIOTA"), "Gaviota tablebase directories, ':'-separated (env KNIGHTWATCH_GAVIOTA)")
+	// The bot cores of the clocked steps this worker takes (an API game's
+	// bot spending its clock), as serve's for its own games.
+	rbcBotCores := fs.Int("rbc-bot-cores", enginepool.DefaultBotCores(runtime.NumCPU()), rbcBotCoresUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -44,7 +48,10 @@ func runWorker(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *searchers < 0 {
 		return fmt.Errorf("--searchers: %d is negative", *searchers)
 	}
-	pool, err := enginepool.New(enginepool.Config{Searchers: *searchers, SyzygyPath: *syzygyPath, GaviotaPath: *gaviotaPath})
+	if err := checkBotCores(*rbcBotCores); err != nil {
+		return err
+	}
+	pool, err := enginepool.New(enginepool.Config{Searchers: *searchers, SyzygyPath: *syzygyPath, GaviotaPath: *gaviotaPath, BotCores: botCoresConfig(*rbcBotCores)})
 	if err != nil {
 		return err
 	}
@@ -56,7 +63,7 @@ func runWorker(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Knightwatch worker: %d searchers, database %s\n", pool.Searchers(), store.Describe(*database))
+	fmt.Fprintf(stdout, "Knightwatch worker: %d searchers, %d bot cores, database %s\n", pool.Searchers(), pool.BotCores(), store.Describe(*database))
 	<-ctx.Done()
 	jobs.Close()
 	return nil

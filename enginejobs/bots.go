@@ -41,6 +41,14 @@ type BotStep struct {
 	// (enginepool.NoClock without a clock).
 	Clocks [2]time.Duration `json:"clocks"`
 	Left   time.Duration    `json:"left"`
+	// Clocked marks the step of a bot spending its clock as a competitor
+	// does (the built-in seat of an API game, package play's
+	// ReconBot.clocked): the worker runs it as a clocked step
+	// (enginepool.Step.Clocked), thinking as long as its clock allows on
+	// one of the worker's bot cores, and its job may run that long
+	// (stepTimeout). A job without it (asked for by an older server) is a
+	// regular step.
+	Clocked bool `json:"clocked,omitempty"`
 }
 
 // BotAction is a step's answer: the square sensed (game.NoSquare: none)
@@ -60,24 +68,86 @@ type botArgs struct {
 // Kind is River's name of the job kind.
 func (botArgs) Kind() string { return "bot_step" }
 
-// queueBot is the bots' queue: a step holds one regular searcher of the
-// worker's pool, as in a server's (enginepool.RunStep).
-const queueBot = "engine_bot"
+// The bots' queues. A regular step holds one regular searcher of the
+// worker's pool, as in a server's (enginepool.RunStep): its queue takes
+// as many at once as the pool has. A clocked step holds one of the pool's
+// bot cores instead, for as long as its clock allows: its queue takes as
+// many at once as the worker has bot cores (its searchers, with none,
+// where a clocked step runs as a regular one), so that clocked steps
+// never hold back the regular ones, and one that finds every core of a
+// worker busy stays queued for another worker rather than waiting on this
+// one's cores (its wait is the bot's time).
+const (
+	queueBot        = "engine_bot"
+	queueBotClocked = "engine_bot_clocked"
+)
 
-// botTimeout is how long a bot's step may run: rebuilding the bot from
-// the record (knightwatch's boards, turn by turn, on a worker that did
-// not play the step before: 0.1 s for 20 turns against attacker) and a
-// step's thinking (at most 3 s). A worker killed in a step costs its game
-// this and Config.Grace before another worker takes the step.
-const botTimeout = 10 * time.Second
+// botQueueOf is the queue of step s.
+func botQueueOf(s *BotStep) string {
+	if s.Clocked {
+		return queueBotClocked
+	}
+	return queueBot
+}
+
+// clockedWorkers is how many clocked steps a worker with pool p takes at
+// once: its bot cores, or with none its regular searchers.
+func clockedWorkers(p *enginepool.Pool) int {
+	if n := p.BotCores(); n > 0 {
+		return n
+	}
+	return p.Searchers()
+}
+
+// How long a bot's step may run (the job's timeout: River's, which cuts
+// the worker's step off, and the asker's, past which with Config.Grace it
+// asks for the step again, ask).
+const (
+	// botRebuild is what a step takes besides its thinking: rebuilding
+	// the bot from the record (knightwatch's boards, turn by turn, on a
+	// worker that did not play the step before: 0.1 s for 20 turns
+	// against attacker), writing its answer, and a deadline's overshoot.
+	botRebuild = 7 * time.Second
+	// botTimeout is a regular step's: botRebuild and its thinking (at
+	// most 3 s, enginepool's cap). It is also the least of a clocked
+	// step's.
+	botTimeout = botRebuild + 3*time.Second
+	// botTimeoutMax bounds a clocked step's: its clock may hold up to a
+	// day (serve --rbc-clock), and a step without a clock has none to
+	// bound it (Work cuts a step's thinking short of the timeout).
+	botTimeoutMax = time.Hour
+)
+
+// stepTimeout is how long step s may run. A regular step: botTimeout. A
+// clocked step thinks as long as the bot says from its clock, which only
+// the bot's clock bounds (enginepool's botcores.go: its wait for a core
+// and its thinking together end when its clock runs out; the time it
+// queued for a worker is the bot's too, Work's clock): so botRebuild
+// beyond the time on its clock as it asked, at least botTimeout, at most
+// botTimeoutMax. Two consequences, which are what is wanted:
+//
+//   - A step thinking long, legitimately, is never asked for again while
+//     it thinks (a second worker would think it all over again).
+//   - A worker killed in the middle of a clocked step has it asked for
+//     again only once the bot's clock has run out: by then the server's
+//     flag timer has ended the game on time (live.Host), which withdraws
+//     the step. The game never hangs; the clock decides, as it would
+//     against a competitor whose machine died. Without a clock (never in
+//     an API game) the step is asked for again after botTimeoutMax.
+func stepTimeout(s *BotStep) time.Duration {
+	if !s.Clocked {
+		return botTimeout
+	}
+	if s.Left == enginepool.NoClock || s.Left >= botTimeoutMax-botRebuild {
+		return botTimeoutMax
+	}
+	return max(s.Left+botRebuild, botTimeout)
+}
 
 // BotStep asks for step s of a bot's turn and waits for its answer or
 // ctx.
 func (j *Jobs) BotStep(ctx context.Context, s BotStep) (BotAction, bool) {
-	b, ok := j.ask(ctx, request{
-		key: s.Key, owner: s.Owner, queue: queueBot, timeout: botTimeout,
-		args: func(try int) river.JobArgs { return botArgs{Unique: uniqueOf(s.Key, try), Try: try, BotStep: s} },
-	})
+	b, ok := j.ask(ctx, botRequest(s, time.Now()))
 	if !ok {
 		return BotAction{}, false
 	}
@@ -89,6 +159,24 @@ func (j *Jobs) BotStep(ctx context.Context, s BotStep) (BotAction, bool) {
 	return a, true
 }
 
+// botRequest is the ask for step s, asked at asked. A later try (the job
+// before it lost) tells the bot the time its clock has left then, not as
+// the first asked: the time since is the bot's. Its timeout stays the
+// first try's, the longest (stepTimeout), so that the asker never takes
+// for lost a try still within its own.
+func botRequest(s BotStep, asked time.Time) request {
+	return request{
+		key: s.Key, owner: s.Owner, queue: botQueueOf(&s), timeout: stepTimeout(&s),
+		args: func(try int) river.JobArgs {
+			st := s
+			if try > 0 && st.Left != enginepool.NoClock {
+				st.Left = max(st.Left-time.Since(asked), 0)
+			}
+			return botArgs{Unique: uniqueOf(s.Key, try), Try: try, BotStep: st}
+		},
+	}
+}
+
 // botWorker works bot steps in this process's engine pool, keeping each
 // bot it played with between the steps of its game (botCache).
 type botWorker struct {
@@ -97,7 +185,14 @@ type botWorker struct {
 	cache *botCache
 }
 
-func (w *botWorker) Timeout(*river.Job[botArgs]) time.Duration { return botTimeout }
+// Timeout is the job's: stepTimeout of its step.
+func (w *botWorker) Timeout(job *river.Job[botArgs]) time.Duration {
+	return stepTimeout(&job.Args.BotStep)
+}
+
+// answerMargin is what a step leaves of its job's timeout to write its
+// answer: its thinking is cut off that long before the job's end.
+const answerMargin = 2 * time.Second
 
 // Work plays the job's step: the game restored from its record, the bot
 // the one kept from its previous step when the record goes on from there
@@ -152,7 +247,16 @@ func (w *botWorker) Work(ctx context.Context, job *river.Job[botArgs]) error {
 		}
 		return max(a.Left-time.Since(job.CreatedAt), 0) // queued time is the bot's
 	}
-	ran := w.j.cfg.Pool.RunStep(ctx, enginepool.Step{Owner: a.Owner, Cost: thinkTime(player, clock()), Left: clock(), Clock: clock,
+	// The step ends answerMargin before the job does, so that its answer
+	// is written: only a step whose clock outlasts its timeout
+	// (botTimeoutMax) or that rebuilt for long comes near it.
+	stepCtx := ctx
+	if end, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		stepCtx, cancel = context.WithDeadline(ctx, end.Add(-answerMargin))
+		defer cancel()
+	}
+	ran := w.j.cfg.Pool.RunStep(stepCtx, enginepool.Step{Owner: a.Owner, Cost: thinkTime(player, clock()), Left: clock(), Clock: clock, Clocked: a.Clocked,
 		Run: func(think context.Context, left time.Duration) {
 			if phase == recon.PhaseSense {
 				player.OpponentMoveResult(capture)

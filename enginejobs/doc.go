@@ -76,4 +76,16 @@
 // bot is told exactly what a bot thinking on the server would have been,
 // and the step runs in the worker's pool as its owner's work
 // (enginepool.RunStep; the time the job queued is the bot's).
+//
+// The built-in seat of an API game spends its clock as a competitor does,
+// on a site as on one server: its steps are clocked (BotStep.Clocked),
+// thought on the bot cores of the process that takes them (enginepool's
+// botcores.go; `worker --rbc-bot-cores`, as serve's) as long as the bot's
+// clock allows. They have a queue of their own, which a process takes as
+// many at once as it has bot cores, and a job's timeout is the bot's clock
+// and the rebuild (stepTimeout): a long step is not asked for again while
+// it thinks; a killed worker's is once the clock has run out, so that the
+// game ends on time rather than waits. Thinking on the opponent's turn
+// (package play's ponder.go) is a server's alone: on a site no server holds
+// a bot, and a worker holds one only for its steps.
 package enginejobs

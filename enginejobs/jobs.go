@@ -113,7 +113,9 @@ func (j *Jobs) start(ctx context.Context) error {
 		FetchPollInterval: time.Second,      // a fallback: LISTEN wakes a worker at once
 		JobTimeout:        30 * time.Second, // each search's own (searchWorker.Timeout) is shorter
 		// River's own rescue of a dead worker's jobs; the waiters ask
-		// again long before (doc).
+		// again long before (doc). A job whose own timeout is longer (a
+		// clocked bot step's, stepTimeout) is left running until it
+		// passes: River's rescuer reads the worker's Timeout.
 		RescueStuckJobsAfter:        time.Minute,
 		MaxAttempts:                 5,
 		RetryPolicy:                 retryAtOnce{},
@@ -135,6 +137,8 @@ func (j *Jobs) start(ctx context.Context) error {
 			queueLong:  {MaxWorkers: p.Searchers()},
 			queueIdle:  {MaxWorkers: p.Searchers()},
 			queueBot:   {MaxWorkers: p.Searchers()},
+			// Clocked bot steps think on the bot cores (bots.go).
+			queueBotClocked: {MaxWorkers: clockedWorkers(p)},
 		}
 	}
 	client, err := river.NewClient(riverpgxv5.New(j.db), rc)

@@ -31,7 +31,10 @@ import (
 //     a competitor does: its steps are clocked (enginepool's
 //     botcores.go), thinking as long as its clock allows on one of the
 //     server's bot cores (serve --rbc-bot-cores), and it thinks on the
-//     opponent's turn too (ponder.go).
+//     opponent's turn too (ponder.go). On a site (Config.BotJobs) its
+//     steps are clocked jobs (playAsJobs), thought on the bot cores of
+//     the process that takes them (worker --rbc-bot-cores); it does not
+//     ponder there, the servers holding no bot.
 //   - The bots think on one goroutine each (bots.NewOneThread), so one
 //     searcher is one core.
 

@@ -25,18 +25,7 @@ func (b *ReconBot) playAsJobs(t *live.Turn, jobs BotJobs) {
 		)
 		if !t.Read(func(live.Game, live.Moment) {
 			phase = g.Phase()
-			h := g.History()
-			actions := 0
-			for c := game.White; c <= game.Black; c++ {
-				actions += len(h.Senses[c]) + len(h.RequestedMoves[c])
-			}
-			cfg := g.Config()
-			s = enginejobs.BotStep{
-				Key: fmt.Sprintf("%s bot %d", b.id, actions), Owner: b.owner, Game: b.id,
-				Spec: b.spec, Seed: b.seed, Color: b.color, History: recon.MarshalHistory(h),
-				Clock: cfg.Clock, Increment: cfg.Increment, MoveLimit: cfg.MoveLimit, TurnLimit: cfg.TurnLimit,
-				Clocks: g.Clocks(), Left: g.SecondsLeft(b.color),
-			}
+			s = b.jobStep(g)
 		}) {
 			return
 		}
@@ -61,5 +50,24 @@ func (b *ReconBot) playAsJobs(t *live.Turn, jobs BotJobs) {
 			return err
 		})
 		return
+	}
+}
+
+// jobStep is the job of the bot's step as game g stands (read under the
+// host's lock). A bot playing as a competitor (an API game's, clocked)
+// asks for a clocked step: whichever process takes it thinks as long as
+// the bot's clock allows, on its bot cores, as this server would.
+func (b *ReconBot) jobStep(g *recon.Game) enginejobs.BotStep {
+	h := g.History()
+	actions := 0
+	for c := game.White; c <= game.Black; c++ {
+		actions += len(h.Senses[c]) + len(h.RequestedMoves[c])
+	}
+	cfg := g.Config()
+	return enginejobs.BotStep{
+		Key: fmt.Sprintf("%s bot %d", b.id, actions), Owner: b.owner, Game: b.id,
+		Spec: b.spec, Seed: b.seed, Color: b.color, History: recon.MarshalHistory(h),
+		Clock: cfg.Clock, Increment: cfg.Increment, MoveLimit: cfg.MoveLimit, TurnLimit: cfg.TurnLimit,
+		Clocks: g.Clocks(), Left: g.SecondsLeft(b.color), Clocked: b.clocked,
 	}
 }
