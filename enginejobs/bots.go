@@ -116,32 +116,34 @@ const (
 	// day (serve --rbc-clock), and a step without a clock has none to
 	// bound it (Work cuts a step's thinking short of the timeout).
 	botTimeoutMax = time.Hour
+	// clockedShare is the share of its clock a clocked step's job may
+	// think: a quarter. knightwatch plans a whole turn (both steps) within
+	// a sixth of its clock (bots' budgetFor), so the cut never meets a
+	// step that keeps to its plan.
+	clockedShare = 4
 )
 
 // stepTimeout is how long step s may run. A regular step: botTimeout. A
-// clocked step thinks as long as the bot says from its clock, which only
-// the bot's clock bounds (enginepool's botcores.go: its wait for a core
-// and its thinking together end when its clock runs out; the time it
-// queued for a worker is the bot's too, Work's clock): so botRebuild
-// beyond the time on its clock as it asked, at least botTimeout, at most
-// botTimeoutMax. Two consequences, which are what is wanted:
+// clocked step thinks as long as the bot says from its clock: botRebuild
+// beyond a clockedShare of the time on its clock as it asked, at least
+// botTimeout, at most botTimeoutMax; Work cuts its thinking off within
+// that. Two consequences, which are what is wanted:
 //
-//   - A step thinking long, legitimately, is never asked for again while
-//     it thinks (a second worker would think it all over again).
-//   - A worker killed in the middle of a clocked step has it asked for
-//     again only once the bot's clock has run out: by then the server's
-//     flag timer has ended the game on time (live.Host), which withdraws
-//     the step. The game never hangs; the clock decides, as it would
-//     against a competitor whose machine died. Without a clock (never in
-//     an API game) the step is asked for again after botTimeoutMax.
+//   - A step thinking long, as its bot planned, is never asked for again
+//     while it thinks (a second worker would think it all over again).
+//   - A worker killed in the middle of a clocked step costs the bot at
+//     most a quarter of its clock (and Config.Grace), never the game: the
+//     step is asked for again then, and its next try is told the time its
+//     clock has left (botRequest). Without a clock (never in an API game)
+//     the step is asked for again after botTimeoutMax.
 func stepTimeout(s *BotStep) time.Duration {
 	if !s.Clocked {
 		return botTimeout
 	}
-	if s.Left == enginepool.NoClock || s.Left >= botTimeoutMax-botRebuild {
+	if s.Left == enginepool.NoClock || s.Left/clockedShare >= botTimeoutMax-botRebuild {
 		return botTimeoutMax
 	}
-	return max(s.Left+botRebuild, botTimeout)
+	return max(s.Left/clockedShare+botRebuild, botTimeout)
 }
 
 // BotStep asks for step s of a bot's turn and waits for its answer or
@@ -248,8 +250,9 @@ func (w *botWorker) Work(ctx context.Context, job *river.Job[botArgs]) error {
 		return max(a.Left-time.Since(job.CreatedAt), 0) // queued time is the bot's
 	}
 	// The step ends answerMargin before the job does, so that its answer
-	// is written: only a step whose clock outlasts its timeout
-	// (botTimeoutMax) or that rebuilt for long comes near it.
+	// is written: a clocked step thinks at most about a quarter of its
+	// clock (stepTimeout), which its bot's plan keeps well within; a step
+	// that rebuilt for long comes nearer.
 	stepCtx := ctx
 	if end, ok := ctx.Deadline(); ok {
 		var cancel context.CancelFunc

@@ -142,7 +142,7 @@ func TestClockedBotStepThroughJobs(t *testing.T) {
 	}
 }
 
-// A clocked step's job may run as long as the bot's clock as it asked,
+// A clocked step's job may run a quarter of the bot's clock as it asked,
 // and the rebuild besides; a regular step's as before, whatever its clock.
 // The asker and the worker agree on it (the worker's River timeout and
 // the asker's wait before it asks again).
@@ -157,8 +157,9 @@ func TestBotStepTimeout(t *testing.T) {
 		{"regular", 15 * time.Minute, false, botTimeout, queueBot},
 		{"regular without a clock", enginepool.NoClock, false, botTimeout, queueBot},
 		{"clocked, little left", time.Second, true, botTimeout, queueBotClocked},
-		{"clocked, a minute", time.Minute, true, time.Minute + botRebuild, queueBotClocked},
-		{"clocked, the competitions' 900 s", 900 * time.Second, true, 900*time.Second + botRebuild, queueBotClocked},
+		{"clocked, a minute", time.Minute, true, 15*time.Second + botRebuild, queueBotClocked},
+		{"clocked, the competitions' 900 s", 900 * time.Second, true, 225*time.Second + botRebuild, queueBotClocked},
+		{"clocked, four hours", 4 * time.Hour, true, botTimeoutMax, queueBotClocked},
 		{"clocked, a day", 24 * time.Hour, true, botTimeoutMax, queueBotClocked},
 		{"clocked without a clock", enginepool.NoClock, true, botTimeoutMax, queueBotClocked},
 	} {
@@ -246,8 +247,9 @@ func marshalStep(s BotStep) func(t *testing.T) []byte {
 
 // A clocked step that thinks longer than a regular step's timeout and
 // Grace is not taken for lost (asked for again, a second worker thinking
-// it over) while within its clock; past its own timeout it is, as a
-// killed worker's. A regular step running as long is lost.
+// it over) while within a quarter of its clock; past its own timeout it
+// is, as a killed worker's, long before the clock runs out. A regular
+// step running as long is lost.
 func TestLongClockedStepNotLost(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -265,10 +267,10 @@ func TestLongClockedStepNotLost(t *testing.T) {
 			newThinkerJobs(t, dsn, 1, thinkerBot{thinkTime: 5 * time.Second, thought: thought, release: release})
 			var searches atomic.Int64
 			asker := newJobs(t, dsn, false, 1, stubSearcher{searches: &searches})
-			// 40 s on the clock: its job's timeout is 47 s. Every job here
+			// 120 s on the clock: its job's timeout is 37 s. Every job here
 			// runs less than River's rescuer waits (a minute), which
 			// would make it retryable under the test.
-			s := firstStep("long bot 0", 40*time.Second, tc.clocked)
+			s := firstStep("long bot 0", 120*time.Second, tc.clocked)
 			answered := make(chan bool, 1)
 			go func() {
 				_, ok := asker.BotStep(waitCtx(t), s)

@@ -82,10 +82,10 @@
 // thought on the bot cores of the process that takes them (enginepool's
 // botcores.go; `worker --rbc-bot-cores`, as serve's) as long as the bot's
 // clock allows. They have a queue of their own, which a process takes as
-// many at once as it has bot cores, and a job's timeout is the bot's clock
-// and the rebuild (stepTimeout): a long step is not asked for again while
-// it thinks; a killed worker's is once the clock has run out, so that the
-// game ends on time rather than waits. Thinking on the opponent's turn
+// many at once as it has bot cores, and a job's timeout is a quarter of the
+// bot's clock and the rebuild (stepTimeout): a step thinking as its bot
+// planned is not asked for again while it thinks; a killed worker's is then,
+// so that the bot loses at most a quarter of its clock, not the game. Thinking on the opponent's turn
 // (package play's ponder.go) is a server's alone: on a site no server holds
 // a bot, and a worker holds one only for its steps.
 package enginejobs
