@@ -127,4 +127,28 @@ func TestRBCPlaybackCommand(t *testing.T) {
 	if code == 0 || !strings.Contains(errOut, "--color") {
 		t.Errorf("--bot without --color: exit %d, %s", code, errOut)
 	}
+
+	// Studying a game: knightwatch's reasons and its belief's share of
+	// the watched pieces before each choice (White's king on e1 at the
+	// start: all of it; a black queen there: none).
+	code, out, errOut = run(t, "rbc-playback", ok, "--bot", "knightwatch:turntime=20ms", "--color", "white", "--watch", "e1=K,e1=q")
+	if code != 0 || !strings.Contains(out, "white 0: before the sense, 1 boards e1=K 1.000 e1=q 0.000\n") ||
+		!strings.Contains(out, "white 0: sense ") || !strings.Contains(out, "white 0: move ") || !strings.HasSuffix(out, "ok 46 turns\n") {
+		t.Errorf("--watch: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--bot", "knightwatch", "--color", "white", "--watch", "e9=K"}, "--watch"},
+		{[]string{"--bot", "knightwatch", "--color", "white", "--watch", "e1=X"}, "not a piece letter"},
+		{[]string{"--bot", "knightwatch", "--color", "white", "--watch", "e1"}, "SQUARE=PIECE"},
+		{[]string{"--bot", "random", "--color", "white", "--explain"}, "need --bot knightwatch"},
+		{[]string{"--explain"}, "need --bot"},
+	} {
+		code, _, errOut := run(t, append([]string{"rbc-playback", ok}, tc.args...)...)
+		if code == 0 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q; want an error with %q", tc.args, code, errOut, tc.want)
+		}
+	}
 }

@@ -2,8 +2,10 @@ package bots
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -274,5 +276,39 @@ func TestKnightwatchShortOfTime(t *testing.T) {
 		if b > left/6 {
 			t.Errorf("%s left: budget %s over a sixth of the clock", left, b)
 		}
+	}
+}
+
+// ParseWatches reads SQUARE=PIECE lists and refuses anything else in
+// words; Share is a piece's weight in the belief.
+func TestParseWatchesAndShare(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // the watches' String, or the error's start
+		ok   bool
+	}{
+		{"c1=r", "[c1=r]", true},
+		{"c1=r, d7=Q", "[c1=r d7=Q]", true},
+		{"", "watch \"\": want SQUARE=PIECE", false},
+		{"c1", "watch \"c1\": want SQUARE=PIECE", false},
+		{"c1=rr", "watch \"c1=rr\": want SQUARE=PIECE", false},
+		{"i1=r", "watch \"i1=r\": invalid square", false},
+		{"c1=x", "watch \"c1=x\": \"x\" is not a piece letter", false},
+	} {
+		w, err := ParseWatches(tc.in)
+		switch {
+		case tc.ok && (err != nil || fmt.Sprint(w) != tc.want):
+			t.Errorf("ParseWatches(%q) = %v, %v; want %s", tc.in, w, err, tc.want)
+		case !tc.ok && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
+			t.Errorf("ParseWatches(%q) error %v; want one starting %q", tc.in, err, tc.want)
+		}
+	}
+	k := NewKnightwatch(knightwatchLevels[3], 1)
+	k.Start(game.White, recon.NewBoard(), "x")
+	if got := k.Share(game.E1, game.WhiteKing); got != 1 {
+		t.Errorf("share of the white king on e1 at the start: %v", got)
+	}
+	if got := k.Share(game.E4, game.WhitePawn); got != 0 {
+		t.Errorf("share of a white pawn on e4 at the start: %v", got)
 	}
 }
