@@ -64,55 +64,16 @@ func (s *belief) normalize() {
 // the model weighs outcomes instead: every distinct board a parent can
 // lead to counts once, and a board on which the opponent attacks the
 // player's king counts threat times (opponents play for the king, and that
-// board is the one a player cannot afford to overlook). With a zone above
-// 1 (experimental, off in every preset), a board on which the piece the
-// opponent just moved attacks a square beside the player's king counts
-// zone times: the approach of a mating attack, which a uniform model
-// holds too unlikely (the two games lost to StrangeFish studied in
-// docs/recon.md).
-
-// opponentModel is what outcomeWeight needs of the bot's settings.
-type opponentModel struct {
-	threat float64 // KnightwatchConfig.Threat
-	zone   float64 // KnightwatchConfig.Zone; 0 or 1: off
-}
+// board is the one a player cannot afford to overlook).
 
 // outcomeWeight is the model's weight of child, a board the opponent's
-// turn led to (the player to move on it), where the opponent's move ended
-// on moved (game.NoSquare for a pass).
-func outcomeWeight(child *game.Position, moved game.Square, m opponentModel) float64 {
+// turn led to (the player to move on it).
+func outcomeWeight(child *game.Position, threat float64) float64 {
 	us := child.Side()
-	k := child.KingSquare(us)
-	if k == game.NoSquare {
-		return 1
-	}
-	occ := child.Occupied()
-	if child.AttackersTo(k, occ)&child.ByColor(us.Other()) != 0 {
-		return m.threat
-	}
-	if m.zone > 1 && moved != game.NoSquare {
-		if p := child.PieceAt(moved); p != game.NoPiece && p.Color() != us && pieceAttacks(p, moved, occ)&game.KingAttacks(k) != 0 {
-			return m.zone
-		}
+	if k := child.KingSquare(us); k != game.NoSquare && child.AttackersTo(k, child.Occupied())&child.ByColor(us.Other()) != 0 {
+		return threat
 	}
 	return 1
-}
-
-// pieceAttacks returns the squares p on s attacks with occ occupied.
-func pieceAttacks(p game.Piece, s game.Square, occ game.Bitboard) game.Bitboard {
-	switch p.Type() {
-	case game.Pawn:
-		return game.PawnAttacks(p.Color(), s)
-	case game.Knight:
-		return game.KnightAttacks(s)
-	case game.Bishop:
-		return game.BishopAttacks(s, occ)
-	case game.Rook:
-		return game.RookAttacks(s, occ)
-	case game.Queen:
-		return game.QueenAttacks(s, occ)
-	}
-	return game.KingAttacks(s)
 }
 
 // opponentRequests returns the distinct requests the opponent can make on
@@ -138,8 +99,8 @@ func distinctRequests(dst, actions []game.Move, b *game.Position) []game.Move {
 // told: a capture on observed, or none (game.NoSquare). Children reached in
 // several ways are merged, their weights added. Work is shared among
 // workers goroutines; s is unchanged.
-func (s *belief) expanded(observed game.Square, model opponentModel, workers int) *belief {
-	out := s.expand(context.Background(), model, workers, observed, false)[observed]
+func (s *belief) expanded(observed game.Square, threat float64, workers int) *belief {
+	out := s.expand(context.Background(), threat, workers, observed, false)[observed]
 	if out == nil {
 		out = &belief{exact: s.exact}
 	}
@@ -150,13 +111,13 @@ func (s *belief) expanded(observed game.Square, model opponentModel, workers int
 // opponent's turn can show (game.NoSquare: none), by the square: each the
 // same boards with the same weights, in the same order, as expanded gives
 // for it. It returns nil when ctx ends first.
-func (s *belief) expandedAll(ctx context.Context, model opponentModel, workers int) map[game.Square]*belief {
-	return s.expand(ctx, model, workers, game.NoSquare, true)
+func (s *belief) expandedAll(ctx context.Context, threat float64, workers int) map[game.Square]*belief {
+	return s.expand(ctx, threat, workers, game.NoSquare, true)
 }
 
 // expand is expanded for the capture on only, or for every capture when
 // all is set; nil when ctx ended first (checked every few dozen boards).
-func (s *belief) expand(ctx context.Context, model opponentModel, workers int, only game.Square, all bool) map[game.Square]*belief {
+func (s *belief) expand(ctx context.Context, threat float64, workers int, only game.Square, all bool) map[game.Square]*belief {
 	type part struct {
 		boards  []game.Position
 		weights []float64
@@ -222,7 +183,7 @@ func (s *belief) expand(ctx context.Context, model opponentModel, workers int, o
 						kids = kids[:len(kids)-1]
 						continue
 					}
-					o := outcome{hash: k, kid: len(kids) - 1, capture: recon.CaptureSquare(b, enc), weight: outcomeWeight(child, movedTo(enc), model)}
+					o := outcome{hash: k, kid: len(kids) - 1, capture: recon.CaptureSquare(b, enc), weight: outcomeWeight(child, threat)}
 					total += o.weight
 					outs = append(outs, o)
 				}
@@ -376,11 +337,3 @@ func systematic(weights []float64, n int, rng *rand.Rand) ([]int, []float64) {
 
 // defaultWorkers is how many goroutines a bot's heavy work uses.
 func defaultWorkers() int { return max(1, min(runtime.GOMAXPROCS(0), 8)) }
-
-// movedTo is where the taken move enc ended (game.NoSquare for a pass).
-func movedTo(enc game.Move) game.Square {
-	if enc == game.NoMove {
-		return game.NoSquare
-	}
-	return enc.To()
-}

@@ -132,7 +132,7 @@ func BenchmarkBeliefExpand(b *testing.B) {
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
 		c := expand[i%len(expand)]
-		out := c.s.expanded(c.capture, opponentModel{threat: 4}, 1)
+		out := c.s.expanded(c.capture, 4, 1)
 		parents += c.s.size()
 		children += out.size()
 	}

@@ -36,10 +36,6 @@ type KnightwatchConfig struct {
 	// which the opponent attacks the king than any other outcome of its
 	// turn (1: no likelier).
 	Threat float64
-	// Zone is how much likelier the opponent model holds a board on which
-	// the piece the opponent just moved attacks a square beside the king
-	// (0 or 1: no likelier). Experimental: no preset sets it.
-	Zone float64
 	// Caution is subtracted from a request's value times the share of
 	// boards, each counting once, on which it leaves the king capturable.
 	Caution float64
@@ -112,11 +108,6 @@ func parseKnightwatchOptions(opts map[string]string) (KnightwatchConfig, error) 
 		case "threat":
 			cfg.Threat, err = strconv.ParseFloat(v, 64)
 			if err == nil && (cfg.Threat < 1 || cfg.Threat > 1000 || math.IsNaN(cfg.Threat)) {
-				err = fmt.Errorf("want 1 to 1000")
-			}
-		case "zone":
-			cfg.Zone, err = strconv.ParseFloat(v, 64)
-			if err == nil && (cfg.Zone < 1 || cfg.Zone > 1000 || math.IsNaN(cfg.Zone)) {
 				err = fmt.Errorf("want 1 to 1000")
 			}
 		case "caution":
@@ -258,11 +249,6 @@ func (k *Knightwatch) Report() string { return k.stats.Report() }
 // Exact reports whether the belief still holds every consistent board.
 func (k *Knightwatch) Exact() bool { return k.belief.exact }
 
-// model is the opponent model of the bot's settings.
-func (k *Knightwatch) model() opponentModel {
-	return opponentModel{threat: k.cfg.Threat, zone: k.cfg.Zone}
-}
-
 func (k *Knightwatch) logf(format string, args ...any) {
 	if k.cfg.Log != nil {
 		fmt.Fprintf(k.cfg.Log, "%s %d: "+format+"\n", append([]any{k.color, k.turn}, args...)...)
@@ -302,7 +288,7 @@ func (k *Knightwatch) OpponentMoveResult(capture game.Square) {
 			next = &belief{exact: s.exact}
 		}
 	} else {
-		next = s.expanded(capture, k.model(), k.cfg.Workers)
+		next = s.expanded(capture, k.cfg.Threat, k.cfg.Workers)
 	}
 	k.pondered = nil
 	if next.size() > 0 {
@@ -351,7 +337,7 @@ func (k *Knightwatch) Ponder(ctx context.Context) {
 		return
 	}
 	k.shrinkBeforeExpanding(k.boardBound())
-	if by := k.belief.expandedAll(ctx, k.model(), k.cfg.Workers); by != nil {
+	if by := k.belief.expandedAll(ctx, k.cfg.Threat, k.cfg.Workers); by != nil {
 		k.pondered = &pondered{from: k.belief, by: by}
 	}
 }

@@ -232,7 +232,7 @@ func TestBeliefExpansionMatchesArbiter(t *testing.T) {
 			want[capture][cp.Hash()] = true
 		}
 		for capture, boards := range want {
-			s := (&belief{boards: []game.Position{p}, weights: []float64{1}, exact: true}).expanded(capture, opponentModel{threat: 4}, 2)
+			s := (&belief{boards: []game.Position{p}, weights: []float64{1}, exact: true}).expanded(capture, 4, 2)
 			if s.size() != len(boards) {
 				t.Fatalf("%s, capture %s: %d boards, want %d", b.FEN(), recon.SquareName(capture), s.size(), len(boards))
 			}
@@ -310,45 +310,5 @@ func TestParseWatchesAndShare(t *testing.T) {
 	}
 	if got := k.Share(game.E4, game.WhitePawn); got != 0 {
 		t.Errorf("share of a white pawn on e4 at the start: %v", got)
-	}
-}
-
-// The opponent model's weight of a board its turn led to: threat when the
-// player's king is attacked; zone when the piece just moved attacks a
-// square beside it (and zone is on); else 1.
-func TestOutcomeWeight(t *testing.T) {
-	on := opponentModel{threat: 4, zone: 3}
-	off := opponentModel{threat: 4}
-	for _, tc := range []struct {
-		name  string
-		fen   string // White, the player, to move after Black's turn
-		moved string // where Black's move ended; "" a pass
-		on    float64
-		off   float64
-	}{
-		{"queen eyes g2 beside the king", "6k1/8/8/8/6q1/8/5PPP/6K1 w - - 0 1", "g4", 3, 1},
-		{"queen far from the king", "6k1/8/8/8/q7/8/5PPP/6K1 w - - 0 1", "a4", 1, 1},
-		{"bishop eyes d1 beside the king", "4k3/8/8/8/8/8/2b1PPPP/3NKB2 w - - 0 1", "c2", 3, 1},
-		{"a check", "4k3/8/8/8/8/8/5PPP/2r3K1 w - - 0 1", "c1", 4, 4},
-		{"a pass", "6k1/8/8/8/6q1/8/5PPP/6K1 w - - 0 1", "", 1, 1},
-		{"a knight beside the zone only", "6k1/8/8/8/8/3n4/5PPP/6K1 w - - 0 1", "d3", 3, 1},
-		{"a knight two squares off", "6k1/8/8/8/3n4/8/5PPP/6K1 w - - 0 1", "d4", 1, 1},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p, err := game.ParseFEN(tc.fen)
-			if err != nil {
-				t.Fatal(err)
-			}
-			moved := game.NoSquare
-			if tc.moved != "" {
-				moved, _ = game.ParseSquare(tc.moved)
-			}
-			if got := outcomeWeight(p, moved, on); got != tc.on {
-				t.Errorf("zone on: %v, want %v", got, tc.on)
-			}
-			if got := outcomeWeight(p, moved, off); got != tc.off {
-				t.Errorf("zone off: %v, want %v", got, tc.off)
-			}
-		})
 	}
 }
