@@ -8,7 +8,10 @@
 #   clock: serve at its default bot cores, the built-in bot spending its
 #          clock and thinking on StrangeFish's turn
 # Every history is saved and re-refereed with `knightwatch rbc-playback`;
-# the score is knightwatch's, with its 95% margin.
+# the score is knightwatch's, with its 95% margin. A game that ends while
+# StrangeFish acts (its clock run out mid-turn: the reference client raises)
+# is taken from the server and counted. -first N numbers the games from N
+# (colours by number), to go on with a match in the same folder.
 #
 # Needs StrangeFish's, the reference reconchess's and python-chess's source
 # folders (never committed), Debian's python3-numpy python3-tqdm python3-yaml
@@ -19,14 +22,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 here=$PWD/bench
-games=2 clock=120+1 modes="step clock" out=""
+games=2 first=1 clock=120+1 modes="step clock" out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     -games) games=$2; shift 2 ;;
+    -first) first=$2; shift 2 ;;
     -clock) clock=$2; shift 2 ;;
     -modes) modes=$2; shift 2 ;;
     -out) out=$2; shift 2 ;;
-    *) echo "usage: $0 [-games N] [-clock SECONDS+INC] [-modes \"step clock\"] [-out DIR]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-games N] [-first N] [-clock SECONDS+INC] [-modes \"step clock\"] [-out DIR]" >&2; exit 2 ;;
   esac
 done
 : "${STRANGEFISH:?set STRANGEFISH to the StrangeFish source folder}"
@@ -55,7 +59,7 @@ for mode in $modes; do
   server_pid=$!
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/api/version" >/dev/null && break; sleep 0.2; done
   echo "== $mode: serve ${flags[*]:-(default bot cores)}, $games games"
-  (cd "$tmp" && PYTHONPATH="$PYTHON_CHESS:$RECONCHESS:$STRANGEFISH" "$py" "$here/rbc_strangefish.py" play "http://127.0.0.1:$port" "$games" "$out/$mode") \
+  (cd "$tmp" && PYTHONPATH="$PYTHON_CHESS:$RECONCHESS:$STRANGEFISH" "$py" "$here/rbc_strangefish.py" play "http://127.0.0.1:$port" "$games" "$out/$mode" "$first") \
     2>"$tmp/strangefish-$mode.log" || { echo "StrangeFish failed: tail of $tmp/strangefish-$mode.log:"; tail -20 "$tmp/strangefish-$mode.log"; }
   kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
   ok=()

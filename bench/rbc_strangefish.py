@@ -1,8 +1,10 @@
 """StrangeFish against the built-in knightwatch over Knightwatch's
 reconchess HTTP API: the player side and the score of bench/rbc-strangefish.sh.
 
-  rbc_strangefish.py play URL GAMES DIR   plays GAMES games, StrangeFish white
-                                          in the odd ones, histories into DIR
+  rbc_strangefish.py play URL GAMES DIR [FIRST]
+                                          plays GAMES games numbered from FIRST
+                                          (1), StrangeFish white in the odd ones,
+                                          histories into DIR
   rbc_strangefish.py score MODE FILE...   knightwatch's score over the
                                           histories (each re-refereed before)
 """
@@ -49,7 +51,24 @@ def hide_illegal_en_passant():
     chess.engine.SimpleEngine.analyse = compat
 
 
-def play(url, games, out):
+def finished_meanwhile(url, gid, auth, player):
+    """The result of a game that ended while StrangeFish was acting (its
+    clock ran out in the middle of a turn): the reference client raises on
+    the server's refusal, and the server has the result and the record.
+    None when the game is not over (the error was something else)."""
+    from reconchess import RemoteGame
+    game = RemoteGame(url, gid, auth)
+    if not game.is_over():
+        return None
+    winner, reason, history = game.get_winner_color(), game.get_win_reason(), game.get_game_history()
+    try:
+        player.handle_game_end(winner, reason, history)  # stops its pool
+    except Exception:
+        traceback.print_exc()
+    return winner, reason, history
+
+
+def play(url, games, out, first=1):
     allow_set_samples()
     hide_illegal_en_passant()
     import requests
@@ -60,14 +79,21 @@ def play(url, games, out):
     os.makedirs(out, exist_ok=True)
     auth = ("strangefish", "strangefish-password")
     requests.post(url + "/api/users/", json={"username": auth[0], "email": "", "affiliation": "bench", "password": auth[1]})
-    for n in range(games):
+    for n in range(first - 1, first - 1 + games):
         sf_white = n % 2 == 0
         r = requests.post(url + "/api/invitations/", json={"opponent": "knightwatch", "color": sf_white}, auth=auth)
         r.raise_for_status()
         gid = r.json()["game_id"]
         player = StrangeFish(*multiprocessing_strategies.create_strategy(num_workers=1, rc_disable_pbar=True),
                              pool_size=1, log_to_file=False, rc_disable_pbar=True)
-        winner, reason, history = our_play_remote_game(url, gid, auth, player)
+        try:
+            winner, reason, history = our_play_remote_game(url, gid, auth, player)
+        except ValueError:
+            traceback.print_exc()
+            got = finished_meanwhile(url, gid, auth, player)
+            if got is None:
+                raise
+            winner, reason, history = got
         name = "strangefish-vs-knightwatch" if sf_white else "knightwatch-vs-strangefish"
         history.save(os.path.join(out, "game%04d-%s.json" % (n + 1, name)))
         if winner is None:
@@ -108,7 +134,7 @@ def score(mode, paths):
 if __name__ == "__main__":
     if sys.argv[1] == "play":
         try:
-            play(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+            play(sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]) if len(sys.argv) > 5 else 1)
         except BaseException:
             traceback.print_exc()
             os._exit(1)  # StrangeFish's pool and engines would keep the process alive
