@@ -124,7 +124,7 @@ func importNodes(n *game.PGNNode, pos game.Position, count *int) ([]*Node, error
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &Node{UCI: uci, SAN: san, FEN: next.FEN(), Comment: v.Comment, StartComment: v.StartingComment, NAGs: v.NAGs, Children: children})
+		out = append(out, &Node{UCI: uci, SAN: san, FEN: next.FEN(), Comment: v.Comment, StartComment: v.StartingComment, NAGs: meaningfulNAGs(v.NAGs), Children: children})
 	}
 	return out, nil
 }
@@ -188,11 +188,7 @@ func exportNodes(n *game.PGNNode, nodes []*Node, pos game.Position, count *int) 
 		v := n.AddVariation(m)
 		v.Comment = cleanComment(c.Comment)
 		v.StartingComment = cleanComment(c.StartComment)
-		for _, nag := range c.NAGs {
-			if nag > 0 && nag < 256 {
-				v.NAGs = append(v.NAGs, nag)
-			}
-		}
+		v.NAGs = meaningfulNAGs(c.NAGs)
 		next := pos
 		next.MakeMove(m)
 		if err := exportNodes(v, c.Children, next, count); err != nil {
@@ -219,4 +215,18 @@ func parseMove(pos *game.Position, s string) (game.Move, error) {
 		return game.NoMove, fmt.Errorf("move %q in %s: %w", s, pos.FEN(), err)
 	}
 	return m, nil
+}
+
+// meaningfulNAGs returns the NAGs PGN gives a meaning, $1 to $255: $0 is
+// the null annotation, and anything else no PGN reader knows. Import and
+// export keep the same ones, so that a tree comes back from its PGN as it
+// went (FuzzImport).
+func meaningfulNAGs(nags []int) []int {
+	var out []int
+	for _, nag := range nags {
+		if nag > 0 && nag < 256 {
+			out = append(out, nag)
+		}
+	}
+	return out
 }
