@@ -62,18 +62,67 @@ func (s *belief) normalize() {
 // nothing on a given board and lead to the same board as a pass, which a
 // uniform weight on requests would make the likeliest outcome by far. So
 // the model weighs outcomes instead: every distinct board a parent can
-// lead to counts once, and a board on which the opponent attacks the
-// player's king counts threat times (opponents play for the king, and that
-// board is the one a player cannot afford to overlook).
+// lead to counts once, a board on which the opponent attacks the player's
+// king counts threat times (opponents play for the king, and that board is
+// the one a player cannot afford to overlook), and a board on which the
+// piece the opponent just moved stands where the player wins it (attacked
+// by a cheaper piece, or attacked and undefended, without having taken as
+// much) counts hangWeight: opponents rarely give pieces away, and the
+// weight those blunders take from the sound moves is what left a king
+// attack's approach at about 1% of the belief in the lost games of
+// docs/recon.md.
 
-// outcomeWeight is the model's weight of child, a board the opponent's
-// turn led to (the player to move on it).
-func outcomeWeight(child *game.Position, threat float64) float64 {
+// hangWeight is the weight of an outcome whose moved piece hangs.
+const hangWeight = 0.25
+
+// pieceValue is each piece type's value in pawns for the hang test; the
+// king's is more than any exchange.
+var pieceValue = [...]int{game.Pawn: 1, game.Knight: 3, game.Bishop: 3, game.Rook: 5, game.Queen: 9, game.King: 100}
+
+// outcomeWeight is the model's weight of child, the board the opponent's
+// encoded move enc (game.NoMove: nothing moved) led to from parent (the
+// player to move on child).
+func outcomeWeight(parent *game.Position, enc game.Move, child *game.Position, threat float64) float64 {
 	us := child.Side()
-	if k := child.KingSquare(us); k != game.NoSquare && child.AttackersTo(k, child.Occupied())&child.ByColor(us.Other()) != 0 {
-		return threat
+	them := us.Other()
+	occ := child.Occupied()
+	w := 1.0
+	if k := child.KingSquare(us); k != game.NoSquare && child.AttackersTo(k, occ)&child.ByColor(them) != 0 {
+		w = threat
 	}
-	return 1
+	if enc == game.NoMove || enc.IsCastling() {
+		return w
+	}
+	to := enc.To()
+	attackers := child.AttackersTo(to, occ)
+	ours := attackers & child.ByColor(us)
+	if ours == 0 {
+		return w
+	}
+	moved := pieceValue[child.PieceAt(to).Type()]
+	taken := 0
+	if enc.IsEnPassant() {
+		taken = pieceValue[game.Pawn]
+	} else if pc := parent.PieceAt(to); pc != game.NoPiece {
+		taken = pieceValue[pc.Type()]
+	}
+	if taken >= moved {
+		return w // an even trade or better
+	}
+	if attackers&child.ByColor(them) == 0 || cheapest(child, ours) < moved {
+		return w * hangWeight
+	}
+	return w
+}
+
+// cheapest returns the value of the cheapest piece on the squares of set.
+func cheapest(p *game.Position, set game.Bitboard) int {
+	for _, pt := range [...]game.PieceType{game.Pawn, game.Knight, game.Bishop, game.Rook, game.Queen, game.King} {
+		if set&p.ByType(pt) != 0 {
+			return pieceValue[pt]
+		}
+	}
+	return 0
 }
 
 // opponentRequests returns the distinct requests the opponent can make on
@@ -183,7 +232,7 @@ func (s *belief) expand(ctx context.Context, threat float64, workers int, only g
 						kids = kids[:len(kids)-1]
 						continue
 					}
-					o := outcome{hash: k, kid: len(kids) - 1, capture: recon.CaptureSquare(b, enc), weight: outcomeWeight(child, threat)}
+					o := outcome{hash: k, kid: len(kids) - 1, capture: recon.CaptureSquare(b, enc), weight: outcomeWeight(b, enc, child, threat)}
 					total += o.weight
 					outs = append(outs, o)
 				}
