@@ -1,0 +1,324 @@
+package bots
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"knightwatch/game"
+	"knightwatch/recon"
+)
+
+// The opponent model's fit (BenchmarkOpponentModel): how likely the model
+// held the outcome each opponent really chose, from the true board before
+// its move, in recorded games (bench/results). Its figure is nats per move,
+// the mean of -ln(the true outcome's share of the parent's weight): lower
+// is better; uniform over the distinct outcomes is the baseline.
+
+// modelTraits are the traits of an outcome the model's factors stand on, in
+// the order of traitFactors.
+var modelTraits = [...]string{"check", "hang", "capture", "taken pawns", "nothing moved", "castling", "pawn", "development"}
+
+// traitFactors returns the model's factor for each of modelTraits (a
+// capture counts captureWeight times captureStep per pawn it takes).
+func traitFactors(threat float64) [len(modelTraits)]float64 {
+	return [...]float64{threat, hangWeight, captureWeight, captureStep, passWeight, castleWeight, pawnWeight, developWeight}
+}
+
+// outcomeTraits returns the traits of child, reached by enc from parent,
+// as modelTraits orders them (a count of pawns for "taken pawns", else 0 or
+// 1). It is written apart from outcomeWeight, which the fit and
+// TestOutcomeWeightIsTraitProduct check against it.
+func outcomeTraits(parent *game.Position, enc game.Move, child *game.Position) (t [len(modelTraits)]float64) {
+	us := child.Side()
+	them := us.Other()
+	occ := child.Occupied()
+	if k := child.KingSquare(us); k != game.NoSquare && child.AttackersTo(k, occ)&child.ByColor(them) != 0 {
+		t[0] = 1
+	}
+	if enc == game.NoMove {
+		t[4] = 1
+		return t
+	}
+	if enc.IsCastling() {
+		t[5] = 1
+		return t
+	}
+	to := enc.To()
+	moved := child.PieceAt(to).Type()
+	taken := game.NoPieceType
+	if enc.IsEnPassant() {
+		taken = game.Pawn
+	} else if pc := parent.PieceAt(to); pc != game.NoPiece {
+		taken = pc.Type()
+	}
+	if taken != game.NoPieceType {
+		t[2] = 1
+		t[3] = float64(min(pieceValue[taken], pieceValue[game.Queen]))
+	}
+	switch moved {
+	case game.Pawn:
+		t[6] = 1
+	case game.Knight, game.Bishop:
+		if (them == game.White && enc.From().Rank() == 0) || (them == game.Black && enc.From().Rank() == 7) {
+			t[7] = 1
+		}
+	}
+	// The hang test: attacked by the player, not having taken as much as
+	// it is worth, and undefended or attacked by something cheaper.
+	attackers := child.AttackersTo(to, occ)
+	ours := attackers & child.ByColor(us)
+	if ours != 0 && pieceValue[taken] < pieceValue[moved] &&
+		(attackers&child.ByColor(them) == 0 || cheapest(child, ours) < pieceValue[moved]) {
+		t[1] = 1
+	}
+	return t
+}
+
+// fitCase is one opponent move: the traits of every distinct outcome of
+// the true board before it, and which outcome it chose.
+type fitCase struct {
+	traits [][len(modelTraits)]float64
+	chosen int
+}
+
+// recordedMoves returns the fit cases of every move of the player whose
+// name starts with opponent in the games of path (one JSON history a line,
+// gzipped), but the moves that took the king.
+func recordedMoves(tb testing.TB, path, opponent string) []fitCase {
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	var out []fitCase
+	var reqs []game.Move
+	for sc.Scan() {
+		h, err := recon.UnmarshalHistory(sc.Bytes())
+		if err != nil {
+			tb.Fatal(err)
+		}
+		color := game.White
+		if !strings.HasPrefix(h.Names[game.White], opponent) {
+			color = game.Black
+		}
+		for i, fen := range h.FENsBefore[color] {
+			b, err := recon.ParseBoard(fen)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			parent := b.Position()
+			_, played := recon.Revise(&parent, h.RequestedMoves[color][i])
+			truth := parent
+			recon.Apply(&truth, played)
+			if truth.KingSquare(truth.Side()) == game.NoSquare {
+				continue // the game is over: not a choice among outcomes
+			}
+			c := fitCase{chosen: -1}
+			var seen []uint64
+			reqs = append(opponentRequests(reqs[:0], &parent), game.NoMove)
+			for _, req := range reqs {
+				_, enc := recon.Revise(&parent, req)
+				child := parent
+				recon.Apply(&child, enc)
+				if child.KingSquare(child.Side()) == game.NoSquare || containsHash(seen, child.Hash()) {
+					continue
+				}
+				seen = append(seen, child.Hash())
+				if child.Hash() == truth.Hash() {
+					c.chosen = len(c.traits)
+				}
+				c.traits = append(c.traits, outcomeTraits(&parent, enc, &child))
+			}
+			if c.chosen < 0 {
+				tb.Fatalf("%s: the move played, %s, is not among the outcomes", fen, recon.UCI(h.RequestedMoves[color][i]))
+			}
+			out = append(out, c)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+func containsHash(hs []uint64, h uint64) bool {
+	for _, x := range hs {
+		if x == h {
+			return true
+		}
+	}
+	return false
+}
+
+// natsPerMove returns the mean -ln of the chosen outcome's probability
+// under the log-linear model with log-factors theta, and adds to grad (when
+// not nil) the gradient of the sum.
+func natsPerMove(cases []fitCase, theta [len(modelTraits)]float64, grad *[len(modelTraits)]float64) float64 {
+	var total float64
+	var ws []float64
+	for _, c := range cases {
+		ws = ws[:0]
+		var z float64
+		for _, t := range c.traits {
+			var s float64
+			for i, x := range t {
+				s += theta[i] * x
+			}
+			ws = append(ws, math.Exp(s))
+			z += ws[len(ws)-1]
+		}
+		total -= math.Log(ws[c.chosen] / z)
+		if grad != nil {
+			for o, t := range c.traits {
+				for i, x := range t {
+					grad[i] += ws[o] / z * x
+				}
+			}
+			for i, x := range c.traits[c.chosen] {
+				grad[i] -= x
+			}
+		}
+	}
+	return total / float64(len(cases))
+}
+
+// fitFactors returns the log-factors of the maximum-likelihood fit to
+// cases (gradient descent with a step that grows while it helps), the
+// check's held at ln threat: it is the model's by design.
+func fitFactors(cases []fitCase, threat float64) [len(modelTraits)]float64 {
+	var theta [len(modelTraits)]float64
+	theta[0] = math.Log(threat)
+	step, best := 0.5, natsPerMove(cases, theta, nil)
+	for range 2000 {
+		var g [len(modelTraits)]float64
+		natsPerMove(cases, theta, &g)
+		next := theta
+		for i := 1; i < len(next); i++ {
+			next[i] -= step * g[i] / float64(len(cases))
+		}
+		if v := natsPerMove(cases, next, nil); v < best {
+			theta, best, step = next, v, step*1.1
+		} else if step /= 2; step < 1e-7 {
+			break
+		}
+	}
+	return theta
+}
+
+// logFactors returns the model's factors as log-linear weights.
+func logFactors(threat float64) (theta [len(modelTraits)]float64) {
+	for i, f := range traitFactors(threat) {
+		theta[i] = math.Log(f)
+	}
+	return theta
+}
+
+// modelGames are the recorded games the fit reads: knightwatch against
+// StrangeFish (two matches, the first to fit on, the second held out) and
+// against trout (the first half to fit on, the second held out).
+var modelGames = []struct{ path, opponent string }{
+	{"../../bench/results/rbc/strangefish-clock-120s-40games.jsonl.gz", "strangefish"},
+	{"../../bench/results/rbc/strangefish-clock-120s-40games-hang.jsonl.gz", "strangefish"},
+	{"../../bench/results/rbc/knightwatch-vs-trout-60s-100games.jsonl.gz", "trout"},
+}
+
+// BenchmarkOpponentModel reports the model's nats per move on the held-out
+// games (StrangeFish's second match, trout's second half), beside the
+// uniform model's and those of a fresh fit of the factors on the rest, and
+// logs the fresh fit's factors: the figures behind the model's constants
+// (docs/recon.md). The work timed is one pass of the model over the cases.
+func BenchmarkOpponentModel(b *testing.B) {
+	const threat = 4
+	sf1 := recordedMoves(b, modelGames[0].path, modelGames[0].opponent)
+	sf2 := recordedMoves(b, modelGames[1].path, modelGames[1].opponent)
+	trout := recordedMoves(b, modelGames[2].path, modelGames[2].opponent)
+	train := append(append([]fitCase{}, sf1...), trout[:len(trout)/2]...)
+	fit := fitFactors(train, threat)
+	model := logFactors(threat)
+	var factors []string
+	for i, th := range fit {
+		factors = append(factors, fmt.Sprintf("%s %.2f", modelTraits[i], math.Exp(th)))
+	}
+	b.Logf("fitted on %d moves: %s", len(train), strings.Join(factors, ", "))
+	held := map[string][]fitCase{"strangefish": sf2, "trout": trout[len(trout)/2:]}
+	var uniform [len(modelTraits)]float64
+	b.ResetTimer()
+	for range b.N {
+		natsPerMove(sf2, model, nil)
+	}
+	b.StopTimer()
+	for _, name := range []string{"strangefish", "trout"} {
+		cases := held[name]
+		b.ReportMetric(natsPerMove(cases, model, nil), "nats/move-"+name)
+		b.ReportMetric(natsPerMove(cases, uniform, nil), "uniform-nats/move-"+name)
+		b.ReportMetric(natsPerMove(cases, fit, nil), "refit-nats/move-"+name)
+	}
+}
+
+// TestOutcomeWeightIsTraitProduct checks that outcomeWeight is the product
+// of traitFactors over outcomeTraits on every outcome of the opponents'
+// moves of a recorded match, so that the fit measures the model the bot
+// uses.
+func TestOutcomeWeightIsTraitProduct(t *testing.T) {
+	const threat = 4
+	cases := 0
+	f, err := os.Open(modelGames[1].path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	factors := traitFactors(threat)
+	var reqs []game.Move
+	for n := 0; n < 4 && sc.Scan(); n++ {
+		h, err := recon.UnmarshalHistory(sc.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, color := range []game.Color{game.White, game.Black} {
+			for _, fen := range h.FENsBefore[color] {
+				b, err := recon.ParseBoard(fen)
+				if err != nil {
+					t.Fatal(err)
+				}
+				parent := b.Position()
+				reqs = append(opponentRequests(reqs[:0], &parent), game.NoMove)
+				for _, req := range reqs {
+					_, enc := recon.Revise(&parent, req)
+					child := parent
+					recon.Apply(&child, enc)
+					if child.KingSquare(child.Side()) == game.NoSquare {
+						continue
+					}
+					want := 1.0
+					for i, x := range outcomeTraits(&parent, enc, &child) {
+						want *= math.Pow(factors[i], x)
+					}
+					if got := outcomeWeight(&parent, enc, &child, threat); math.Abs(got-want) > 1e-9*want {
+						t.Fatalf("%s %s: weight %v, traits give %v", fen, recon.UCI(req), got, want)
+					}
+					cases++
+				}
+			}
+		}
+	}
+	if cases < 1000 {
+		t.Fatalf("only %d outcomes checked", cases)
+	}
+}
