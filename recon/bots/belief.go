@@ -2,7 +2,6 @@ package bots
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -63,51 +62,22 @@ func (s *belief) normalize() {
 // nothing on a given board and lead to the same board as a pass, which a
 // uniform weight on requests would make the likeliest outcome by far. So
 // the model weighs outcomes instead: every distinct board a parent can
-// lead to has a weight, the product of a factor for each trait of the
-// move that made it, and its probability is its share of the parent's
-// total. The factors are a log-linear model fitted by maximum likelihood to
-// the moves opponents really made in recorded games (StrangeFish's and
-// trout's, BenchmarkOpponentModel, docs/recon.md): captures, the dearer
-// the likelier; castling; a minor piece's first step off its back rank; a
-// pawn's move; nothing moved (a pass, or a request that came to nothing:
-// bots often ask for moves their own belief allows and the board does
-// not). A board on which the opponent attacks the player's king counts
-// threat times, by design rather than fit (that board is the one a player
-// cannot afford to overlook); one on which the piece the opponent just
-// moved stands where the player wins it (attacked by a cheaper piece, or
-// attacked and undefended, without having taken as much) counts
-// hangWeight: opponents rarely give pieces away.
+// lead to counts once, a board on which the opponent attacks the player's
+// king counts threat times (opponents play for the king, and that board is
+// the one a player cannot afford to overlook), and a board on which the
+// piece the opponent just moved stands where the player wins it (attacked
+// by a cheaper piece, or attacked and undefended, without having taken as
+// much) counts hangWeight: opponents rarely give pieces away, and the
+// weight those blunders take from the sound moves is what left a king
+// attack's approach at about 1% of the belief in the lost games of
+// docs/recon.md.
 
-// The model's factors (held-out fit in docs/recon.md).
-const (
-	hangWeight    = 1.0 / 3
-	passWeight    = 3
-	castleWeight  = 14
-	pawnWeight    = 1.4
-	developWeight = 2
-	// A capture of a piece worth v pawns counts captureWeight times
-	// captureStep to the v.
-	captureWeight = 5
-	captureStep   = 1.4
-)
+// hangWeight is the weight of an outcome whose moved piece hangs.
+const hangWeight = 0.25
 
 // pieceValue is each piece type's value in pawns for the hang test; the
 // king's is more than any exchange.
 var pieceValue = [...]int{game.Pawn: 1, game.Knight: 3, game.Bishop: 3, game.Rook: 5, game.Queen: 9, game.King: 100}
-
-// captureFactor is the model's factor for a capture of each piece type
-// (game.NoPieceType: none). A king's capture ends the game before the
-// model is asked; its factor is the queen's.
-var captureFactor = func() (f [game.King + 1]float64) {
-	f[game.NoPieceType] = 1
-	for pt := game.Pawn; pt <= game.King; pt++ {
-		f[pt] = captureWeight * math.Pow(captureStep, float64(min(pieceValue[pt], pieceValue[game.Queen])))
-	}
-	return f
-}()
-
-// backRank is each colour's first rank.
-var backRank = [2]int{game.White: 0, game.Black: 7}
 
 // outcomeWeight is the model's weight of child, the board the opponent's
 // encoded move enc (game.NoMove: nothing moved) led to from parent (the
@@ -120,36 +90,22 @@ func outcomeWeight(parent *game.Position, enc game.Move, child *game.Position, t
 	if k := child.KingSquare(us); k != game.NoSquare && child.AttackersTo(k, occ)&child.ByColor(them) != 0 {
 		w = threat
 	}
-	switch {
-	case enc == game.NoMove:
-		return w * passWeight
-	case enc.IsCastling():
-		return w * castleWeight
+	if enc == game.NoMove || enc.IsCastling() {
+		return w
 	}
 	to := enc.To()
-	movedType := child.PieceAt(to).Type()
-	switch movedType {
-	case game.Pawn:
-		w *= pawnWeight
-	case game.Knight, game.Bishop:
-		if enc.From().Rank() == backRank[them] {
-			w *= developWeight
-		}
-	}
-	takenType := game.NoPieceType
-	if enc.IsEnPassant() {
-		takenType = game.Pawn
-	} else if pc := parent.PieceAt(to); pc != game.NoPiece {
-		takenType = pc.Type()
-	}
-	w *= captureFactor[takenType]
-	taken := pieceValue[takenType]
 	attackers := child.AttackersTo(to, occ)
 	ours := attackers & child.ByColor(us)
 	if ours == 0 {
 		return w
 	}
-	moved := pieceValue[movedType]
+	moved := pieceValue[child.PieceAt(to).Type()]
+	taken := 0
+	if enc.IsEnPassant() {
+		taken = pieceValue[game.Pawn]
+	} else if pc := parent.PieceAt(to); pc != game.NoPiece {
+		taken = pieceValue[pc.Type()]
+	}
 	if taken >= moved {
 		return w // an even trade or better
 	}
