@@ -92,24 +92,9 @@ type fitCase struct {
 // name starts with opponent in the games of path (one JSON history a line,
 // gzipped), but the moves that took the king.
 func recordedMoves(tb testing.TB, path, opponent string) []fitCase {
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	var out []fitCase
 	var reqs []game.Move
-	for sc.Scan() {
-		h, err := recon.UnmarshalHistory(sc.Bytes())
-		if err != nil {
-			tb.Fatal(err)
-		}
+	for _, h := range recordedHistories(tb, path, -1) {
 		color := game.White
 		if !strings.HasPrefix(h.Names[game.White], opponent) {
 			color = game.Black
@@ -147,6 +132,31 @@ func recordedMoves(tb testing.TB, path, opponent string) []fitCase {
 			}
 			out = append(out, c)
 		}
+	}
+	return out
+}
+
+// recordedHistories returns the first n games of path (one JSON history a
+// line, gzipped; n < 0: all).
+func recordedHistories(tb testing.TB, path string, n int) []*recon.History {
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	var out []*recon.History
+	for (n < 0 || len(out) < n) && sc.Scan() {
+		h, err := recon.UnmarshalHistory(sc.Bytes())
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, h)
 	}
 	if err := sc.Err(); err != nil {
 		tb.Fatal(err)
@@ -275,24 +285,9 @@ func BenchmarkOpponentModel(b *testing.B) {
 func TestOutcomeWeightIsTraitProduct(t *testing.T) {
 	const threat = 4
 	cases := 0
-	f, err := os.Open(modelGames[1].path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	factors := traitFactors(threat)
 	var reqs []game.Move
-	for n := 0; n < 4 && sc.Scan(); n++ {
-		h, err := recon.UnmarshalHistory(sc.Bytes())
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, h := range recordedHistories(t, modelGames[1].path, 4) {
 		for _, color := range []game.Color{game.White, game.Black} {
 			for _, fen := range h.FENsBefore[color] {
 				b, err := recon.ParseBoard(fen)
