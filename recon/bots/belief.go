@@ -2,10 +2,12 @@ package bots
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"sync"
 
+	"knightwatch/engine"
 	"knightwatch/game"
 	"knightwatch/recon"
 )
@@ -72,6 +74,70 @@ func (s *belief) normalize() {
 // attack's approach at about 1% of the belief in the lost games of
 // docs/recon.md.
 
+// On top of those traits the model can weigh each outcome by how good it
+// is for the opponent, as a player who chooses its moves by a search would
+// (StrangeFish scores its moves with Stockfish): the quiescence score of
+// the outcome from the opponent's view, against the best of the parent's
+// outcomes. Each pawn it falls short of the best makes it perPawn times
+// less likely, down to evalFloor pawns (past a clear blunder, how much
+// worse does not matter). A check is left out of it: the player may not
+// see a check that loses material on the board, and the opponent plays it
+// for that. Fitted to the opponents' real moves (BenchmarkOpponentModel),
+// this predicts the moves of the attacks that won games against
+// knightwatch 1.7 times better than the traits alone.
+
+// opponentModel is what the belief's expansion weighs the opponent's
+// outcomes by.
+type opponentModel struct {
+	// threat is a check's factor (outcomeWeight).
+	threat float64
+	// perPawn is how many times less likely each pawn of shortfall makes
+	// an outcome (scoreShortfalls); 1 or less: scores do not count.
+	perPawn float64
+}
+
+// evalFloor is the most pawns of shortfall the model counts.
+const evalFloor = -1.5
+
+// evaluators are the expansion's quiescence searches, one per worker at a
+// time, kept between turns (each has its own hash table).
+var evaluators = sync.Pool{New: func() any { return engine.NewEvaluator(engine.Options{}) }}
+
+// moverScore returns child's quiescence score in pawns from the view of
+// the side that just moved, between -10 and 10 (-10 when it left its king
+// capturable).
+func moverScore(ev *engine.Evaluator, child *game.Position) float64 {
+	us := child.Side()
+	if k := child.KingSquare(us.Other()); k == game.NoSquare || child.AttackersTo(k, child.Occupied())&child.ByColor(us) != 0 {
+		return -10
+	}
+	return max(-10, min(10, -float64(ev.Quiesce(child))/100))
+}
+
+// scoreShortfalls turns the mover scores of a parent's outcomes into how
+// far each falls below the best, in pawns (0 or less), no further than
+// evalFloor; 0 for the outcomes that are checks.
+func scoreShortfalls(scores []float64, checks []bool) {
+	best := math.Inf(-1)
+	for _, x := range scores {
+		best = max(best, x)
+	}
+	for i := range scores {
+		scores[i] = max(scores[i]-best, evalFloor)
+		if checks[i] {
+			scores[i] = 0
+		}
+	}
+}
+
+// checksKing reports whether on child (the player to move) the opponent
+// attacks the player's king.
+func checksKing(child *game.Position) bool {
+	us := child.Side()
+	k := child.KingSquare(us)
+	return k != game.NoSquare && child.AttackersTo(k, child.Occupied())&child.ByColor(us.Other()) != 0
+}
+
 // hangWeight is the weight of an outcome whose moved piece hangs.
 const hangWeight = 0.25
 
@@ -84,10 +150,9 @@ var pieceValue = [...]int{game.Pawn: 1, game.Knight: 3, game.Bishop: 3, game.Roo
 // player to move on child).
 func outcomeWeight(parent *game.Position, enc game.Move, child *game.Position, threat float64) float64 {
 	us := child.Side()
-	them := us.Other()
 	occ := child.Occupied()
 	w := 1.0
-	if k := child.KingSquare(us); k != game.NoSquare && child.AttackersTo(k, occ)&child.ByColor(them) != 0 {
+	if checksKing(child) {
 		w = threat
 	}
 	if enc == game.NoMove || enc.IsCastling() {
@@ -109,7 +174,7 @@ func outcomeWeight(parent *game.Position, enc game.Move, child *game.Position, t
 	if taken >= moved {
 		return w // an even trade or better
 	}
-	if attackers&child.ByColor(them) == 0 || cheapest(child, ours) < moved {
+	if attackers&child.ByColor(us.Other()) == 0 || cheapest(child, ours) < moved {
 		return w * hangWeight
 	}
 	return w
@@ -148,8 +213,8 @@ func distinctRequests(dst, actions []game.Move, b *game.Position) []game.Move {
 // told: a capture on observed, or none (game.NoSquare). Children reached in
 // several ways are merged, their weights added. Work is shared among
 // workers goroutines; s is unchanged.
-func (s *belief) expanded(observed game.Square, threat float64, workers int) *belief {
-	out := s.expand(context.Background(), threat, workers, observed, false)[observed]
+func (s *belief) expanded(observed game.Square, m opponentModel, workers int) *belief {
+	out := s.expand(context.Background(), m, workers, observed, false)[observed]
 	if out == nil {
 		out = &belief{exact: s.exact}
 	}
@@ -160,13 +225,13 @@ func (s *belief) expanded(observed game.Square, threat float64, workers int) *be
 // opponent's turn can show (game.NoSquare: none), by the square: each the
 // same boards with the same weights, in the same order, as expanded gives
 // for it. It returns nil when ctx ends first.
-func (s *belief) expandedAll(ctx context.Context, threat float64, workers int) map[game.Square]*belief {
-	return s.expand(ctx, threat, workers, game.NoSquare, true)
+func (s *belief) expandedAll(ctx context.Context, m opponentModel, workers int) map[game.Square]*belief {
+	return s.expand(ctx, m, workers, game.NoSquare, true)
 }
 
 // expand is expanded for the capture on only, or for every capture when
 // all is set; nil when ctx ended first (checked every few dozen boards).
-func (s *belief) expand(ctx context.Context, threat float64, workers int, only game.Square, all bool) map[game.Square]*belief {
+func (s *belief) expand(ctx context.Context, m opponentModel, workers int, only game.Square, all bool) map[game.Square]*belief {
 	type part struct {
 		boards  []game.Position
 		weights []float64
@@ -197,6 +262,13 @@ func (s *belief) expand(ctx context.Context, threat float64, workers int, only g
 			var buf []game.Move
 			var outs []outcome
 			var kids []game.Position // a parent's children, reused
+			var scores []float64
+			var checks []bool
+			var ev *engine.Evaluator
+			if m.perPawn > 1 {
+				ev = evaluators.Get().(*engine.Evaluator)
+				defer evaluators.Put(ev)
+			}
 			for i := lo; i < hi; i++ {
 				if (i-lo)%64 == 63 && ctx.Err() != nil {
 					return
@@ -232,9 +304,23 @@ func (s *belief) expand(ctx context.Context, threat float64, workers int, only g
 						kids = kids[:len(kids)-1]
 						continue
 					}
-					o := outcome{hash: k, kid: len(kids) - 1, capture: recon.CaptureSquare(b, enc), weight: outcomeWeight(b, enc, child, threat)}
+					o := outcome{hash: k, kid: len(kids) - 1, capture: recon.CaptureSquare(b, enc), weight: outcomeWeight(b, enc, child, m.threat)}
 					total += o.weight
 					outs = append(outs, o)
+				}
+				if ev != nil {
+					scores, checks = scores[:0], checks[:0]
+					for _, o := range outs {
+						scores = append(scores, moverScore(ev, &kids[o.kid]))
+						checks = append(checks, checksKing(&kids[o.kid]))
+					}
+					scoreShortfalls(scores, checks)
+					lnPerPawn := math.Log(m.perPawn)
+					total = 0
+					for j := range outs {
+						outs[j].weight *= math.Exp(lnPerPawn * scores[j])
+						total += outs[j].weight
+					}
 				}
 				for _, o := range outs {
 					if !all && o.capture != only {

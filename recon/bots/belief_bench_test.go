@@ -122,8 +122,8 @@ func dumpBeliefs(path string, expand, filter []beliefCase) error {
 }
 
 // BenchmarkBeliefExpand: knightwatch's beliefs of real games expanded by
-// every opponent request that agrees with the capture it was told, on one
-// goroutine: boards expanded (parents) a second, as StrangeFish's
+// every opponent request that agrees with the capture it was told, with
+// the full-strength bot's opponent model, on one goroutine: boards expanded (parents) a second, as StrangeFish's
 // "Expanding N boards into new set" progress bar counts them.
 func BenchmarkBeliefExpand(b *testing.B) {
 	expand, _ := recordedBeliefs(b, 6, 100)
@@ -132,7 +132,7 @@ func BenchmarkBeliefExpand(b *testing.B) {
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
 		c := expand[i%len(expand)]
-		out := c.s.expanded(c.capture, 4, 1)
+		out := c.s.expanded(c.capture, knightwatchLevels[len(knightwatchLevels)-1].opponentModel(), 1)
 		parents += c.s.size()
 		children += out.size()
 	}

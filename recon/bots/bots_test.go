@@ -199,7 +199,7 @@ func TestTroutOddBoards(t *testing.T) {
 // TestNewSpecs checks bot specs: names, options and their errors.
 func TestNewSpecs(t *testing.T) {
 	for _, spec := range []string{"random", "attacker", "trout:engine=knightwatch", "trout:engine=knightwatch,movetime=50ms", "trout:engine=knightwatch,nodes=1000",
-		"knightwatch", "knightwatch:level=1", "knightwatch:level=2,risk=0.5,caution=2,threat=8,boards=1000,sample=10,deep=2,depth=3,noise=0.1,turntime=1s,workers=1"} {
+		"knightwatch", "knightwatch:level=1", "knightwatch:level=2,risk=0.5,caution=2,threat=8,score=3,boards=1000,sample=10,deep=2,depth=3,noise=0.1,turntime=1s,workers=1"} {
 		p, err := New(spec, 1)
 		if err != nil {
 			t.Errorf("%s: %v", spec, err)

@@ -36,6 +36,11 @@ type KnightwatchConfig struct {
 	// which the opponent attacks the king than any other outcome of its
 	// turn (1: no likelier).
 	Threat float64
+	// ScoreFactor is how many times less likely the opponent model holds
+	// an outcome of the opponent's turn for each pawn its quiescence score,
+	// from the opponent's view, falls short of the best outcome's, down to
+	// 1.5 pawns (checks aside); 1 or less: scores do not count.
+	ScoreFactor float64
 	// Caution is subtracted from a request's value times the share of
 	// boards, each counting once, on which it leaves the king capturable.
 	Caution float64
@@ -62,7 +67,7 @@ var knightwatchLevels = [...]KnightwatchConfig{
 	{MaxBoards: 5_000, Sample: 4, Threat: 1, RandomSense: true, Noise: 0.08, TurnTime: 2 * time.Second},
 	{MaxBoards: 20_000, Sample: 16, Threat: 4, Caution: 3, Noise: 0.03, InfoBonus: 0.02, TurnTime: 3 * time.Second},
 	{MaxBoards: 100_000, Sample: 96, Threat: 4, DeepBoards: 8, Depth: 2, Risk: 0.2, Caution: 10, Noise: 0.01, InfoBonus: 0.02, TurnTime: 5 * time.Second},
-	{MaxBoards: 400_000, Sample: 2048, Threat: 4, DeepBoards: 32, Depth: 8, Risk: 0.3, Caution: 30, InfoBonus: 0.02},
+	{MaxBoards: 400_000, Sample: 2048, Threat: 4, ScoreFactor: 6, DeepBoards: 32, Depth: 8, Risk: 0.3, Caution: 30, InfoBonus: 0.02},
 }
 
 // KnightwatchLevel returns the preset of level 1 (weakest) to 4 (full).
@@ -110,6 +115,11 @@ func parseKnightwatchOptions(opts map[string]string) (KnightwatchConfig, error) 
 			if err == nil && (cfg.Threat < 1 || cfg.Threat > 1000 || math.IsNaN(cfg.Threat)) {
 				err = fmt.Errorf("want 1 to 1000")
 			}
+		case "score":
+			cfg.ScoreFactor, err = strconv.ParseFloat(v, 64)
+			if err == nil && (cfg.ScoreFactor < 1 || cfg.ScoreFactor > 1000 || math.IsNaN(cfg.ScoreFactor)) {
+				err = fmt.Errorf("want 1 to 1000")
+			}
 		case "caution":
 			cfg.Caution, err = strconv.ParseFloat(v, 64)
 			if err == nil && (cfg.Caution < 0 || cfg.Caution > 10 || math.IsNaN(cfg.Caution)) {
@@ -130,6 +140,11 @@ func parseKnightwatchOptions(opts map[string]string) (KnightwatchConfig, error) 
 		}
 	}
 	return cfg, nil
+}
+
+// opponentModel returns the belief's opponent model of cfg.
+func (cfg KnightwatchConfig) opponentModel() opponentModel {
+	return opponentModel{threat: cfg.Threat, perPawn: cfg.ScoreFactor}
 }
 
 func positive(s string) (int, error) {
@@ -288,7 +303,7 @@ func (k *Knightwatch) OpponentMoveResult(capture game.Square) {
 			next = &belief{exact: s.exact}
 		}
 	} else {
-		next = s.expanded(capture, k.cfg.Threat, k.cfg.Workers)
+		next = s.expanded(capture, k.cfg.opponentModel(), k.cfg.Workers)
 	}
 	k.pondered = nil
 	if next.size() > 0 {
@@ -337,7 +352,7 @@ func (k *Knightwatch) Ponder(ctx context.Context) {
 		return
 	}
 	k.shrinkBeforeExpanding(k.boardBound())
-	if by := k.belief.expandedAll(ctx, k.cfg.Threat, k.cfg.Workers); by != nil {
+	if by := k.belief.expandedAll(ctx, k.cfg.opponentModel(), k.cfg.Workers); by != nil {
 		k.pondered = &pondered{from: k.belief, by: by}
 	}
 }

@@ -232,7 +232,7 @@ func TestBeliefExpansionMatchesArbiter(t *testing.T) {
 			want[capture][cp.Hash()] = true
 		}
 		for capture, boards := range want {
-			s := (&belief{boards: []game.Position{p}, weights: []float64{1}, exact: true}).expanded(capture, 4, 2)
+			s := (&belief{boards: []game.Position{p}, weights: []float64{1}, exact: true}).expanded(capture, opponentModel{threat: 4}, 2)
 			if s.size() != len(boards) {
 				t.Fatalf("%s, capture %s: %d boards, want %d", b.FEN(), recon.SquareName(capture), s.size(), len(boards))
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"knightwatch/engine"
 	"knightwatch/game"
 	"knightwatch/recon"
 )
@@ -81,17 +82,33 @@ func outcomeTraits(parent *game.Position, enc game.Move, child *game.Position) (
 	return t
 }
 
-// fitCase is one opponent move: the traits of every distinct outcome of
-// the true board before it, and which outcome it chose.
+// fitCase is one opponent move: the features of every distinct outcome of
+// the true board before it (modelTraits, then evalFeature), which outcome
+// it chose, and whether it was one of the last attackMoves moves of a game
+// the opponent won (the attack the model must not overlook).
 type fitCase struct {
-	traits [][len(modelTraits)]float64
-	chosen int
+	features [][numFeatures]float64
+	chosen   int
+	attack   bool
 }
+
+// numFeatures counts modelTraits and the evaluation feature after them.
+const numFeatures = len(modelTraits) + 1
+
+// evalFeature indexes the outcome's evaluation among the features: its
+// shortfall in pawns (scoreShortfalls), which the bot's model weighs by
+// ScoreFactor per pawn.
+const evalFeature = len(modelTraits)
+
+// attackMoves is how many of a winning opponent's last moves count as its
+// attack.
+const attackMoves = 10
 
 // recordedMoves returns the fit cases of every move of the player whose
 // name starts with opponent in the games of path (one JSON history a line,
-// gzipped), but the moves that took the king.
-func recordedMoves(tb testing.TB, path, opponent string) []fitCase {
+// gzipped), but the moves that took the king. ev scores the outcomes for
+// the evaluation feature (nil: the feature is left 0).
+func recordedMoves(tb testing.TB, path, opponent string, ev *engine.Evaluator) []fitCase {
 	var out []fitCase
 	var reqs []game.Move
 	for _, h := range recordedHistories(tb, path, -1) {
@@ -99,6 +116,8 @@ func recordedMoves(tb testing.TB, path, opponent string) []fitCase {
 		if !strings.HasPrefix(h.Names[game.White], opponent) {
 			color = game.Black
 		}
+		won := h.Outcome.Decisive && h.Outcome.Winner == color
+		first := len(out)
 		for i, fen := range h.FENsBefore[color] {
 			b, err := recon.ParseBoard(fen)
 			if err != nil {
@@ -123,17 +142,45 @@ func recordedMoves(tb testing.TB, path, opponent string) []fitCase {
 				}
 				seen = append(seen, child.Hash())
 				if child.Hash() == truth.Hash() {
-					c.chosen = len(c.traits)
+					c.chosen = len(c.features)
 				}
-				c.traits = append(c.traits, outcomeTraits(&parent, enc, &child))
+				var f [numFeatures]float64
+				t := outcomeTraits(&parent, enc, &child)
+				copy(f[:], t[:])
+				if ev != nil {
+					f[evalFeature] = moverScore(ev, &child)
+				}
+				c.features = append(c.features, f)
 			}
 			if c.chosen < 0 {
 				tb.Fatalf("%s: the move played, %s, is not among the outcomes", fen, recon.UCI(h.RequestedMoves[color][i]))
 			}
+			if ev != nil {
+				relativeScores(c.features)
+			}
 			out = append(out, c)
+		}
+		if won {
+			for i := max(first, len(out)-attackMoves); i < len(out); i++ {
+				out[i].attack = true
+			}
 		}
 	}
 	return out
+}
+
+// relativeScores turns the outcomes' mover scores into the evaluation
+// feature, as the bot's expansion does (scoreShortfalls).
+func relativeScores(fs [][numFeatures]float64) {
+	scores := make([]float64, len(fs))
+	checks := make([]bool, len(fs))
+	for i, f := range fs {
+		scores[i], checks[i] = f[evalFeature], f[0] != 0
+	}
+	scoreShortfalls(scores, checks)
+	for i := range fs {
+		fs[i][evalFeature] = scores[i]
+	}
 }
 
 // recordedHistories returns the first n games of path (one JSON history a
@@ -176,15 +223,15 @@ func containsHash(hs []uint64, h uint64) bool {
 // natsPerMove returns the mean -ln of the chosen outcome's probability
 // under the log-linear model with log-factors theta, and adds to grad (when
 // not nil) the gradient of the sum.
-func natsPerMove(cases []fitCase, theta [len(modelTraits)]float64, grad *[len(modelTraits)]float64) float64 {
+func natsPerMove(cases []fitCase, theta [numFeatures]float64, grad *[numFeatures]float64) float64 {
 	var total float64
 	var ws []float64
 	for _, c := range cases {
 		ws = ws[:0]
 		var z float64
-		for _, t := range c.traits {
+		for _, f := range c.features {
 			var s float64
-			for i, x := range t {
+			for i, x := range f {
 				s += theta[i] * x
 			}
 			ws = append(ws, math.Exp(s))
@@ -192,12 +239,12 @@ func natsPerMove(cases []fitCase, theta [len(modelTraits)]float64, grad *[len(mo
 		}
 		total -= math.Log(ws[c.chosen] / z)
 		if grad != nil {
-			for o, t := range c.traits {
-				for i, x := range t {
+			for o, f := range c.features {
+				for i, x := range f {
 					grad[i] += ws[o] / z * x
 				}
 			}
-			for i, x := range c.traits[c.chosen] {
+			for i, x := range c.features[c.chosen] {
 				grad[i] -= x
 			}
 		}
@@ -206,18 +253,19 @@ func natsPerMove(cases []fitCase, theta [len(modelTraits)]float64, grad *[len(mo
 }
 
 // fitFactors returns the log-factors of the maximum-likelihood fit to
-// cases (gradient descent with a step that grows while it helps), the
-// check's held at ln threat: it is the model's by design.
-func fitFactors(cases []fitCase, threat float64) [len(modelTraits)]float64 {
-	var theta [len(modelTraits)]float64
-	theta[0] = math.Log(threat)
+// cases (gradient descent with a step that grows while it helps) of the
+// features free marks, the others held at from's.
+func fitFactors(cases []fitCase, from [numFeatures]float64, free [numFeatures]bool) [numFeatures]float64 {
+	theta := from
 	step, best := 0.5, natsPerMove(cases, theta, nil)
 	for range 2000 {
-		var g [len(modelTraits)]float64
+		var g [numFeatures]float64
 		natsPerMove(cases, theta, &g)
 		next := theta
-		for i := 1; i < len(next); i++ {
-			next[i] -= step * g[i] / float64(len(cases))
+		for i := range next {
+			if free[i] {
+				next[i] -= step * g[i] / float64(len(cases))
+			}
 		}
 		if v := natsPerMove(cases, next, nil); v < best {
 			theta, best, step = next, v, step*1.1
@@ -228,12 +276,26 @@ func fitFactors(cases []fitCase, threat float64) [len(modelTraits)]float64 {
 	return theta
 }
 
-// logFactors returns the model's factors as log-linear weights.
-func logFactors(threat float64) (theta [len(modelTraits)]float64) {
-	for i, f := range traitFactors(threat) {
+// logFactors returns the opponent model m as log-linear weights.
+func logFactors(m opponentModel) (theta [numFeatures]float64) {
+	for i, f := range traitFactors(m.threat) {
 		theta[i] = math.Log(f)
 	}
+	if m.perPawn > 1 {
+		theta[evalFeature] = math.Log(m.perPawn)
+	}
 	return theta
+}
+
+// attackCases returns the cases of cs that are a winning opponent's attack.
+func attackCases(cs []fitCase) []fitCase {
+	var out []fitCase
+	for _, c := range cs {
+		if c.attack {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // modelGames are the recorded games the fit reads: knightwatch against
@@ -245,36 +307,71 @@ var modelGames = []struct{ path, opponent string }{
 	{"../../bench/results/rbc/knightwatch-vs-trout-60s-100games.jsonl.gz", "trout"},
 }
 
-// BenchmarkOpponentModel reports the model's nats per move on the held-out
-// games (StrangeFish's second match, trout's second half), beside the
-// uniform model's and those of a fresh fit of the factors on the rest, and
-// logs the fresh fit's factors (docs/recon.md, "The opponent model fitted"). The
-// work timed is one pass of the model over the cases.
+// BenchmarkOpponentModel reports the full-strength bot's opponent model's
+// nats per move on the held-out games (StrangeFish's second match, trout's
+// second half), beside those of: the model without its score factor
+// ("noscore", the bot before it), the uniform model, and three fresh fits
+// on the rest, of the traits' factors ("refit", the check held at threat,
+// the model's by design), of the score factor alone on top of the traits
+// ("scorefit") and of both ("allfit"). Each is reported over all held-out
+// moves and over the attack moves alone (the last attackMoves moves of the
+// games the opponent won): a model can predict the average move better and
+// the attacks that lose games worse (docs/recon.md, "The opponent model").
+// The fits' factors are logged. The work timed is one pass of the model
+// over the cases.
 func BenchmarkOpponentModel(b *testing.B) {
-	const threat = 4
-	sf1 := recordedMoves(b, modelGames[0].path, modelGames[0].opponent)
-	sf2 := recordedMoves(b, modelGames[1].path, modelGames[1].opponent)
-	trout := recordedMoves(b, modelGames[2].path, modelGames[2].opponent)
+	bot := knightwatchLevels[len(knightwatchLevels)-1].opponentModel()
+	threat := bot.threat
+	ev := engine.NewEvaluator(engine.Options{})
+	sf1 := recordedMoves(b, modelGames[0].path, modelGames[0].opponent, ev)
+	sf2 := recordedMoves(b, modelGames[1].path, modelGames[1].opponent, ev)
+	trout := recordedMoves(b, modelGames[2].path, modelGames[2].opponent, ev)
 	train := append(append([]fitCase{}, sf1...), trout[:len(trout)/2]...)
-	fit := fitFactors(train, threat)
-	model := logFactors(threat)
-	var factors []string
-	for i, th := range fit {
-		factors = append(factors, fmt.Sprintf("%s %.2f", modelTraits[i], math.Exp(th)))
+	model := logFactors(bot)
+	traitsOnly := logFactors(opponentModel{threat: threat})
+	var traits, evalOnly, withEval [numFeatures]bool
+	for i := 1; i < len(modelTraits); i++ {
+		traits[i], withEval[i] = true, true
 	}
-	b.Logf("fitted on %d moves: %s", len(train), strings.Join(factors, ", "))
+	evalOnly[evalFeature], withEval[evalFeature] = true, true
+	var start [numFeatures]float64
+	start[0] = math.Log(threat)
+	fits := []struct {
+		name  string
+		theta [numFeatures]float64
+	}{
+		{"", model},
+		{"noscore-", traitsOnly},
+		{"uniform-", [numFeatures]float64{}},
+		{"refit-", fitFactors(train, start, traits)},
+		{"scorefit-", fitFactors(train, traitsOnly, evalOnly)},
+		{"allfit-", fitFactors(train, start, withEval)},
+	}
+	for _, f := range fits[3:] {
+		var factors []string
+		for i, th := range f.theta {
+			name := "score (per pawn short)"
+			if i < len(modelTraits) {
+				name = modelTraits[i]
+			}
+			factors = append(factors, fmt.Sprintf("%s %.2f", name, math.Exp(th)))
+		}
+		b.Logf("%sfitted on %d moves: %s", f.name, len(train), strings.Join(factors, ", "))
+	}
 	held := map[string][]fitCase{"strangefish": sf2, "trout": trout[len(trout)/2:]}
-	var uniform [len(modelTraits)]float64
 	b.ResetTimer()
 	for range b.N {
 		natsPerMove(sf2, model, nil)
 	}
 	b.StopTimer()
 	for _, name := range []string{"strangefish", "trout"} {
-		cases := held[name]
-		b.ReportMetric(natsPerMove(cases, model, nil), "nats/move-"+name)
-		b.ReportMetric(natsPerMove(cases, uniform, nil), "uniform-nats/move-"+name)
-		b.ReportMetric(natsPerMove(cases, fit, nil), "refit-nats/move-"+name)
+		cases, attacks := held[name], attackCases(held[name])
+		for _, f := range fits {
+			b.ReportMetric(natsPerMove(cases, f.theta, nil), f.name+"nats/move-"+name)
+			if len(attacks) > 0 {
+				b.ReportMetric(natsPerMove(attacks, f.theta, nil), f.name+"attack-nats/move-"+name)
+			}
+		}
 	}
 }
 
