@@ -122,23 +122,36 @@ func dumpBeliefs(path string, expand, filter []beliefCase) error {
 }
 
 // BenchmarkBeliefExpand: knightwatch's beliefs of real games expanded by
-// every opponent request that agrees with the capture it was told, with
-// the full-strength bot's opponent model, on one goroutine: boards expanded (parents) a second, as StrangeFish's
-// "Expanding N boards into new set" progress bar counts them.
+// every opponent request that agrees with the capture it was told, on one
+// goroutine: boards expanded (parents) a second, as StrangeFish's
+// "Expanding N boards into new set" progress bar counts them. Two ways:
+// "traits", the full-strength bot's model, which weighs each outcome by
+// its traits (StrangeFish's expansion weighs nothing), and "scores", the
+// model with the score factor tried in docs/recon.md (score=6), which also
+// scores every outcome by a quiescence search.
 func BenchmarkBeliefExpand(b *testing.B) {
 	expand, _ := recordedBeliefs(b, 6, 100)
-	parents, children := 0, 0
-	b.ResetTimer()
-	start := time.Now()
-	for i := 0; i < b.N; i++ {
-		c := expand[i%len(expand)]
-		out := c.s.expanded(c.capture, knightwatchLevels[len(knightwatchLevels)-1].opponentModel(), 1)
-		parents += c.s.size()
-		children += out.size()
+	bot := knightwatchLevels[len(knightwatchLevels)-1].opponentModel()
+	scored := bot
+	scored.perPawn = 6
+	for _, m := range []struct {
+		name  string
+		model opponentModel
+	}{{"traits", bot}, {"scores", scored}} {
+		b.Run(m.name, func(b *testing.B) {
+			parents, children := 0, 0
+			start := time.Now()
+			for i := 0; i < b.N; i++ {
+				c := expand[i%len(expand)]
+				out := c.s.expanded(c.capture, m.model, 1)
+				parents += c.s.size()
+				children += out.size()
+			}
+			el := time.Since(start).Seconds()
+			b.ReportMetric(float64(parents)/el, "boards-expanded/s")
+			b.ReportMetric(float64(children)/el, "children/s")
+		})
 	}
-	el := time.Since(start).Seconds()
-	b.ReportMetric(float64(parents)/el, "boards-expanded/s")
-	b.ReportMetric(float64(children)/el, "children/s")
 }
 
 // BenchmarkBeliefFilter: the same beliefs after the expansion filtered by

@@ -309,16 +309,16 @@ var modelGames = []struct{ path, opponent string }{
 
 // BenchmarkOpponentModel reports the full-strength bot's opponent model's
 // nats per move on the held-out games (StrangeFish's second match, trout's
-// second half), beside those of: the model without its score factor
-// ("noscore", the bot before it), the uniform model, and three fresh fits
-// on the rest, of the traits' factors ("refit", the check held at threat,
-// the model's by design), of the score factor alone on top of the traits
-// ("scorefit") and of both ("allfit"). Each is reported over all held-out
-// moves and over the attack moves alone (the last attackMoves moves of the
-// games the opponent won): a model can predict the average move better and
-// the attacks that lose games worse (docs/recon.md, "The opponent model").
-// The fits' factors are logged. The work timed is one pass of the model
-// over the cases.
+// second half), beside those of: the uniform model, the model with the
+// score factor tried in docs/recon.md ("score6-", score=6), and three fresh
+// fits on the rest, of the traits' factors ("refit", the check held at
+// threat, the model's by design), of the score factor alone on top of the
+// model's traits ("scorefit") and of both ("allfit"). Each is reported over
+// all held-out moves and over the attack moves alone (the last attackMoves
+// moves of the games the opponent won): a model can predict the average
+// move better and the attacks that lose games worse (docs/recon.md, "The
+// opponent model"). The fits' factors are logged. The work timed is one
+// pass of the model over the cases.
 func BenchmarkOpponentModel(b *testing.B) {
 	bot := knightwatchLevels[len(knightwatchLevels)-1].opponentModel()
 	threat := bot.threat
@@ -328,7 +328,8 @@ func BenchmarkOpponentModel(b *testing.B) {
 	trout := recordedMoves(b, modelGames[2].path, modelGames[2].opponent, ev)
 	train := append(append([]fitCase{}, sf1...), trout[:len(trout)/2]...)
 	model := logFactors(bot)
-	traitsOnly := logFactors(opponentModel{threat: threat})
+	scored := bot
+	scored.perPawn = 6
 	var traits, evalOnly, withEval [numFeatures]bool
 	for i := 1; i < len(modelTraits); i++ {
 		traits[i], withEval[i] = true, true
@@ -341,10 +342,10 @@ func BenchmarkOpponentModel(b *testing.B) {
 		theta [numFeatures]float64
 	}{
 		{"", model},
-		{"noscore-", traitsOnly},
+		{"score6-", logFactors(scored)},
 		{"uniform-", [numFeatures]float64{}},
 		{"refit-", fitFactors(train, start, traits)},
-		{"scorefit-", fitFactors(train, traitsOnly, evalOnly)},
+		{"scorefit-", fitFactors(train, model, evalOnly)},
 		{"allfit-", fitFactors(train, start, withEval)},
 	}
 	for _, f := range fits[3:] {
