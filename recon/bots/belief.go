@@ -267,6 +267,7 @@ func (s *belief) expand(ctx context.Context, m opponentModel, workers int, only 
 			var scores []float64
 			var checks []bool
 			var ev *engine.Evaluator
+			lnPerPawn := math.Log(max(m.perPawn, 1))
 			if m.perPawn > 1 {
 				ev = evaluators.Get().(*engine.Evaluator)
 				defer evaluators.Put(ev)
@@ -317,7 +318,6 @@ func (s *belief) expand(ctx context.Context, m opponentModel, workers int, only 
 						checks = append(checks, checksKing(&kids[o.kid]))
 					}
 					scoreShortfalls(scores, checks)
-					lnPerPawn := math.Log(m.perPawn)
 					total = 0
 					for j := range outs {
 						outs[j].weight *= math.Exp(lnPerPawn * scores[j])
