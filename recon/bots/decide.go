@@ -37,10 +37,21 @@ type scorer struct {
 	ev *engine.Evaluator
 	e  *engine.Engine
 	us game.Color
+	// fog weighs the checks the engine's judgement takes as seen.
+	fog fogWeights
 }
 
-func newScorer() *scorer {
-	return &scorer{ev: engine.NewEvaluator(engine.Options{}), e: engine.New(engine.Options{HashMB: 8})}
+// fogWeights are the chances that a quiet check goes unanswered: missed
+// by the player (a board's winning chance falls by that share when the
+// opponent can give one after the request) and by the opponent (the
+// share of the rest gained when the request gives one). Zero: not
+// counted.
+type fogWeights struct {
+	missed, sneak float64
+}
+
+func newScorer(fog fogWeights) *scorer {
+	return &scorer{ev: engine.NewEvaluator(engine.Options{}), e: engine.New(engine.Options{HashMB: 8}), fog: fog}
 }
 
 // moveLimit is the reference's default draw: 100 half-moves without a
@@ -78,7 +89,14 @@ func (sc *scorer) score(ctx context.Context, b *game.Position, a game.Move, dept
 	} else {
 		cp = -sc.ev.Quiesce(&r)
 	}
-	return float32(1 / (1 + math.Exp(-float64(cp)/cpScale))), false
+	p := 1 / (1 + math.Exp(-float64(cp)/cpScale))
+	if sc.fog.missed > 0 && quietCheck(&r) {
+		p *= 1 - sc.fog.missed
+	}
+	if sc.fog.sneak > 0 && sneakyCheck(b, &r) {
+		p += (1 - p) * sc.fog.sneak
+	}
+	return float32(p), false
 }
 
 // afterRequest returns board b after its side to move requested a (a
