@@ -1,8 +1,6 @@
 package bots
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"os"
 	"strings"
@@ -30,22 +28,7 @@ const beliefGames = "../../bench/results/rbc/knightwatch-vs-trout-60s-100games.j
 // knightwatch, fed what its side was told, and returns its beliefs before
 // each expansion and before each sense with at least minBoards boards.
 func recordedBeliefs(b *testing.B, games, minBoards int) (expand, filter []beliefCase) {
-	f, err := os.Open(beliefGames)
-	if err != nil {
-		b.Skipf("no recorded games: %v", err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for n := 0; n < games && sc.Scan(); n++ {
-		h, err := recon.UnmarshalHistory(sc.Bytes())
-		if err != nil {
-			b.Fatal(err)
-		}
+	for n, h := range recordedHistories(b, beliefGames, games) {
 		color := game.White
 		if !strings.HasPrefix(h.Names[game.White], "knightwatch") {
 			color = game.Black
