@@ -104,18 +104,26 @@ func TestBotCoresBudget(t *testing.T) {
 			}
 			sig.until(t, func() string { return fmt.Sprintf("%+v, want %d thinking and 1 waiting", p.Load(), n) },
 				func() bool { l := p.Load(); return l.BotThinking == n && l.BotWaiting == 1 })
-			started := 0
+			// The pool counts a core as thinking before its step's Run has
+			// begun: wait for n Runs to begin, then the last must not have.
+			began := make(chan *clockedRun, n+1)
+			for _, r := range runs {
+				go func() { <-r.started; began <- r }()
+			}
+			thinking := map[*clockedRun]bool{}
+			for range n {
+				thinking[<-began] = true
+			}
 			var waiting *clockedRun
 			for _, r := range runs {
-				select {
-				case <-r.started:
-					started++
-				default:
+				if !thinking[r] {
 					waiting = r
 				}
 			}
-			if started != n || waiting == nil {
-				t.Fatalf("%d steps started, want %d", started, n)
+			select {
+			case <-waiting.started:
+				t.Fatalf("%d steps started, want %d", n+1, n)
+			default:
 			}
 			for _, r := range runs {
 				if r != waiting {
