@@ -93,6 +93,9 @@ type env struct {
 	dir     string          // artefacts
 	mu      sync.Mutex
 	shots   int
+	// longGame counts the positions (positionKey) the long game has been
+	// in, so playSafe never lets one come a third time.
+	longGame map[string]int
 }
 
 var nonFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

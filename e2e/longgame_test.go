@@ -23,16 +23,36 @@ const longGamePlies = 300
 // captured-pieces rows need to show.
 func longGameMoves(t *testing.T, plies int) []string {
 	t.Helper()
+	return searchPlayouts(t, plies, func(*game.Position) bool { return true })
+}
+
+// playableLongGame is longGameMoves for a game the test plays on: its last
+// position leaves each side a pawn and White (the person in the tests) a
+// piece as well, so the few moves played after it (safeMove) can keep
+// clear of a draw by material and of a repetition.
+func playableLongGame(t *testing.T, plies int) []string {
+	t.Helper()
+	return searchPlayouts(t, plies, func(p *game.Position) bool {
+		return has(p, game.White, game.Pawn) && has(p, game.Black, game.Pawn) &&
+			(has(p, game.White, game.Knight) || has(p, game.White, game.Bishop) ||
+				has(p, game.White, game.Rook) || has(p, game.White, game.Queen))
+	})
+}
+
+// searchPlayouts returns the first seed's playout of plies that stays
+// unfinished and whose last position end accepts.
+func searchPlayouts(t *testing.T, plies int, end func(*game.Position) bool) []string {
+	t.Helper()
 	for seed := uint64(1); seed < 200; seed++ {
-		if moves, ok := playout(seed, plies); ok {
+		if moves, last, ok := playout(seed, plies); ok && end(last) {
 			return moves
 		}
 	}
-	t.Fatalf("no random playout of %d plies stays unfinished", plies)
+	t.Fatalf("no random playout of %d plies stays unfinished and ends as the test needs", plies)
 	return nil
 }
 
-func playout(seed uint64, plies int) ([]string, bool) {
+func playout(seed uint64, plies int) ([]string, *game.Position, bool) {
 	rng := rand.New(rand.NewPCG(seed, 42))
 	g := game.NewGame()
 	out := make([]string, 0, plies)
@@ -65,10 +85,20 @@ func playout(seed uint64, plies int) ([]string, bool) {
 			break
 		}
 		if !played {
-			return nil, false
+			return nil, nil, false
 		}
 	}
-	return out, true
+	return out, g.Position(), true
+}
+
+// has reports whether c has a piece of type pt on p's board.
+func has(p *game.Position, c game.Color, pt game.PieceType) bool {
+	for sq := game.Square(0); sq < 64; sq++ {
+		if pc := p.PieceAt(sq); pc != game.NoPiece && pc.Type() == pt && pc.Color() == c {
+			return true
+		}
+	}
+	return false
 }
 
 // injectMoves gives the test's game id the moves (UCI) as if they had been
@@ -104,7 +134,7 @@ func (e *env) injectMoves(id string, moves []string) {
 }
 
 // newLongGame starts a game as White with a 10+5 clock in tb and gives it
-// the moves of longGameMoves(plies): the person is to move, the engine
+// the moves of playableLongGame(plies): the person is to move, the engine
 // idle. It returns the game's path (/game/…) and its watch link's path.
 func (tb *tab) newLongGame(plies int) (gamePath, watchPath string) {
 	tb.t.Helper()
@@ -117,53 +147,114 @@ func (tb *tab) newLongGame(plies int) (gamePath, watchPath string) {
 	}
 	watchPath = link[i:]
 	tb.close() // the game's socket is closed while its moves are written
-	tb.e.injectMoves(gameIDOf(gamePath), longGameMoves(tb.t, plies))
+	moves := playableLongGame(tb.t, plies)
+	tb.e.injectMoves(gameIDOf(gamePath), moves)
+	g := game.NewGame()
+	fens := []string{g.Position().FEN()}
+	for _, u := range moves {
+		m, err := g.Position().ParseUCI(u)
+		if err == nil {
+			err = g.Play(m)
+		}
+		if err != nil {
+			tb.t.Fatalf("the long game's move %s: %v", u, err)
+		}
+		fens = append(fens, g.Position().FEN())
+	}
+	tb.e.markLongGame(fens...)
 	return gamePath, watchPath
 }
 
+// markLongGame counts positions the long game has been in, for playSafe.
+func (e *env) markLongGame(fens ...string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.longGame == nil {
+		e.longGame = map[string]int{}
+	}
+	for _, f := range fens {
+		e.longGame[positionKey(f)]++
+	}
+}
+
+// longGameTwice reports whether the long game has been in fen's position
+// twice: a third time would let a draw be claimed.
+func (e *env) longGameTwice(fen string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.longGame[positionKey(fen)] >= 2
+}
+
 // safeMove picks a legal move (UCI) in fen for the side to move that
-// leaves the game going for a move more: not a mate or stalemate, and no
-// reply mates at once. It prefers a pawn move or capture, which no
-// repetition can follow.
-func safeMove(t *testing.T, fen string) string {
+// leaves the game going for a move more: the move does not end the game and
+// no reply ends it (a mate, a stalemate, a capture that leaves neither side
+// mating material, a fifty-move claim), and neither the move nor any reply
+// brings back a position playedTwice reports as played twice before, so no
+// repetition can be claimed. The long game's thin material makes a game-ending reply
+// likely otherwise: CI saw the engine's reply end it with a capture.
+// Among safe moves it prefers one after which nothing can be taken, and
+// then a pawn push, a quiet move, a capture, in that order, keeping
+// material on the board for the moves after.
+func safeMove(t *testing.T, fen string, playedTwice func(fen string) bool) string {
 	t.Helper()
 	p, err := game.ParseFEN(fen)
 	if err != nil {
 		t.Fatalf("the board's fen %q: %v", fen, err)
 	}
-	best := ""
+	best, bestRank := "", 8
 	for _, m := range p.LegalMoves() {
-		g := game.NewGameFrom(p)
-		if g.Play(m) != nil || g.OutcomeWithClaims().Over() {
-			continue
-		}
-		mates := false
-		for _, r := range g.Position().LegalMoves() {
-			if g.Play(r) == nil {
-				mates = g.Position().IsCheckmate()
-				g.Undo()
-			}
-			if mates {
-				break
-			}
-		}
-		if mates {
-			continue
-		}
 		if m.IsPromotion() {
 			continue // the chooser would ask
 		}
-		if p.IsCapture(m) || p.PieceAt(m.From()).Type() == game.Pawn {
-			return p.UCI(m)
+		g := game.NewGameFrom(p)
+		if g.Play(m) != nil || g.OutcomeWithClaims().Over() || playedTwice(g.Position().FEN()) {
+			continue
 		}
-		if best == "" {
-			best = p.UCI(m)
+		ends, hangs := false, false
+		for _, r := range g.Position().LegalMoves() {
+			hangs = hangs || g.Position().IsCapture(r)
+			if g.Play(r) == nil {
+				ends = g.OutcomeWithClaims().Over() || playedTwice(g.Position().FEN())
+				g.Undo()
+			}
+			if ends {
+				break
+			}
+		}
+		if ends {
+			continue
+		}
+		pawn, capture := p.PieceAt(m.From()).Type() == game.Pawn, p.IsCapture(m)
+		rank := 2
+		switch {
+		case pawn && !capture:
+			rank = 0
+		case pawn:
+			rank = 1
+		case capture:
+			rank = 3
+		}
+		if hangs {
+			rank += 4
+		}
+		if rank < bestRank {
+			best, bestRank = p.UCI(m), rank
 		}
 	}
 	if best == "" {
 		t.Fatalf("no safe move in %q", fen)
 	}
 	return best
+}
+
+// positionKey is a FEN without its move counters: positions with equal
+// keys repeat one another.
+func positionKey(fen string) string {
+	f := strings.Fields(fen)
+	if len(f) > 4 {
+		f = f[:4]
+	}
+	return strings.Join(f, " ")
 }
 
 // playSafe plays a safe move by clicks (or taps) and waits for it and the
@@ -173,10 +264,18 @@ func (tb *tab) playSafe() int {
 	b := tb.board()
 	ply := 0
 	fmt.Sscan(b.Ply, &ply)
-	m := safeMove(tb.t, b.FEN)
+	m := safeMove(tb.t, b.FEN, tb.e.longGameTwice)
 	tb.clickSquare(m[:2])
 	tb.clickSquare(m[2:4])
-	tb.waitPly(ply+2, engineWait)
+	after := tb.waitPly(ply+2, engineWait)
 	tb.waitAttr("#board", "data-thinking", "false", engineWait)
+	mid, err := game.ParseFEN(b.FEN)
+	if err != nil {
+		tb.t.Fatalf("the board's fen %q: %v", b.FEN, err)
+	}
+	if mv, err := mid.ParseUCI(m); err == nil {
+		mid.MakeMove(mv)
+	}
+	tb.e.markLongGame(b.FEN, mid.FEN(), after.FEN)
 	return ply + 2
 }
