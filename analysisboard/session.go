@@ -41,6 +41,9 @@ type SessionConfig struct {
 	Limiter *Limiter
 	// Chunk is the pool's chunk (enginepool.AnalysisChunk when zero).
 	Chunk time.Duration
+	// LinesEvery is the least time between two lines messages
+	// (LinesEvery when zero).
+	LinesEvery time.Duration
 	// Send queues one message for the page.
 	Send func([]byte)
 }
@@ -109,14 +112,22 @@ func (s *Session) start(req *Request, pos *game.Position, history []uint64) {
 	s.cancel, s.done = cancel, done
 	s.mu.Unlock()
 	s.cfg.Send(encode(EngineMsg{Type: MsgEngine, ID: req.ID, State: "running"}))
+	every := s.cfg.LinesEvery
+	if every <= 0 {
+		every = LinesEvery
+	}
+	lines := newLineThrottle(s.cfg.Send, every)
 	go func() {
 		defer close(done)
 		white := pos.Side() == game.White
 		used := s.cfg.Pool.Analyse(ctx, s.cfg.Owner, s.cfg.ID, pos, history,
 			enginepool.AnalysisRequest{MultiPV: req.MultiPV, Chunk: s.cfg.Chunk, Total: budget},
 			func(ls []enginepool.AnalysisLine) {
-				s.cfg.Send(encode(linesMsg(req.ID, pos, white, ls)))
+				lines.offer(encode(linesMsg(req.ID, pos, white, ls)))
 			})
+		// The deepest lines before the final word, unless the page has
+		// moved on.
+		lines.end(ctx.Err() == nil)
 		charge(used)
 		state, text := "done", ""
 		if ctx.Err() != nil {
