@@ -199,7 +199,7 @@ func TestTroutOddBoards(t *testing.T) {
 // TestNewSpecs checks bot specs: names, options and their errors.
 func TestNewSpecs(t *testing.T) {
 	for _, spec := range []string{"random", "attacker", "trout:engine=knightwatch", "trout:engine=knightwatch,movetime=50ms", "trout:engine=knightwatch,nodes=1000",
-		"knightwatch", "knightwatch:level=1", "knightwatch:level=2,risk=0.5,caution=2,threat=8,score=3,boards=1000,sample=10,deep=2,depth=3,noise=0.1,turntime=1s,workers=1"} {
+		"knightwatch", "knightwatch:level=1", "knightwatch:level=2,risk=0.5,caution=2,threat=8,score=3,boards=1000,sample=10,deep=2,depth=3,noise=0.1,turntime=1s,workers=1", "knightwatch:mate=30"} {
 		p, err := New(spec, 1)
 		if err != nil {
 			t.Errorf("%s: %v", spec, err)
@@ -216,6 +216,8 @@ func TestNewSpecs(t *testing.T) {
 		"trout:engine=knightwatch,movetime=fast": "movetime",
 		"trout:engine=knightwatch,nodes=-3":      "nodes",
 		"trout:engine=gnuchess":                  "want knightwatch or stockfish",
+		"knightwatch:mate=-1":                    "mate",
+		"knightwatch:mate=many":                  "mate",
 	} {
 		if _, err := New(spec, 1); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want one mentioning %q", spec, err, want)

@@ -128,6 +128,21 @@ func exposes(b *game.Position, a game.Move, us game.Color) bool {
 // opponent's play makes rare is lost all the same) on which it leaves the
 // player's king capturable. Past n boards, a uniform sample of n is used.
 func exposure(s *belief, actions []game.Move, us game.Color, n int, rng *rand.Rand) []float64 {
+	return boardShare(s, actions, n, rng, func(b *game.Position, a game.Move) bool { return exposes(b, a, us) })
+}
+
+// mateExposure returns, for each action, the share of boards (each
+// counting once, as in exposure) on which it lets the opponent mate in
+// one: after the request the opponent has a check the player cannot get
+// out of, so its king is taken next turn whether or not it sees the
+// check. Past n boards, a uniform sample of n is used.
+func mateExposure(s *belief, actions []game.Move, us game.Color, n int, rng *rand.Rand) []float64 {
+	return boardShare(s, actions, n, rng, func(b *game.Position, a game.Move) bool { return allowsMate(b, a, us) })
+}
+
+// boardShare returns, for each action, the share of s's boards (a uniform
+// sample of n past n) on which bad holds.
+func boardShare(s *belief, actions []game.Move, n int, rng *rand.Rand, bad func(*game.Position, game.Move) bool) []float64 {
 	idx := make([]int, s.size())
 	for i := range idx {
 		idx[i] = i
@@ -140,13 +155,38 @@ func exposure(s *belief, actions []game.Move, us game.Color, n int, rng *rand.Ra
 	for j, a := range actions {
 		c := 0
 		for _, i := range idx {
-			if exposes(&s.boards[i], a, us) {
+			if bad(&s.boards[i], a) {
 				c++
 			}
 		}
 		out[j] = float64(c) / float64(len(idx))
 	}
 	return out
+}
+
+// allowsMate reports whether requesting a on b lets the opponent mate in
+// one: the request neither takes the opponent's king nor leaves the
+// player's capturable (exposes counts that), and the opponent then has a
+// move that checks the player's king with no legal move to answer it.
+func allowsMate(b *game.Position, a game.Move, us game.Color) bool {
+	r := afterRequest(b, a)
+	k := r.KingSquare(us)
+	if r.KingSquare(us.Other()) == game.NoSquare || k == game.NoSquare || r.AttackersTo(k, r.Occupied())&r.ByColor(us.Other()) != 0 {
+		return false
+	}
+	var ml game.MoveList
+	r.GenerateLegal(&ml)
+	for _, m := range ml.Slice() {
+		if !r.GivesCheck(m) {
+			continue
+		}
+		c := r
+		c.MakeMove(m)
+		if !c.HasLegalMoves() {
+			return true
+		}
+	}
+	return false
 }
 
 // sampleBoards returns at most n boards of s with their weights: all of

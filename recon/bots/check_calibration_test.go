@@ -1,0 +1,169 @@
+package bots
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"knightwatch/game"
+	"knightwatch/recon"
+)
+
+// BenchmarkCheckCalibration asks of knightwatch's losses to StrangeFish
+// whether the bot did not know it was in check or knew and could not get
+// out. It replays every recorded match against StrangeFish (bench/results)
+// through the full-strength bot's belief, fed what its side was told, and
+// reports, over all of its turns:
+//
+//   - true-nats/turn: -ln of the weight the belief gave the true board
+//     before the sense (a board missing from a sampled belief counts as
+//     1e-6), how sharp and how right the belief is;
+//   - check-rate and check-believed: the share of turns that began in
+//     check and the belief's mean weight on the boards in check, which
+//     agree when the opponent model weighs checks as StrangeFish gives them;
+//   - in-check-believed-before/-after: on the turns that began in check, the
+//     belief's weight on check before and after the sense;
+//   - unanswered-known and unanswered-unseen: the checks the recorded move
+//     left in place (the opponent could take the king), split by whether
+//     the belief after the sense held check likelier than not, and
+//     unanswered-mated, those of them on a true board with no legal move
+//     (checkmate in chess terms: no answer on any board would have helped).
+//
+// Each unanswered check is logged (run with -v to see every line) with its
+// game, "(lost)" when the opponent won it. The work timed is the whole
+// replay.
+func BenchmarkCheckCalibration(b *testing.B) {
+	files, err := filepath.Glob("../../bench/results/rbc/strangefish-*.jsonl.gz")
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no recorded StrangeFish match: %v", err)
+	}
+	var c checkCalibration
+	for range b.N {
+		c = checkCalibration{}
+		for _, f := range files {
+			for n, h := range recordedHistories(b, f, -1) {
+				c.replay(b, fmt.Sprintf("%s game %d", filepath.Base(f), n+1), h)
+			}
+		}
+	}
+	b.StopTimer()
+	turns := float64(c.turns)
+	b.ReportMetric(c.trueNats/turns, "true-nats/turn")
+	b.ReportMetric(float64(c.absent), "true-absent")
+	b.ReportMetric(float64(c.inCheck)/turns, "check-rate")
+	b.ReportMetric(c.believed/turns, "check-believed")
+	b.ReportMetric(c.inCheckBefore/float64(c.inCheck), "in-check-believed-before")
+	b.ReportMetric(c.inCheckAfter/float64(c.inCheck), "in-check-believed-after")
+	b.ReportMetric(float64(c.known), "unanswered-known")
+	b.ReportMetric(float64(c.unseen), "unanswered-unseen")
+	b.ReportMetric(float64(c.mated), "unanswered-mated")
+	for _, l := range c.lines {
+		b.Log(l)
+	}
+}
+
+// checkCalibration sums BenchmarkCheckCalibration's figures.
+type checkCalibration struct {
+	turns, absent, inCheck, known, unseen, mated int
+	trueNats, believed                           float64
+	inCheckBefore, inCheckAfter                  float64
+	lines                                        []string
+}
+
+// weightInCheck returns the weight of s's boards on which the player to
+// move is in check.
+func weightInCheck(s *belief) float64 {
+	var w float64
+	for i := range s.boards {
+		if checksKing(&s.boards[i]) {
+			w += s.weights[i]
+		}
+	}
+	return w
+}
+
+// weightOf returns the weight s gives the board with truth's Zobrist key.
+func weightOf(s *belief, truth *game.Position) float64 {
+	var w float64
+	for i := range s.boards {
+		if s.boards[i].Hash() == truth.Hash() {
+			w += s.weights[i]
+		}
+	}
+	return w
+}
+
+// replay feeds knightwatch's side of h to a full-strength bot's belief and
+// adds up what each of its turns shows.
+func (c *checkCalibration) replay(b *testing.B, name string, h *recon.History) {
+	color := game.White
+	if !strings.HasPrefix(h.Names[game.White], "knightwatch") {
+		color = game.Black
+	}
+	them := color.Other()
+	k := NewKnightwatch(knightwatchLevels[len(knightwatchLevels)-1], 1)
+	k.Start(color, recon.NewBoard(), "")
+	for i := range len(h.FENsBefore[color]) {
+		capture := game.NoSquare
+		if j := i - int(1-color); j >= 0 && j < len(h.CaptureSquares[them]) {
+			capture = h.CaptureSquares[them][j]
+		}
+		k.OpponentMoveResult(capture)
+		board, err := recon.ParseBoard(h.FENsBefore[color][i])
+		if err != nil {
+			b.Fatal(err)
+		}
+		truth := board.Position()
+		w := weightOf(k.belief, &truth)
+		if w == 0 {
+			c.absent++
+			w = 1e-6
+		}
+		c.trueNats -= math.Log(w)
+		c.turns++
+		before := weightInCheck(k.belief)
+		c.believed += before
+		k.SenseResult(h.SenseResults[color][i])
+		if checksKing(&truth) {
+			after := weightInCheck(k.belief)
+			c.inCheck++
+			c.inCheckBefore += before
+			c.inCheckAfter += after
+			if i < len(h.FENsAfter[color]) && leftInCheck(b, h.FENsAfter[color][i], color) {
+				kind := "unseen"
+				if h.Outcome.Decisive && h.Outcome.Winner == them {
+					name += " (lost)"
+				}
+				if after > 0.5 {
+					kind = "known"
+					c.known++
+				} else {
+					c.unseen++
+				}
+				if truth.IsCheckmate() {
+					kind += ", mate on the true board"
+					c.mated++
+				}
+				c.lines = append(c.lines, fmt.Sprintf("%s, %s turn %d: check %s, held %.3f before the sense (%s), %.3f after, %d boards",
+					name, color, i, kind, before, recon.SquareName(h.Senses[color][i]), after, k.belief.size()))
+			}
+		}
+		if i < len(h.RequestedMoves[color]) {
+			k.MoveResult(recon.MoveResult{Requested: h.RequestedMoves[color][i], Taken: h.TakenMoves[color][i], Capture: h.CaptureSquares[color][i]})
+		}
+	}
+}
+
+// leftInCheck reports whether color's king stands attacked on the board of
+// fen (the board after color's move).
+func leftInCheck(b *testing.B, fen string, color game.Color) bool {
+	board, err := recon.ParseBoard(fen)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := board.Position()
+	k := p.KingSquare(color)
+	return k != game.NoSquare && p.AttackersTo(k, p.Occupied())&p.ByColor(color.Other()) != 0
+}
