@@ -25,6 +25,10 @@ import (
 //     agree when the opponent model weighs checks as StrangeFish gives them;
 //   - in-check-believed-before/-after: on the turns that began in check, the
 //     belief's weight on check before and after the sense;
+//   - mate-allowed: the turns whose move left the opponent a mate in one on
+//     the true board, and mate-allowed-unlikely, those of them on which the
+//     belief, after the move, held such a mate under 20% of its weight
+//     (counted by weight, the table's way; the option mate=N counts boards);
 //   - unanswered-known and unanswered-unseen: the checks the recorded move
 //     left in place (the opponent could take the king), split by whether
 //     the belief after the sense held check likelier than not, and
@@ -59,6 +63,9 @@ func BenchmarkCheckCalibration(b *testing.B) {
 	b.ReportMetric(float64(c.known), "unanswered-known")
 	b.ReportMetric(float64(c.unseen), "unanswered-unseen")
 	b.ReportMetric(float64(c.mated), "unanswered-mated")
+	b.ReportMetric(float64(c.mateAllowed), "mate-allowed")
+	b.ReportMetric(float64(c.mateUnlikely), "mate-allowed-unlikely")
+	b.ReportMetric(turns, "turns")
 	for _, l := range c.lines {
 		b.Log(l)
 	}
@@ -67,6 +74,7 @@ func BenchmarkCheckCalibration(b *testing.B) {
 // checkCalibration sums BenchmarkCheckCalibration's figures.
 type checkCalibration struct {
 	turns, absent, inCheck, known, unseen, mated int
+	mateAllowed, mateUnlikely                    int
 	trueNats, believed                           float64
 	inCheckBefore, inCheckAfter                  float64
 	lines                                        []string
@@ -103,6 +111,9 @@ func (c *checkCalibration) replay(b *testing.B, name string, h *recon.History) {
 		color = game.Black
 	}
 	them := color.Other()
+	if h.Outcome.Decisive && h.Outcome.Winner == them {
+		name += " (lost)"
+	}
 	k := NewKnightwatch(knightwatchLevels[len(knightwatchLevels)-1], 1)
 	k.Start(color, recon.NewBoard(), "")
 	for i := range len(h.FENsBefore[color]) {
@@ -133,9 +144,6 @@ func (c *checkCalibration) replay(b *testing.B, name string, h *recon.History) {
 			c.inCheckAfter += after
 			if i < len(h.FENsAfter[color]) && leftInCheck(b, h.FENsAfter[color][i], color) {
 				kind := "unseen"
-				if h.Outcome.Decisive && h.Outcome.Winner == them {
-					name += " (lost)"
-				}
 				if after > 0.5 {
 					kind = "known"
 					c.known++
@@ -150,10 +158,40 @@ func (c *checkCalibration) replay(b *testing.B, name string, h *recon.History) {
 					name, color, i, kind, before, recon.SquareName(h.Senses[color][i]), after, k.belief.size()))
 			}
 		}
-		if i < len(h.RequestedMoves[color]) {
-			k.MoveResult(recon.MoveResult{Requested: h.RequestedMoves[color][i], Taken: h.TakenMoves[color][i], Capture: h.CaptureSquares[color][i]})
+		if i >= len(h.RequestedMoves[color]) {
+			break
+		}
+		k.MoveResult(recon.MoveResult{Requested: h.RequestedMoves[color][i], Taken: h.TakenMoves[color][i], Capture: h.CaptureSquares[color][i]})
+		if after := afterMove(b, h.FENsAfter[color][i]); after.KingSquare(them) != game.NoSquare && mateInOne(&after) {
+			c.mateAllowed++
+			held := weightOfMates(k.belief)
+			if held < 0.2 {
+				c.mateUnlikely++
+			}
+			c.lines = append(c.lines, fmt.Sprintf("%s, %s turn %d: the move allowed a mate in one, held at %.3f", name, color, i, held))
 		}
 	}
+}
+
+// afterMove returns the board of fen, a board after the player's move.
+func afterMove(b *testing.B, fen string) game.Position {
+	board, err := recon.ParseBoard(fen)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return board.Position()
+}
+
+// weightOfMates returns the weight of s's boards (the opponent to move) on
+// which the opponent has a mate in one.
+func weightOfMates(s *belief) float64 {
+	var w float64
+	for i := range s.boards {
+		if mateInOne(&s.boards[i]) {
+			w += s.weights[i]
+		}
+	}
+	return w
 }
 
 // leftInCheck reports whether color's king stands attacked on the board of

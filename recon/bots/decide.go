@@ -174,13 +174,19 @@ func allowsMate(b *game.Position, a game.Move, us game.Color) bool {
 	if r.KingSquare(us.Other()) == game.NoSquare || k == game.NoSquare || r.AttackersTo(k, r.Occupied())&r.ByColor(us.Other()) != 0 {
 		return false
 	}
+	return mateInOne(&r)
+}
+
+// mateInOne reports whether the side to move on r has a move that checks
+// the other king with no legal move to answer it.
+func mateInOne(r *game.Position) bool {
 	var ml game.MoveList
 	r.GenerateLegal(&ml)
 	for _, m := range ml.Slice() {
 		if !r.GivesCheck(m) {
 			continue
 		}
-		c := r
+		c := *r
 		c.MakeMove(m)
 		if !c.HasLegalMoves() {
 			return true
