@@ -80,23 +80,13 @@ type checkCalibration struct {
 	lines                                        []string
 }
 
-// weightInCheck returns the weight of s's boards on which the player to
-// move is in check.
-func weightInCheck(s *belief) float64 {
+// weightWhere returns the weight of s's boards on which holds is true:
+// checksKing (the player to move in check), mateInOne (the opponent to
+// move can mate in one).
+func weightWhere(s *belief, holds func(*game.Position) bool) float64 {
 	var w float64
 	for i := range s.boards {
-		if checksKing(&s.boards[i]) {
-			w += s.weights[i]
-		}
-	}
-	return w
-}
-
-// weightOf returns the weight s gives the board with truth's Zobrist key.
-func weightOf(s *belief, truth *game.Position) float64 {
-	var w float64
-	for i := range s.boards {
-		if s.boards[i].Hash() == truth.Hash() {
+		if holds(&s.boards[i]) {
 			w += s.weights[i]
 		}
 	}
@@ -127,18 +117,18 @@ func (c *checkCalibration) replay(b *testing.B, name string, h *recon.History) {
 			b.Fatal(err)
 		}
 		truth := board.Position()
-		w := weightOf(k.belief, &truth)
+		w := weightWhere(k.belief, func(p *game.Position) bool { return p.Hash() == truth.Hash() })
 		if w == 0 {
 			c.absent++
 			w = 1e-6
 		}
 		c.trueNats -= math.Log(w)
 		c.turns++
-		before := weightInCheck(k.belief)
+		before := weightWhere(k.belief, checksKing)
 		c.believed += before
 		k.SenseResult(h.SenseResults[color][i])
 		if checksKing(&truth) {
-			after := weightInCheck(k.belief)
+			after := weightWhere(k.belief, checksKing)
 			c.inCheck++
 			c.inCheckBefore += before
 			c.inCheckAfter += after
@@ -164,7 +154,7 @@ func (c *checkCalibration) replay(b *testing.B, name string, h *recon.History) {
 		k.MoveResult(recon.MoveResult{Requested: h.RequestedMoves[color][i], Taken: h.TakenMoves[color][i], Capture: h.CaptureSquares[color][i]})
 		if after := afterMove(b, h.FENsAfter[color][i]); after.KingSquare(them) != game.NoSquare && mateInOne(&after) {
 			c.mateAllowed++
-			held := weightOfMates(k.belief)
+			held := weightWhere(k.belief, mateInOne)
 			if held < 0.2 {
 				c.mateUnlikely++
 			}
@@ -182,26 +172,10 @@ func afterMove(b *testing.B, fen string) game.Position {
 	return board.Position()
 }
 
-// weightOfMates returns the weight of s's boards (the opponent to move) on
-// which the opponent has a mate in one.
-func weightOfMates(s *belief) float64 {
-	var w float64
-	for i := range s.boards {
-		if mateInOne(&s.boards[i]) {
-			w += s.weights[i]
-		}
-	}
-	return w
-}
-
 // leftInCheck reports whether color's king stands attacked on the board of
 // fen (the board after color's move).
 func leftInCheck(b *testing.B, fen string, color game.Color) bool {
-	board, err := recon.ParseBoard(fen)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := board.Position()
+	p := afterMove(b, fen)
 	k := p.KingSquare(color)
 	return k != game.NoSquare && p.AttackersTo(k, p.Occupied())&p.ByColor(color.Other()) != 0
 }
