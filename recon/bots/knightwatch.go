@@ -60,12 +60,12 @@ type KnightwatchConfig struct {
 	Caution float64
 	// MateCaution is subtracted from a request's value times the share of
 	// boards, each counting once, on which it lets the opponent mate in
-	// one (a check the player cannot get out of). Of the 32 games
-	// knightwatch lost to StrangeFish in the recorded matches, 26 ended in
-	// such a mate, and on 16 of them its belief, after the move that
-	// allowed it, held the mate at 0.2% to 11% of its weight
-	// (BenchmarkCheckCalibration, docs/recon.md). No level sets it yet:
-	// it is not yet measured in play.
+	// one (a check the player cannot get out of). Of the 33 games
+	// knightwatch lost to StrangeFish in the recorded matches, 27 ended in
+	// such a mate; after the moves that allowed one on the true board its
+	// belief held the mate under 20% of its weight 20 times, where the
+	// table's weighted mean barely counts it (BenchmarkCheckCalibration,
+	// docs/recon.md). No level sets it until a match measures it.
 	MateCaution float64
 	// InfoBonus values a sense for the boards it would rule out, on top
 	// of what it is worth to the move decision.
