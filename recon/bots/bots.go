@@ -26,7 +26,7 @@ var makers = map[string]maker{
 	"knightwatch": {
 		summary: "Knightwatch's bot: every possible board (a weighted sample past a bound), senses where it helps the move most, " +
 			"moves by the engine's judgement over the boards; options level=1..4 (default 4, full strength; 1 is for beginners), " +
-			"boards=N, sample=N, deep=N (boards searched depth plies), depth=N, risk=0..1, caution=0..10, mate=0..100 (weight of the share of boards on which a move allows a mate in one), threat=1..1000 (how likely the opponent attacks the king), score=1..1000 (how much less likely each pawn makes an opponent move that loses it), missedcheck=0..1 (the chance it misses a quiet check), sneak=0..1 (the chance the opponent misses one), noise=0..1, turntime=DURATION, workers=N",
+			"boards=N, sample=N, deep=N (boards searched depth plies), depth=N, risk=0..1, caution=0..100 (weight of the share of boards on which a move leaves the king capturable), mate=0..100 (weight of the share of boards on which a move allows a mate in one), threat=1..1000 (how likely the opponent attacks the king), score=1..1000 (how much less likely each pawn makes an opponent move that loses it), missedcheck=0..1 (the chance it misses a quiet check), sneak=0..1 (the chance the opponent misses one), noise=0..1, turntime=DURATION, workers=N",
 		keys: []string{"level", "boards", "sample", "deep", "depth", "risk", "caution", "mate", "threat", "score", "missedcheck", "sneak", "noise", "turntime", "workers"},
 		make: func(opts map[string]string, seed uint64) (recon.Player, error) {
 			cfg, err := parseKnightwatchOptions(opts)

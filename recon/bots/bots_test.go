@@ -2,6 +2,7 @@ package bots
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -218,6 +219,7 @@ func TestNewSpecs(t *testing.T) {
 		"trout:engine=gnuchess":                  "want knightwatch or stockfish",
 		"knightwatch:mate=-1":                    "mate",
 		"knightwatch:mate=many":                  "mate",
+		"knightwatch:caution=101":                "caution",
 	} {
 		if _, err := New(spec, 1); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want one mentioning %q", spec, err, want)
@@ -230,6 +232,27 @@ func TestNewSpecs(t *testing.T) {
 	t.Setenv(StockfishEnv, "/nonexistent/stockfish")
 	if _, err := New("trout", 1); err == nil {
 		t.Errorf("a missing Stockfish executable accepted")
+	}
+}
+
+// TestLevelsWithinOptionBounds checks that every level's own settings can
+// be given as options: a bound narrower than a level's value would refuse
+// the spec that spells that level out (caution was capped at 10 while
+// level 4 used 30).
+func TestLevelsWithinOptionBounds(t *testing.T) {
+	for i, cfg := range knightwatchLevels {
+		spec := fmt.Sprintf("knightwatch:level=%d,boards=%d,sample=%d,deep=%d,depth=%d,risk=%g,caution=%g,mate=%g,threat=%g,noise=%g",
+			i+1, cfg.MaxBoards, cfg.Sample, cfg.DeepBoards, cfg.Depth, cfg.Risk, cfg.Caution, cfg.MateCaution, cfg.Threat, cfg.Noise)
+		p, err := New(spec, 1)
+		if err != nil {
+			t.Errorf("level %d spelled out: %v", i+1, err)
+			continue
+		}
+		got := p.(*Knightwatch).cfg
+		got.Workers = cfg.Workers // New fills in the machine's default
+		if got != cfg {
+			t.Errorf("level %d spelled out gives %+v, want %+v", i+1, got, cfg)
+		}
 	}
 }
 

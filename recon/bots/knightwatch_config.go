@@ -142,8 +142,8 @@ func parseKnightwatchOptions(opts map[string]string) (KnightwatchConfig, error) 
 			cfg.SneakCheck, err = fraction(v)
 		case "caution":
 			cfg.Caution, err = strconv.ParseFloat(v, 64)
-			if err == nil && (cfg.Caution < 0 || cfg.Caution > 10 || math.IsNaN(cfg.Caution)) {
-				err = fmt.Errorf("want 0 to 10")
+			if err == nil && (cfg.Caution < 0 || cfg.Caution > 100 || math.IsNaN(cfg.Caution)) {
+				err = fmt.Errorf("want 0 to 100")
 			}
 		case "mate":
 			cfg.MateCaution, err = strconv.ParseFloat(v, 64)
