@@ -131,29 +131,17 @@ func parseKnightwatchOptions(opts map[string]string) (KnightwatchConfig, error) 
 		case "risk":
 			cfg.Risk, err = fraction(v)
 		case "threat":
-			cfg.Threat, err = strconv.ParseFloat(v, 64)
-			if err == nil && (cfg.Threat < 1 || cfg.Threat > 1000 || math.IsNaN(cfg.Threat)) {
-				err = fmt.Errorf("want 1 to 1000")
-			}
+			cfg.Threat, err = between(v, 1, 1000)
 		case "score":
-			cfg.ScoreFactor, err = strconv.ParseFloat(v, 64)
-			if err == nil && (cfg.ScoreFactor < 1 || cfg.ScoreFactor > 1000 || math.IsNaN(cfg.ScoreFactor)) {
-				err = fmt.Errorf("want 1 to 1000")
-			}
+			cfg.ScoreFactor, err = between(v, 1, 1000)
 		case "missedcheck":
 			cfg.MissedCheck, err = fraction(v)
 		case "sneak":
 			cfg.SneakCheck, err = fraction(v)
 		case "caution":
-			cfg.Caution, err = strconv.ParseFloat(v, 64)
-			if err == nil && (cfg.Caution < 0 || cfg.Caution > 100 || math.IsNaN(cfg.Caution)) {
-				err = fmt.Errorf("want 0 to 100")
-			}
+			cfg.Caution, err = between(v, 0, 100)
 		case "mate":
-			cfg.MateCaution, err = strconv.ParseFloat(v, 64)
-			if err == nil && (cfg.MateCaution < 0 || cfg.MateCaution > 100 || math.IsNaN(cfg.MateCaution)) {
-				err = fmt.Errorf("want 0 to 100")
-			}
+			cfg.MateCaution, err = between(v, 0, 100)
 		case "noise":
 			cfg.Noise, err = fraction(v)
 		case "turntime":
@@ -182,6 +170,18 @@ func positive(s string) (int, error) {
 		return 0, fmt.Errorf("want a positive whole number")
 	}
 	return n, nil
+}
+
+// between parses a number from lo to hi.
+func between(s string, lo, hi float64) (float64, error) {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, err
+	}
+	if x < lo || x > hi || math.IsNaN(x) {
+		return 0, fmt.Errorf("want %g to %g", lo, hi)
+	}
+	return x, nil
 }
 
 func fraction(s string) (float64, error) {
