@@ -514,17 +514,42 @@ func (tb *tab) clickSquare(sq string) {
 	tb.press(x, y)
 }
 
-// clickSel clicks (or taps) the centre of the first element matching sel.
+// clickSel clicks (or taps) the centre of the first element matching sel,
+// once the element is what the page would hit there and has stayed put
+// between two looks: a click aimed before a layout shift (a game's review
+// arriving above the buttons) lands on whatever moved under the pointer.
 func (tb *tab) clickSel(sel string) {
 	tb.t.Helper()
-	r, ok := tb.rectOf(sel)
-	if !ok {
-		tb.fail("nothing matches %s", sel)
+	deadline := time.Now().Add(uiWait)
+	for {
+		r, ok := tb.rectOf(sel)
+		if !ok {
+			tb.fail("nothing matches %s", sel)
+		}
+		if r.W == 0 || r.H == 0 {
+			tb.fail("%s is not visible (%.0fx%.0f)", sel, r.W, r.H)
+		}
+		x, y := r.X+r.W/2, r.Y+r.H/2
+		if tb.hitAt(sel, r) {
+			tb.press(x, y)
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.fail("%s kept moving or stayed covered at (%.0f, %.0f) for %v; the page hits %s there", sel, x, y, uiWait,
+				eval[string](tb, fmt.Sprintf(`(() => { const a = document.elementFromPoint(%g, %g); return a ? a.outerHTML.slice(0, 120) : 'nothing'; })()`, x, y)))
+		}
 	}
-	if r.W == 0 || r.H == 0 {
-		tb.fail("%s is not visible (%.0fx%.0f)", sel, r.W, r.H)
-	}
-	tb.press(r.X+r.W/2, r.Y+r.H/2)
+}
+
+// hitAt reports whether the element matching sel still has rect r and is
+// the one (or holds the one) the page hits at r's centre.
+func (tb *tab) hitAt(sel string, r rect) bool {
+	tb.t.Helper()
+	return eval[bool](tb, fmt.Sprintf(`(() => { const el = document.querySelector(%s); if (!el) return false;
+		const q = el.getBoundingClientRect();
+		if (q.left !== %g || q.top !== %g || q.width !== %g || q.height !== %g) return false;
+		const at = document.elementFromPoint(q.left + q.width / 2, q.top + q.height / 2);
+		return !!at && el.contains(at); })()`, jsq(sel), r.X, r.Y, r.W, r.H))
 }
 
 // dragPiece presses on from, moves in small steps to to, and releases: with
