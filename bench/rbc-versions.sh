@@ -11,24 +11,31 @@
 # then meet the same arbiter, clocks and seeds; only the bot code differs.
 # This works while REV's bots compile against today's recon, game, engine
 # and match packages (the script stops with the compiler's error when they
-# do not). Nothing of the copy is kept but the match's output and, with
-# -save, its histories.
+# do not). Nothing of the copy is kept but the match's output and the
+# histories: in -out DIR when given (kept whatever happens, so a stopped
+# match goes on with -first), else only with -save.
 #
 # Prints rbc-match's lines (one per game, then the totals: today's score
 # against REV with its 95% margin); asserts nothing. Hours at the defaults.
 #
 # Usage: bash bench/rbc-versions.sh [-rev REV] [-games N] [-clock SECONDS+INC]
-#                                   [-concurrency C] [-seed N] [-save]
+#                                   [-concurrency C] [-seed N] [-first N]
+#                                   [-out DIR] [-save]
 #   -rev          the earlier commit (default f9568ec, the bot of the README's
 #                 RBC figures)
 #   -games        games (default 100; colours alternate)
 #   -clock        each side's clock (default 60+1)
 #   -concurrency  games at once (default 1)
-#   -save         pack the histories into
-#                 bench/results/rbc/knightwatch-vs-REV-Ss-Ngames.jsonl.gz
+#   -first        the first game's number (default 1): game n's colours and
+#                 seeds depend on n alone, so `-first 41 -games 60 -out DIR`
+#                 plays on a match stopped after 40 games into DIR
+#   -out          keep the histories in DIR (default: a temporary folder)
+#   -save         pack every history in the folder (earlier runs' too) into
+#                 bench/results/rbc/knightwatch-vs-REV-Ss-Ngames.jsonl.gz,
+#                 N the number of histories
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rev=f9568ec games=100 clock=60+1 concurrency=1 seed=1 save=0
+rev=f9568ec games=100 clock=60+1 concurrency=1 seed=1 first=1 out="" save=0
 while [ $# -gt 0 ]; do
   case "$1" in
     -rev) rev=$2; shift 2 ;;
@@ -36,8 +43,10 @@ while [ $# -gt 0 ]; do
     -clock) clock=$2; shift 2 ;;
     -concurrency) concurrency=$2; shift 2 ;;
     -seed) seed=$2; shift 2 ;;
+    -first) first=$2; shift 2 ;;
+    -out) out=$2; shift 2 ;;
     -save) save=1; shift ;;
-    *) echo "usage: $0 [-rev REV] [-games N] [-clock SECONDS+INC] [-concurrency C] [-seed N] [-save]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-rev REV] [-games N] [-clock SECONDS+INC] [-concurrency C] [-seed N] [-first N] [-out DIR] [-save]" >&2; exit 2 ;;
   esac
 done
 case "$clock" in
@@ -48,7 +57,9 @@ full=$(git rev-parse --verify --quiet "$rev^{commit}") || { echo "rbc-versions: 
 short=$(git rev-parse --short "$full")
 git cat-file -e "$full:recon/bots/bots.go" 2>/dev/null || { echo "rbc-versions: $short has no recon/bots" >&2; exit 2; }
 
+out=${out:+$(mkdir -p "$out" && cd "$out" && pwd)}
 tmp=$(mktemp -d /tmp/kw-rbc-versions-XXXXXX)
+out=${out:-$tmp/games}
 trap 'rm -rf "$tmp"' EXIT
 git archive HEAD | tar -x -C "$tmp"
 mkdir -p "$tmp/recon/prevbots"
@@ -90,14 +101,16 @@ func init() {
 EOF
 (cd "$tmp" && go build -o "$tmp/knightwatch" .) || { echo "rbc-versions: $short's recon/bots does not build against today's tree (above)" >&2; exit 1; }
 
-name="knightwatch-vs-$short-${seconds}s-${games}games"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%F)"
-echo "=== $name: knightwatch at $(git rev-parse --short HEAD) vs knightwatch@$short, ${seconds}s+${increment}s, concurrency $concurrency, seed $seed"
-mkdir -p "$tmp/games"
-"$tmp/knightwatch" rbc-match knightwatch "knightwatch@$short" --games "$games" --seconds "$seconds" --increment "$increment" \
-  --concurrency "$concurrency" --seed "$seed" --out "$tmp/games"
+echo "=== games $first to $((first + games - 1)): knightwatch at $(git rev-parse --short HEAD) vs knightwatch@$short, ${seconds}s+${increment}s, concurrency $concurrency, seed $seed"
+mkdir -p "$out"
+"$tmp/knightwatch" rbc-match knightwatch "knightwatch@$short" --games "$games" --first "$first" --seconds "$seconds" \
+  --increment "$increment" --concurrency "$concurrency" --seed "$seed" --out "$out"
+echo "histories in $out"
 if [ "$save" = 1 ]; then
+  files=("$out"/game*.json)
+  name="knightwatch-vs-$short-${seconds}s-${#files[@]}games"
   mkdir -p bench/results/rbc
-  for f in "$tmp/games"/*.json; do cat "$f"; echo; done | gzip -9 >"bench/results/rbc/$name.jsonl.gz"
+  for f in "${files[@]}"; do cat "$f"; echo; done | gzip -9 >"bench/results/rbc/$name.jsonl.gz"
   echo "saved bench/results/rbc/$name.jsonl.gz"
 fi

@@ -39,6 +39,7 @@ func runRBCMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	turnLimit := fs.Int("turn-limit", 0, "draw after this many full turns (0: none)")
 	moveLimit := fs.Int("move-limit", 100, "draw after this many half-moves without a capture or pawn move (0: none)")
 	seed := fs.Uint64("seed", 1, "seed for the bots' random choices")
+	firstGame := fs.Int("first", 1, "number of the first game, to go on with a stopped match: game n's colours and seeds depend on n alone")
 	out := fs.String("out", "", "directory to save every game's history (JSON, the reference's format)")
 	concurrency := fs.Int("concurrency", 1, "games played at once")
 	quiet := fs.Bool("quiet", false, "print only the totals")
@@ -53,6 +54,8 @@ func runRBCMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	switch {
 	case *games < 1:
 		return fmt.Errorf("--games must be at least 1, got %d", *games)
+	case *firstGame < 1:
+		return fmt.Errorf("--first must be at least 1, got %d", *firstGame)
 	case *concurrency < 1:
 		return fmt.Errorf("--concurrency must be at least 1, got %d", *concurrency)
 	case *seconds < 0 || *increment < 0 || math.IsNaN(*seconds) || math.IsNaN(*increment) || *seconds > 1e6 || *increment > 1e6:
@@ -61,7 +64,7 @@ func runRBCMatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--turn-limit and --move-limit must not be negative")
 	}
 	cfg := arena.Config{
-		First: positional[0], Second: positional[1], Games: *games, Seed: *seed, OutDir: *out, Concurrency: *concurrency,
+		First: positional[0], Second: positional[1], Games: *games, FirstGame: *firstGame, Seed: *seed, OutDir: *out, Concurrency: *concurrency,
 		Game: recon.Config{
 			Clock:     time.Duration(*seconds * float64(time.Second)),
 			Increment: time.Duration(*increment * float64(time.Second)),

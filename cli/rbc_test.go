@@ -44,6 +44,26 @@ func TestRBCMatchCommand(t *testing.T) {
 	}
 }
 
+// TestRBCMatchFirst checks that --first numbers the games from there, with
+// the colours of their numbers: game 2 has the first bot as Black.
+func TestRBCMatchFirst(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := run(t, "rbc-match", "attacker", "random", "--games", "2", "--first", "2", "--seconds", "0",
+		"--turn-limit", "20", "--out", dir, "--concurrency", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"game 2: random (white) - attacker (black): ", "game 3: attacker (white) - random (black): ",
+		"attacker vs random: 2 games"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "game0001-*")); len(files) != 0 {
+		t.Errorf("--first 2 played game 1: %v", files)
+	}
+}
+
 // TestRBCMatchErrors checks that bad arguments get a clear error.
 func TestRBCMatchErrors(t *testing.T) {
 	tests := []struct {
@@ -53,6 +73,7 @@ func TestRBCMatchErrors(t *testing.T) {
 		{[]string{"rbc-match", "random"}, "want two bots"},
 		{[]string{"rbc-match", "random", "nobody"}, "unknown bot"},
 		{[]string{"rbc-match", "random", "random", "--games", "0"}, "--games"},
+		{[]string{"rbc-match", "random", "random", "--first", "0"}, "--first"},
 		{[]string{"rbc-match", "random", "random", "--seconds", "-1"}, "--seconds"},
 		{[]string{"rbc-match", "random", "trout:speed=9"}, "unknown option"},
 	}

@@ -27,6 +27,11 @@ type Config struct {
 	// games 1, 3, 5, ... and Black in the others.
 	First, Second string
 	Games         int
+	// FirstGame is the number of the match's first game (0 means 1): the
+	// games are FirstGame to FirstGame+Games-1. A game's colours and seeds
+	// follow from its number, so a stopped match goes on where it stopped
+	// and plays the very games the whole match would have.
+	FirstGame int
 	// Game sets clocks and limits for every game.
 	Game recon.Config
 	// Seed makes the bots' random choices reproducible: game n's bots get
@@ -100,6 +105,12 @@ func Run(ctx context.Context, cfg Config, onResult func(GameResult)) (Summary, e
 	if cfg.Games < 1 {
 		return Summary{}, fmt.Errorf("games must be at least 1, got %d", cfg.Games)
 	}
+	if cfg.FirstGame < 0 {
+		return Summary{}, fmt.Errorf("the first game's number must be at least 1, got %d", cfg.FirstGame)
+	}
+	if cfg.FirstGame == 0 {
+		cfg.FirstGame = 1
+	}
 	if cfg.Concurrency < 1 {
 		cfg.Concurrency = 1
 	}
@@ -134,7 +145,7 @@ func Run(ctx context.Context, cfg Config, onResult func(GameResult)) (Summary, e
 			}
 		}()
 	}
-	for n := 1; n <= cfg.Games && ctx.Err() == nil; n++ {
+	for n := cfg.FirstGame; n < cfg.FirstGame+cfg.Games && ctx.Err() == nil; n++ {
 		select {
 		case next <- n:
 		case <-ctx.Done():
