@@ -226,6 +226,9 @@ export class Panel {
     this.livePly = state.ply;
     this.scroll.show(this.moves.querySelector('button.current'), live, wentLive);
     this.backLive.hidden = shownPly === state.ply;
+    // A finished game has no live play to go back to: its end.
+    const back = state.status === 'over' ? 'Reviewing an earlier position · back to the end' : 'Reviewing an earlier position · back to live';
+    if (this.backLive.textContent !== back) this.backLive.textContent = back;
     this.showOpening(state, shownPly);
   }
 
