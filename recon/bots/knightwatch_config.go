@@ -60,7 +60,7 @@ type KnightwatchConfig struct {
 	// table's weighted mean barely counts it (BenchmarkCheckCalibration,
 	// docs/recon.md). No level sets it: at 30 on level 4 the bot scored
 	// 97.5% in 40 games against StrangeFish (each version without it
-	// 87.5%) but 38.8% in 40 against its own version without it, giving
+	// 87.5%) but 39.0% in 100 against its own version without it, giving
 	// up play for boards it held unlikely; 5 kept par with that version
 	// (52.5%) but scored no better against StrangeFish (+18 -4 in 22).
 	MateCaution float64
