@@ -64,6 +64,10 @@ func TestTablebaseReview(t *testing.T) {
 	tb.waitGameOver(uiWait)
 	tb.clickSel(`dialog#game-over button[value=close]`)
 	tb.waitJS(`!document.querySelector('dialog#game-over').open`, "the dialog to close", ``, uiWait)
+	// The review's graph and table arrive a moment after the end and move
+	// the buttons below them: wait for them before clicking (a click aimed
+	// before that landed on the move list in CI).
+	tb.waitReview()
 
 	// The final position (White to move, resigned) is still a win for White.
 	l := tb.waitTablebasePly("2")
@@ -86,7 +90,6 @@ func TestTablebaseReview(t *testing.T) {
 	// With the review, the tablebase line and the bar back to the end all
 	// shown, the panel's parts still lie one under another: in CI the bar
 	// once covered the game's buttons.
-	tb.waitReview()
 	if got := eval[string](tb, `document.getElementById('back-live').textContent`); got != "Reviewing an earlier position · back to the end" {
 		t.Errorf("a finished game's bar back to the last position says %q", got)
 	}
@@ -114,6 +117,7 @@ func TestTablebaseReviewWithoutTables(t *testing.T) {
 	tb.resign()
 	tb.waitGameOver(uiWait)
 	tb.clickSel(`dialog#game-over button[value=close]`)
+	tb.waitReview() // it moves the buttons below it when it arrives
 	tb.clickSel(`[data-nav="first"]`)
 	tb.waitJS(`document.getElementById('board').dataset.fen.startsWith('8/8/8/3k4/8/8/8/Q3K3 w') &&
 		performance.getEntriesByType('resource').some(e => e.name.includes('/tablebase'))`, "the start shown, the server's answer on tables in",
@@ -159,6 +163,7 @@ func TestTablebaseReviewGaviota(t *testing.T) {
 			tb.waitGameOver(uiWait)
 			tb.clickSel(`dialog#game-over button[value=close]`)
 			tb.waitJS(`!document.querySelector('dialog#game-over').open`, "the dialog to close", ``, uiWait)
+			tb.waitReview() // it moves the buttons below it when it arrives
 			for _, ply := range []string{"2", "1"} {
 				if ply == "1" {
 					tb.clickSel(`[data-nav="prev"]`)
