@@ -14,17 +14,9 @@ import (
 // and the histories it saves, names as given on the command line.
 func TestRBCMatchCommand(t *testing.T) {
 	dir := t.TempDir()
-	code, out, errOut := run(t, "rbc-match", "attacker", "random", "--games", "4", "--seconds", "60", "--increment", "1",
-		"--seed", "3", "--out", dir, "--concurrency", "2")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	for _, want := range []string{"game 1: attacker (white) - random (black): ", "game 4: random (white) - attacker (black): ",
-		"attacker vs random: 4 games", "score ", "attacker wins by: ", "draws by: "} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	runRBCMatchOK(t, []string{"game 1: attacker (white) - random (black): ", "game 4: random (white) - attacker (black): ",
+		"attacker vs random: 4 games", "score ", "attacker wins by: ", "draws by: "},
+		"attacker", "random", "--games", "4", "--seconds", "60", "--increment", "1", "--seed", "3", "--out", dir, "--concurrency", "2")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	if len(files) != 4 {
 		t.Fatalf("%d histories saved, want 4", len(files))
@@ -48,19 +40,26 @@ func TestRBCMatchCommand(t *testing.T) {
 // the colours of their numbers: game 2 has the first bot as Black.
 func TestRBCMatchFirst(t *testing.T) {
 	dir := t.TempDir()
-	code, out, errOut := run(t, "rbc-match", "attacker", "random", "--games", "2", "--first", "2", "--seconds", "0",
-		"--turn-limit", "20", "--out", dir, "--concurrency", "1")
+	runRBCMatchOK(t, []string{"game 2: random (white) - attacker (black): ", "game 3: attacker (white) - random (black): ",
+		"attacker vs random: 2 games"},
+		"attacker", "random", "--games", "2", "--first", "2", "--seconds", "0", "--turn-limit", "20", "--out", dir, "--concurrency", "1")
+	if files, _ := filepath.Glob(filepath.Join(dir, "game0001-*")); len(files) != 0 {
+		t.Errorf("--first 2 played game 1: %v", files)
+	}
+}
+
+// runRBCMatchOK runs rbc-match with args, stops the test if it fails and checks
+// that its output holds each of want.
+func runRBCMatchOK(t *testing.T, want []string, args ...string) {
+	t.Helper()
+	code, out, errOut := run(t, append([]string{"rbc-match"}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"game 2: random (white) - attacker (black): ", "game 3: attacker (white) - random (black): ",
-		"attacker vs random: 2 games"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
 		}
-	}
-	if files, _ := filepath.Glob(filepath.Join(dir, "game0001-*")); len(files) != 0 {
-		t.Errorf("--first 2 played game 1: %v", files)
 	}
 }
 
